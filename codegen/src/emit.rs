@@ -1051,7 +1051,7 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)],
         o.push_str("        /// Tagged fields this schema does not know.\n        pub unknown_tagged_fields: rt::OwnedTaggedFields,\n    }\n");
         let _ = writeln!(
             o,
-            "\n    impl Default for {name} {{\n        fn default() -> Self {{\n            Self {{"
+            "\n    impl Default for {name} {{\n        #[inline]\n        fn default() -> Self {{\n            Self {{"
         );
         for x in &fs {
             let _ = writeln!(o, "                {}: {},", x.id, x.default_expr());
@@ -1059,11 +1059,15 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)],
         o.push_str(
             "                unknown_tagged_fields: rt::OwnedTaggedFields::new(),\n            }\n        }\n    }\n",
         );
-        let _ = writeln!(o, "\n    impl From<&super::{name}<'_>> for {name} {{\n        fn from(v: &super::{name}<'_>) -> Self {{\n            Self {{");
+        let _ = writeln!(o, "\n    impl From<&super::{name}<'_>> for {name} {{");
+        open_fn(o, false, &format!("fn from(v: &super::{name}<'_>)"), "Self");
+        o.push_str("            Self {\n");
         for x in &fs {
             let _ = writeln!(o, "                {}: {},", x.id, from_view_expr(x));
         }
-        o.push_str("                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),\n            }\n        }\n    }\n");
+        o.push_str("                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),\n            }\n");
+        close_fn(o, false);
+        o.push_str("    }\n");
         let _ = writeln!(o, "\n    impl rt::Sealed for {name} {{}}");
         let _ = writeln!(o, "\n    impl rt::OwnedStruct for {name} {{");
         let plan = Plan::new(m.valid, m.flexible, &fs);
@@ -1074,7 +1078,7 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)],
     }
     let _ = writeln!(
         o,
-        "\n    impl rt::OwnedMessage for {n} {{\n        type View<'a> = super::{n}<'a>;\n        fn from_view(v: &super::{n}<'_>) -> Self {{\n            Self::from(v)\n        }}\n    }}\n}}",
+        "\n    impl rt::OwnedMessage for {n} {{\n        type View<'a> = super::{n}<'a>;\n        #[inline]\n        fn from_view(v: &super::{n}<'_>) -> Self {{\n            Self::from(v)\n        }}\n    }}\n}}",
         n = m.name
     );
 }
@@ -1119,7 +1123,7 @@ fn emit_defmt(o: &mut String, name: &str, fs: &[F]) {
     args.push("self.unknown_tagged_fields".into());
     let _ = writeln!(
         o,
-        "#[cfg(feature = \"defmt\")]\nimpl defmt::Format for {name}<'_> {{\n    fn format(&self, f: defmt::Formatter<'_>) {{\n        defmt::write!(f, \"{text}\", {});\n    }}\n}}\n",
+        "#[cfg(feature = \"defmt\")]\nimpl defmt::Format for {name}<'_> {{\n    #[inline]\n    fn format(&self, f: defmt::Formatter<'_>) {{\n        rt::outline(move || defmt::write!(f, \"{text}\", {}));\n    }}\n}}\n",
         args.join(", ")
     );
 }
@@ -1169,7 +1173,7 @@ fn emit_struct(
     o.push_str("        unknown_tagged_fields: rt::TaggedFields::EMPTY,\n    };\n}\n\n");
     let _ = writeln!(
         o,
-        "impl Default for {name}<'_> {{\n    fn default() -> Self {{\n        Self::DEFAULT\n    }}\n}}\n"
+        "impl Default for {name}<'_> {{\n    #[inline]\n    fn default() -> Self {{\n        Self::DEFAULT\n    }}\n}}\n"
     );
     emit_defmt(o, name, &fs);
     let _ = writeln!(o, "impl rt::Sealed for {name}<'_> {{}}\n");
@@ -1191,6 +1195,32 @@ fn emit_struct(
 
 /// The `read` function, of a view (borrowing strings, bytes and arrays from the input) or of an
 /// owned twin (copying them out as it reads): the same steps, the same checks and errors.
+/// Opens a generated function, signature `sig` returning `ret` (empty for `()`). Every generated
+/// function is `#[inline]`, which makes it compiled in the crate that calls it: a program pays in
+/// build time and flash only for the messages it uses, and the codec's own build compiles none.
+/// Inlining stays where it pays. A function that is not `inline` is a wrapper over
+/// `rt::outline`, a generic function that is never inlined, with the body as its closure: the
+/// body is compiled where it is used too, and called, not copied into every caller.
+fn open_fn(o: &mut String, inline: bool, sig: &str, ret: &str) {
+    let arrow = if ret.is_empty() {
+        String::new()
+    } else {
+        format!(" -> {ret}")
+    };
+    let _ = writeln!(o, "    #[inline]\n    {sig}{arrow} {{");
+    if !inline {
+        let _ = writeln!(o, "        rt::outline(move ||{arrow} {{");
+    }
+}
+
+/// Closes what [`open_fn`] opened.
+fn close_fn(o: &mut String, inline: bool) {
+    if !inline {
+        o.push_str("        })\n");
+    }
+    o.push_str("    }\n\n");
+}
+
 fn emit_read(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: bool, owned: bool) {
     let valid = m.valid;
     let fs = plan.fields;
@@ -1365,11 +1395,12 @@ fn emit_read(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: boo
     // array loops that call them, where most of a message's elements are; readers higher up
     // are called, because inlining every level copies each subtree into every level above it
     // (build time), and inlining leaves alone is slower.
-    let attr = if inline { "    #[inline]\n" } else { "" };
     let lifetime = if owned { "'_" } else { "'a" };
-    let _ = writeln!(
+    open_fn(
         o,
-        "{attr}    fn read({sig_c}: &mut rt::Cursor<{lifetime}>, {sig_v}: i16) -> Result<Self, rt::DecodeError> {{"
+        inline,
+        &format!("fn read({sig_c}: &mut rt::Cursor<{lifetime}>, {sig_v}: i16)"),
+        "Result<Self, rt::DecodeError>",
     );
     o.push_str(&body);
     let mut init = String::new();
@@ -1385,7 +1416,8 @@ fn emit_read(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: boo
     } else {
         init.push_str("unknown_tagged_fields");
     }
-    let _ = writeln!(o, "        Ok(Self {{ {init} }})\n    }}\n");
+    let _ = writeln!(o, "        Ok(Self {{ {init} }})");
+    close_fn(o, inline);
 }
 
 /// The `check` function of a struct that can be an array element and has no known tagged
@@ -1459,22 +1491,21 @@ fn emit_check(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: bo
             when(flex, &format!("rt::read::check_tags(c, \"{prefix}_tagged_fields\")?;"))
         );
     }
-    let attr = if inline { "    #[inline]\n" } else { "" };
-    o.push_str(attr);
     let v = if uses_v { "v" } else { "_v" };
+    let ret = "Result<(), rt::DecodeError>";
     if body.is_empty() {
         // No field at any version and no tag section: nothing to read.
-        let _ = writeln!(o, "    fn check(_cur: &mut rt::Cursor<'a>, {v}: i16) -> Result<(), rt::DecodeError> {{\n        Ok(())\n    }}\n");
+        open_fn(o, true, &format!("fn check(_cur: &mut rt::Cursor<'a>, {v}: i16)"), ret);
+        o.push_str("        Ok(())\n");
+        close_fn(o, true);
         return;
     }
-    let _ = writeln!(
-        o,
-        "    fn check(cur: &mut rt::Cursor<'a>, {v}: i16) -> Result<(), rt::DecodeError> {{"
-    );
+    open_fn(o, inline, &format!("fn check(cur: &mut rt::Cursor<'a>, {v}: i16)"), ret);
     // A local copy of the cursor, kept in registers; handed back once every read succeeded.
     o.push_str("        let mut local = cur.fork();\n        let c = &mut local;\n");
     o.push_str(&body);
-    o.push_str("        cur.join(local);\n        Ok(())\n    }\n\n");
+    o.push_str("        cur.join(local);\n        Ok(())\n");
+    close_fn(o, inline);
 }
 
 /// The `skip` function of a struct that can be an array element: steps over the struct in
@@ -1550,9 +1581,15 @@ fn emit_skip(o: &mut String, m: &Message, plan: &Plan) {
         }
     }
     let sig_v = if needs_v { "v" } else { "_v" };
-    let _ = writeln!(o, "    fn skip(c: &mut rt::Cursor<'a>, {sig_v}: i16) -> Option<()> {{");
+    open_fn(
+        o,
+        false,
+        &format!("fn skip(c: &mut rt::Cursor<'a>, {sig_v}: i16)"),
+        "Option<()>",
+    );
     o.push_str(&body);
-    o.push_str("        Some(())\n    }\n\n");
+    o.push_str("        Some(())\n");
+    close_fn(o, false);
 }
 
 /// The `visit_fields` function: reads each field present at the version, with the parse's
@@ -1760,14 +1797,12 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str) {
     if nested {
         o.push_str("    const INLINE: bool = true;\n\n");
     }
-    let _ = writeln!(
-        o,
-        "    fn size(&self, {}: i16) -> Result<usize, rt::EncodeError> {{",
-        if sv { "v" } else { "_v" }
-    );
+    let sig = format!("fn size(&self, {}: i16)", if sv { "v" } else { "_v" });
+    open_fn(o, false, &sig, "Result<usize, rt::EncodeError>");
     let _ = writeln!(o, "        let {}n: usize = {fixed};", if grows { "mut " } else { "" });
     o.push_str(&sb);
-    o.push_str("        Ok(n)\n    }\n\n");
+    o.push_str("        Ok(n)\n");
+    close_fn(o, false);
 
     // write
     let mut wb = String::new();
@@ -1879,14 +1914,14 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str) {
             "        w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\");"
         );
     }
-    let _ = writeln!(
-        o,
-        "{}    fn write(&self, w: &mut rt::Writer<'_>, {}: i16) {{",
-        if nested { "    #[inline]\n" } else { "" },
+    let sig = format!(
+        "fn write(&self, w: &mut rt::Writer<'_>, {}: i16)",
         if wv { "v" } else { "_v" }
     );
+    open_fn(o, nested, &sig, "");
     o.push_str(&wb);
-    o.push_str("    }\n}\n");
+    close_fn(o, nested);
+    o.push_str("}\n");
 }
 
 /// Writes the statement writing one regular field under its condition; whether it reads the
@@ -2183,7 +2218,7 @@ pub fn catalog(msgs: &[Message]) -> String {
     o.push_str("use crate::rt;\n\n");
     o.push_str("/// Parses `bytes` at one version and encodes into `out` at another, returning the length.\npub type Transcode = fn(bytes: &[u8], from: i16, out: &mut [u8], to: i16) -> Result<usize, rt::CodecError>;\n\n/// Parses `bytes` into the owned type at one version and encodes it at another (feature `alloc`).\n#[cfg(feature = \"alloc\")]\npub type OwnedTranscode = fn(bytes: &[u8], from: i16, to: i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>;\n\n");
     o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// The field-level schema.\n    pub schema: &'static rt::reflect::StructDesc,\n    /// The path of each field id, as errors name them (the module's `fields::PATHS`).\n    pub paths: &'static [&'static str],\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: Transcode,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: OwnedTranscode,\n    /// Visits the message's fields (see [`crate::visit`]) through a visitor object (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub visit: for<'a> fn(&'a [u8], i16, &mut dyn rt::Visitor<'a>) -> Result<(), rt::DecodeError>,\n}\n\n");
-    o.push_str("/// Every message, by group and then name.\npub static ALL: &[Entry] = &[\n");
+    o.push_str("/// Every message, by group and then name. A `const`, so that its functions are compiled in the\n/// crate that uses the catalog, not in every build of the codec.\npub const ALL: &[Entry] = &[\n");
     for (g, ms) in groups(msgs) {
         for m in ms {
             let _ = writeln!(
@@ -2196,7 +2231,7 @@ pub fn catalog(msgs: &[Message]) -> String {
             );
         }
     }
-    o.push_str("];\n\n/// Finds a message by name.\npub fn find(name: &str) -> Option<&'static Entry> {\n    ALL.iter().find(|e| e.info.name == name)\n}\n");
+    o.push_str("];\n\n/// Finds a message by name.\n#[inline]\npub fn find(name: &str) -> Option<&'static Entry> {\n    ALL.iter().find(|e| e.info.name == name)\n}\n");
     o
 }
 
@@ -2229,7 +2264,7 @@ fn body_enum(o: &mut String, enum_name: &str, doc: &str, key_ty: &str, entries: 
     );
     let _ = writeln!(
         o,
-        "    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the\n    /// bytes after the message are returned.\n    pub fn parse_with(key: {key_ty}, bytes: &'a [u8], version: i16, mode: rt::Mode) -> Result<(Self, &'a [u8]), rt::DecodeError> {{\n        match key {{"
+        "    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the\n    /// bytes after the message are returned.\n    #[inline]\n    pub fn parse_with(key: {key_ty}, bytes: &'a [u8], version: i16, mode: rt::Mode) -> Result<(Self, &'a [u8]), rt::DecodeError> {{\n        rt::outline(move || match key {{"
     );
     for (v, p, m) in entries {
         let _ = writeln!(o, "            {}{key_ty}::{v} => rt::parse_mode::<{p}<'a>>(bytes, version, mode).map(|(m, r)| (Self::{v}(m), r)),", features::cfg(m));
@@ -2241,30 +2276,35 @@ fn body_enum(o: &mut String, enum_name: &str, doc: &str, key_ty: &str, entries: 
             );
         }
     }
-    o.push_str("        }\n    }\n\n");
-    let _ = writeln!(o, "    /// Parses `bytes` strictly as the message for `key` at `version`.\n    pub fn parse(key: {key_ty}, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {{\n        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)\n    }}\n");
-    let arms = |o: &mut String, f: &dyn Fn(&str, &str) -> String, bind: &str| {
+    o.push_str("        })\n    }\n\n");
+    let _ = writeln!(o, "    /// Parses `bytes` strictly as the message for `key` at `version`.\n    #[inline]\n    pub fn parse(key: {key_ty}, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {{\n        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)\n    }}\n");
+    // `outline`: the match is the body of an `rt::outline` closure (see `open_fn`).
+    let arms = |o: &mut String, f: &dyn Fn(&str, &str) -> String, bind: &str, outline: bool| {
         for (v, p, m) in entries {
             let _ = writeln!(o, "            {}Self::{v}({bind}) => {},", features::cfg(m), f(v, p));
         }
-        o.push_str("            Self::Uninhabited(u) => u.never(),\n        }\n    }\n\n");
+        let close = if outline { "})" } else { "}" };
+        let _ = writeln!(
+            o,
+            "            Self::Uninhabited(u) => u.never(),\n        {close}\n    }}\n"
+        );
     };
     let _ = writeln!(
         o,
-        "    /// The key of the message held.\n    pub fn key(&self) -> {key_ty} {{\n        match self {{"
+        "    /// The key of the message held.\n    #[inline]\n    pub fn key(&self) -> {key_ty} {{\n        match self {{"
     );
-    arms(o, &|v, _| format!("{key_ty}::{v}"), "_");
+    arms(o, &|v, _| format!("{key_ty}::{v}"), "_", false);
     let _ = writeln!(
         o,
-        "    /// The facts of the message held.\n    pub fn info(&self) -> rt::MessageInfo {{\n        match self {{"
+        "    /// The facts of the message held.\n    #[inline]\n    pub fn info(&self) -> rt::MessageInfo {{\n        match self {{"
     );
-    arms(o, &|_, p| format!("<{p}<'a> as rt::Message<'a>>::INFO"), "_");
-    let _ = writeln!(o, "    /// The field-level schema of the message held.\n    pub fn schema(&self) -> &'static rt::reflect::StructDesc {{\n        match self {{");
-    arms(o, &|_, p| format!("<{p}<'a> as rt::Message<'a>>::SCHEMA"), "_");
-    let _ = writeln!(o, "    /// Exact encoded size at `version`.\n    pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {{\n        match self {{");
-    arms(o, &|_, _| "rt::Message::encoded_len(m, version)".into(), "m");
+    arms(o, &|_, p| format!("<{p}<'a> as rt::Message<'a>>::INFO"), "_", false);
+    let _ = writeln!(o, "    /// The field-level schema of the message held.\n    #[inline]\n    pub fn schema(&self) -> &'static rt::reflect::StructDesc {{\n        match self {{");
+    arms(o, &|_, p| format!("<{p}<'a> as rt::Message<'a>>::SCHEMA"), "_", false);
+    let _ = writeln!(o, "    /// Exact encoded size at `version`.\n    #[inline]\n    pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {{\n        rt::outline(move || match self {{");
+    arms(o, &|_, _| "rt::Message::encoded_len(m, version)".into(), "m", true);
     let _ = writeln!(o, "    /// Encodes at `version` into `sink`.\n    pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {{\n        match self {{");
-    arms(o, &|_, _| "rt::Message::encode(m, sink, version)".into(), "m");
+    arms(o, &|_, _| "rt::Message::encode(m, sink, version)".into(), "m", false);
     // close the impl: the last `arms` closed its fn.
     o.push_str("}\n\n");
 }

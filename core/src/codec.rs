@@ -361,3 +361,16 @@ impl Uninhabited<'_> {
         match self.0 {}
     }
 }
+
+/// Calls `f` as a function of its own, never inlined.
+///
+/// The generated code and the entry points that reach every message are `#[inline]`: Rust then
+/// compiles them in the crate that calls them, so a program builds and links only the messages
+/// it uses, and the codec's own build compiles none of them. Where a function is better called
+/// than copied into its callers (a message's top-level struct, a dispatch over every message),
+/// its `#[inline]` wrapper passes the body to `outline`: being generic, `outline` is also
+/// compiled where it is used, and being `#[inline(never)]`, it keeps the body in one place.
+#[inline(never)]
+pub(crate) fn outline<R>(f: impl FnOnce() -> R) -> R {
+    f()
+}

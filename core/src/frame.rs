@@ -11,7 +11,7 @@
 //! Layer 9: uses the runtime below it (`grammar` included) and the generated messages and
 //! dispatch.
 
-use crate::codec::Message;
+use crate::codec::{outline, Message};
 use crate::compound::read::unknown_tags_only;
 use crate::error::{DecodeError, DecodeErrorKind as K};
 use crate::generated::api::{
@@ -169,54 +169,59 @@ pub struct RequestFrame<'a> {
 }
 
 /// Parses a whole request frame: 4-byte size, header, body. The frame must be exactly `input`.
+#[inline]
 pub fn parse_request_frame(input: &[u8], mode: Mode) -> Result<RequestFrame<'_>, DecodeError> {
     let payload = whole_frame(input)?;
     parse_request(payload, mode).map_err(|e| e.shifted(4))
 }
 
 /// Parses a request (header and body) without its size prefix.
+#[inline]
 pub fn parse_request(payload: &[u8], mode: Mode) -> Result<RequestFrame<'_>, DecodeError> {
-    let fin = |e| grammar::finish(e, payload.len(), "RequestHeader", -1);
-    let (_, (key, version)) = peek((be_i16("request_api_key"), be_i16("request_api_version")))
-        .parse(payload)
-        .map_err(fin)?;
-    let Some(api_key) = ApiKey::from_i16(key) else {
-        return Err(DecodeError::new_at(
-            K::UnknownApiKey { key: i32::from(key) },
-            0,
-            "RequestHeader",
-            -1,
-            "request_api_key",
-        ));
-    };
-    if !api_key.request_info().is_valid(version) {
-        return Err(DecodeError::new_at(
-            K::UnsupportedVersion {
-                version: i32::from(version),
-            },
-            2,
-            api_key.request_info().name,
-            version,
-            "",
-        ));
-    }
-    let header_version = api_key.request_header_version(version);
-    let (body_bytes, header) = request_header(header_version)
-        .parse(payload)
-        .map_err(|e| grammar::finish(e, payload.len(), "RequestHeader", header_version))?;
-    let base = payload.len() - body_bytes.len();
-    let (body, trailing) = RequestBody::parse_with(api_key, body_bytes, version, mode).map_err(|e| e.shifted(base))?;
-    let header_bytes = &payload[..base];
-    let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
-    Ok(RequestFrame {
-        api_key,
-        api_version: version,
-        header_version,
-        header,
-        body,
-        header_bytes,
-        body_bytes,
-        trailing,
+    outline(move || {
+        let fin = |e| grammar::finish(e, payload.len(), "RequestHeader", -1);
+        let (_, (key, version)) = peek((be_i16("request_api_key"), be_i16("request_api_version")))
+            .parse(payload)
+            .map_err(fin)?;
+        let Some(api_key) = ApiKey::from_i16(key) else {
+            return Err(DecodeError::new_at(
+                K::UnknownApiKey { key: i32::from(key) },
+                0,
+                "RequestHeader",
+                -1,
+                "request_api_key",
+            ));
+        };
+        if !api_key.request_info().is_valid(version) {
+            return Err(DecodeError::new_at(
+                K::UnsupportedVersion {
+                    version: i32::from(version),
+                },
+                2,
+                api_key.request_info().name,
+                version,
+                "",
+            ));
+        }
+        let header_version = api_key.request_header_version(version);
+        let (body_bytes, header) = request_header(header_version)
+            .parse(payload)
+            .map_err(|e| grammar::finish(e, payload.len(), "RequestHeader", header_version))?;
+        let base = payload.len() - body_bytes.len();
+        let (body, trailing) =
+            RequestBody::parse_with(api_key, body_bytes, version, mode).map_err(|e| e.shifted(base))?;
+        let header_bytes = &payload[..base];
+        let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
+        Ok(RequestFrame {
+            api_key,
+            api_version: version,
+            header_version,
+            header,
+            body,
+            header_bytes,
+            body_bytes,
+            trailing,
+        })
     })
 }
 
@@ -238,6 +243,7 @@ pub struct ResponseFrame<'a> {
 }
 
 /// Parses a whole response frame for `api_key` at `version` (responses do not name their API).
+#[inline]
 pub fn parse_response_frame(
     input: &[u8],
     api_key: ApiKey,
@@ -249,41 +255,44 @@ pub fn parse_response_frame(
 }
 
 /// Parses a response (header and body) without its size prefix.
+#[inline]
 pub fn parse_response(
     payload: &[u8],
     api_key: ApiKey,
     version: i16,
     mode: Mode,
 ) -> Result<ResponseFrame<'_>, DecodeError> {
-    if !api_key.response_info().is_valid(version) {
-        return Err(DecodeError::new_at(
-            K::UnsupportedVersion {
-                version: i32::from(version),
-            },
-            0,
-            api_key.response_info().name,
-            version,
-            "",
-        ));
-    }
-    let f = response_parts(payload, api_key.response_header_version(version), |b| {
-        ResponseBody::parse_with(api_key, b, version, mode)
-    })?;
-    let TypedResponseFrame {
-        header_version,
-        header,
-        body,
-        header_bytes,
-        body_bytes,
-        trailing,
-    } = f;
-    Ok(ResponseFrame {
-        header_version,
-        header,
-        body,
-        header_bytes,
-        body_bytes,
-        trailing,
+    outline(move || {
+        if !api_key.response_info().is_valid(version) {
+            return Err(DecodeError::new_at(
+                K::UnsupportedVersion {
+                    version: i32::from(version),
+                },
+                0,
+                api_key.response_info().name,
+                version,
+                "",
+            ));
+        }
+        let f = response_parts(payload, api_key.response_header_version(version), |b| {
+            ResponseBody::parse_with(api_key, b, version, mode)
+        })?;
+        let TypedResponseFrame {
+            header_version,
+            header,
+            body,
+            header_bytes,
+            body_bytes,
+            trailing,
+        } = f;
+        Ok(ResponseFrame {
+            header_version,
+            header,
+            body,
+            header_bytes,
+            body_bytes,
+            trailing,
+        })
     })
 }
 
@@ -437,20 +446,24 @@ pub(crate) fn metadata_record_frame(i: &[u8]) -> PResult<'_, (MetadataRecordType
 
 /// Parses a framed metadata record: unsigned varint frame version (must be 1), unsigned varint
 /// record type, unsigned varint version, then the record. Trailing bytes are an error.
+#[inline]
 pub fn parse_metadata_record(input: &[u8]) -> Result<FramedMetadataRecord<'_>, DecodeError> {
-    let (c, (record_type, version)) =
-        metadata_record_frame(input).map_err(|e| grammar::finish(e, input.len(), "MetadataRecordFrame", -1))?;
-    let base = input.len() - c.len();
-    let record = MetadataRecord::parse(record_type, c, version).map_err(|e| e.shifted(base))?;
-    Ok(FramedMetadataRecord {
-        record_type,
-        version,
-        record,
-        record_bytes: c,
+    outline(move || {
+        let (c, (record_type, version)) =
+            metadata_record_frame(input).map_err(|e| grammar::finish(e, input.len(), "MetadataRecordFrame", -1))?;
+        let base = input.len() - c.len();
+        let record = MetadataRecord::parse(record_type, c, version).map_err(|e| e.shifted(base))?;
+        Ok(FramedMetadataRecord {
+            record_type,
+            version,
+            record,
+            record_bytes: c,
+        })
     })
 }
 
 /// Encodes a framed metadata record into the front of `out`; returns the bytes written.
+#[inline]
 pub fn encode_metadata_record(
     record: &MetadataRecord<'_>,
     version: i16,
@@ -498,7 +511,9 @@ macro_rules! coordinator {
         }
 
         $(#[$doc])*
+        #[inline]
         pub fn $fn_name<'a>(key: &'a [u8], value: Option<&'a [u8]>) -> Result<$rec<'a>, DecodeError> {
+            outline(move || {
             let (c, ty) = be_i16("record_type")(key).map_err(|e| grammar::finish(e, key.len(), stringify!($key), -1))?;
             let Some(record_type) = $ty::from_i16(ty) else {
                 return Err(DecodeError::new_at(K::UnknownApiKey { key: i32::from(ty) }, 0, stringify!($key), -1, "record_type"));
@@ -514,6 +529,7 @@ macro_rules! coordinator {
                 }
             };
             Ok($rec { record_type, key: k, value })
+            })
         }
     };
 }
@@ -570,6 +586,7 @@ fn frame_into<'o, S: Sink + ?Sized>(
 /// Encodes a whole request frame (size, header, body) into the front of `out`; returns its
 /// length. The header's API key and version are taken from `body` and `version`; its header
 /// version from the API key.
+#[inline]
 pub fn encode_request_frame(
     correlation_id: i32,
     client_id: Option<&str>,
@@ -608,6 +625,7 @@ pub fn encode_request_frame_into<S: Sink + ?Sized>(
 
 /// Encodes a whole response frame (size, header, body) into the front of `out`; returns its
 /// length.
+#[inline]
 pub fn encode_response_frame(
     correlation_id: i32,
     body: &ResponseBody<'_>,

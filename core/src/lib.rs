@@ -116,7 +116,8 @@ pub use uuid::Uuid;
 #[allow(unused_imports)] // a build with few features leaves some unused
 mod rt {
     pub(crate) use crate::codec::{
-        not_enabled, parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct, Uninhabited,
+        not_enabled, outline, parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct,
+        Uninhabited,
     };
     #[cfg(feature = "defmt")]
     pub(crate) use crate::defmt_impls as defmt_fmt;

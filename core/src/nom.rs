@@ -58,6 +58,7 @@ pub fn size_prefixed(input: &[u8]) -> IResult<&[u8], &[u8], DecodeError> {
 
 /// A whole request frame (size, header, body), parsed in `mode`; streaming like
 /// [`size_prefixed`].
+#[inline]
 pub fn request_frame<'a>(mode: Mode) -> impl Parser<&'a [u8], Output = RequestFrame<'a>, Error = DecodeError> {
     move |input: &'a [u8]| {
         let (rest, payload) = size_prefixed(input)?;
@@ -154,6 +155,7 @@ pub fn record_batch(input: &[u8]) -> IResult<&[u8], RecordBatch<'_>, DecodeError
 /// One framed `__cluster_metadata` record (a record value in that log): the three varints,
 /// then the record, which takes the rest of the input, as [`frame::parse_metadata_record`]
 /// reads it.
+#[inline]
 pub fn metadata_record(input: &[u8]) -> IResult<&[u8], FramedMetadataRecord<'_>, DecodeError> {
     match frame::parse_metadata_record(input) {
         Ok(r) => Ok((&[], r)),

@@ -57,6 +57,7 @@ pub use crate::generated::releases::{ApiRange, Listeners, Release, RELEASES};
 /// `UNSUPPORTED_VERSION`, so when the body does not parse at `version`, this parses it at
 /// version 0, as Kafka's client does. Returns the view and the version it was read at; the
 /// error is the one at `version` when neither parse succeeds.
+#[inline]
 pub fn parse_api_versions_response(body: &[u8], version: i16) -> Result<(ApiVersionsResponse<'_>, i16), DecodeError> {
     match ApiVersionsResponse::parse(body, version) {
         Ok(r) => Ok((r, version)),
@@ -147,6 +148,7 @@ impl Negotiated {
 
     /// Agrees versions with kafka-wire's own ranges: every version this crate can encode and
     /// decode.
+    #[inline]
     pub fn with_kafka_wire(answer: &ApiVersionsResponse<'_>) -> Result<Self, NegotiationError> {
         Self::new(answer, |k| {
             let i = k.request_info();
@@ -218,6 +220,7 @@ impl Release {
     /// True when a broker's ApiVersions `answer` could come from this release: every API it
     /// lists is one the release defines, and its highest version is the release's highest
     /// (stable or not) with a lowest version inside the release's range.
+    #[inline]
     pub fn fits(&self, answer: &ApiVersionsResponse<'_>) -> bool {
         answer.api_keys.iter().all(|k| {
             self.api(k.api_key).is_some_and(|a| {
@@ -230,6 +233,7 @@ impl Release {
 
     #[cfg(feature = "api-api-versions")]
     /// Every release that a broker's `answer` fits, oldest first.
+    #[inline]
     pub fn fitting(answer: ApiVersionsResponse<'_>) -> impl Iterator<Item = &'static Release> + '_ {
         RELEASES.iter().filter(move |r| r.fits(&answer))
     }

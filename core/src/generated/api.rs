@@ -4261,13 +4261,14 @@ pub enum RequestBody<'a> {
 impl<'a> RequestBody<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
+    #[inline]
     pub fn parse_with(
         key: ApiKey,
         bytes: &'a [u8],
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        match key {
+        rt::outline(move || match key {
             #[cfg(feature = "api-produce")]
             ApiKey::Produce => {
                 rt::parse_mode::<messages::ProduceRequest<'a>>(bytes, version, mode).map(|(m, r)| (Self::Produce(m), r))
@@ -5082,15 +5083,17 @@ impl<'a> RequestBody<'a> {
                 "ReadMirrorStatesRequest",
                 version,
             )),
-        }
+        })
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
+    #[inline]
     pub fn parse(key: ApiKey, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
         Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
+    #[inline]
     pub fn key(&self) -> ApiKey {
         match self {
             #[cfg(feature = "api-produce")]
@@ -5294,6 +5297,7 @@ impl<'a> RequestBody<'a> {
     }
 
     /// The facts of the message held.
+    #[inline]
     pub fn info(&self) -> rt::MessageInfo {
         match self {
             #[cfg(feature = "api-produce")]
@@ -5515,6 +5519,7 @@ impl<'a> RequestBody<'a> {
     }
 
     /// The field-level schema of the message held.
+    #[inline]
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
             #[cfg(feature = "api-produce")]
@@ -5744,8 +5749,9 @@ impl<'a> RequestBody<'a> {
     }
 
     /// Exact encoded size at `version`.
+    #[inline]
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
-        match self {
+        rt::outline(move || match self {
             #[cfg(feature = "api-produce")]
             Self::Produce(m) => rt::Message::encoded_len(m, version),
             #[cfg(feature = "api-fetch")]
@@ -5943,7 +5949,7 @@ impl<'a> RequestBody<'a> {
             #[cfg(feature = "api-read-mirror-states")]
             Self::ReadMirrorStates(m) => rt::Message::encoded_len(m, version),
             Self::Uninhabited(u) => u.never(),
-        }
+        })
     }
 
     /// Encodes at `version` into `sink`.
@@ -6458,13 +6464,14 @@ pub enum ResponseBody<'a> {
 impl<'a> ResponseBody<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
+    #[inline]
     pub fn parse_with(
         key: ApiKey,
         bytes: &'a [u8],
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        match key {
+        rt::outline(move || match key {
             #[cfg(feature = "api-produce")]
             ApiKey::Produce => rt::parse_mode::<messages::ProduceResponse<'a>>(bytes, version, mode)
                 .map(|(m, r)| (Self::Produce(m), r)),
@@ -7302,15 +7309,17 @@ impl<'a> ResponseBody<'a> {
                 "ReadMirrorStatesResponse",
                 version,
             )),
-        }
+        })
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
+    #[inline]
     pub fn parse(key: ApiKey, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
         Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
+    #[inline]
     pub fn key(&self) -> ApiKey {
         match self {
             #[cfg(feature = "api-produce")]
@@ -7514,6 +7523,7 @@ impl<'a> ResponseBody<'a> {
     }
 
     /// The facts of the message held.
+    #[inline]
     pub fn info(&self) -> rt::MessageInfo {
         match self {
             #[cfg(feature = "api-produce")]
@@ -7743,6 +7753,7 @@ impl<'a> ResponseBody<'a> {
     }
 
     /// The field-level schema of the message held.
+    #[inline]
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
             #[cfg(feature = "api-produce")]
@@ -7978,8 +7989,9 @@ impl<'a> ResponseBody<'a> {
     }
 
     /// Exact encoded size at `version`.
+    #[inline]
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
-        match self {
+        rt::outline(move || match self {
             #[cfg(feature = "api-produce")]
             Self::Produce(m) => rt::Message::encoded_len(m, version),
             #[cfg(feature = "api-fetch")]
@@ -8177,7 +8189,7 @@ impl<'a> ResponseBody<'a> {
             #[cfg(feature = "api-read-mirror-states")]
             Self::ReadMirrorStates(m) => rt::Message::encoded_len(m, version),
             Self::Uninhabited(u) => u.never(),
-        }
+        })
     }
 
     /// Encodes at `version` into `sink`.
@@ -8976,13 +8988,14 @@ pub enum MetadataRecord<'a> {
 impl<'a> MetadataRecord<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
+    #[inline]
     pub fn parse_with(
         key: MetadataRecordType,
         bytes: &'a [u8],
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        match key {
+        rt::outline(move || match key {
             #[cfg(feature = "metadata-records")]
             MetadataRecordType::RegisterBroker => {
                 rt::parse_mode::<metadata::RegisterBrokerRecord<'a>>(bytes, version, mode)
@@ -9203,15 +9216,17 @@ impl<'a> MetadataRecord<'a> {
                 "UnregisterControllerRecord",
                 version,
             )),
-        }
+        })
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
+    #[inline]
     pub fn parse(key: MetadataRecordType, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
         Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
+    #[inline]
     pub fn key(&self) -> MetadataRecordType {
         match self {
             #[cfg(feature = "metadata-records")]
@@ -9273,6 +9288,7 @@ impl<'a> MetadataRecord<'a> {
     }
 
     /// The facts of the message held.
+    #[inline]
     pub fn info(&self) -> rt::MessageInfo {
         match self {
             #[cfg(feature = "metadata-records")]
@@ -9340,6 +9356,7 @@ impl<'a> MetadataRecord<'a> {
     }
 
     /// The field-level schema of the message held.
+    #[inline]
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
             #[cfg(feature = "metadata-records")]
@@ -9407,8 +9424,9 @@ impl<'a> MetadataRecord<'a> {
     }
 
     /// Exact encoded size at `version`.
+    #[inline]
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
-        match self {
+        rt::outline(move || match self {
             #[cfg(feature = "metadata-records")]
             Self::RegisterBroker(m) => rt::Message::encoded_len(m, version),
             #[cfg(feature = "metadata-records")]
@@ -9464,7 +9482,7 @@ impl<'a> MetadataRecord<'a> {
             #[cfg(feature = "metadata-records")]
             Self::UnregisterController(m) => rt::Message::encoded_len(m, version),
             Self::Uninhabited(u) => u.never(),
-        }
+        })
     }
 
     /// Encodes at `version` into `sink`.
@@ -10254,13 +10272,14 @@ pub enum GroupCoordinatorKey<'a> {
 impl<'a> GroupCoordinatorKey<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
+    #[inline]
     pub fn parse_with(
         key: GroupCoordinatorRecordType,
         bytes: &'a [u8],
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        match key {
+        rt::outline(move || match key {
             #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::LegacyOffsetCommit => {
                 rt::parse_mode::<coordinator::LegacyOffsetCommitKey<'a>>(bytes, version, mode)
@@ -10495,15 +10514,17 @@ impl<'a> GroupCoordinatorKey<'a> {
                 "StreamsGroupTopologyKey",
                 version,
             )),
-        }
+        })
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
+    #[inline]
     pub fn parse(key: GroupCoordinatorRecordType, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
         Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
+    #[inline]
     pub fn key(&self) -> GroupCoordinatorRecordType {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -10569,6 +10590,7 @@ impl<'a> GroupCoordinatorKey<'a> {
     }
 
     /// The facts of the message held.
+    #[inline]
     pub fn info(&self) -> rt::MessageInfo {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -10650,6 +10672,7 @@ impl<'a> GroupCoordinatorKey<'a> {
     }
 
     /// The field-level schema of the message held.
+    #[inline]
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -10731,8 +10754,9 @@ impl<'a> GroupCoordinatorKey<'a> {
     }
 
     /// Exact encoded size at `version`.
+    #[inline]
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
-        match self {
+        rt::outline(move || match self {
             #[cfg(feature = "coordinator-records")]
             Self::LegacyOffsetCommit(m) => rt::Message::encoded_len(m, version),
             #[cfg(feature = "coordinator-records")]
@@ -10778,7 +10802,7 @@ impl<'a> GroupCoordinatorKey<'a> {
             #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTopology(m) => rt::Message::encoded_len(m, version),
             Self::Uninhabited(u) => u.never(),
-        }
+        })
     }
 
     /// Encodes at `version` into `sink`.
@@ -10913,13 +10937,14 @@ pub enum GroupCoordinatorValue<'a> {
 impl<'a> GroupCoordinatorValue<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
+    #[inline]
     pub fn parse_with(
         key: GroupCoordinatorRecordType,
         bytes: &'a [u8],
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        match key {
+        rt::outline(move || match key {
             #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::LegacyOffsetCommit => {
                 rt::parse_mode::<coordinator::LegacyOffsetCommitValue<'a>>(bytes, version, mode)
@@ -11158,15 +11183,17 @@ impl<'a> GroupCoordinatorValue<'a> {
                 "StreamsGroupTopologyValue",
                 version,
             )),
-        }
+        })
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
+    #[inline]
     pub fn parse(key: GroupCoordinatorRecordType, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
         Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
+    #[inline]
     pub fn key(&self) -> GroupCoordinatorRecordType {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -11232,6 +11259,7 @@ impl<'a> GroupCoordinatorValue<'a> {
     }
 
     /// The facts of the message held.
+    #[inline]
     pub fn info(&self) -> rt::MessageInfo {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -11313,6 +11341,7 @@ impl<'a> GroupCoordinatorValue<'a> {
     }
 
     /// The field-level schema of the message held.
+    #[inline]
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -11394,8 +11423,9 @@ impl<'a> GroupCoordinatorValue<'a> {
     }
 
     /// Exact encoded size at `version`.
+    #[inline]
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
-        match self {
+        rt::outline(move || match self {
             #[cfg(feature = "coordinator-records")]
             Self::LegacyOffsetCommit(m) => rt::Message::encoded_len(m, version),
             #[cfg(feature = "coordinator-records")]
@@ -11441,7 +11471,7 @@ impl<'a> GroupCoordinatorValue<'a> {
             #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTopology(m) => rt::Message::encoded_len(m, version),
             Self::Uninhabited(u) => u.never(),
-        }
+        })
     }
 
     /// Encodes at `version` into `sink`.
@@ -11641,13 +11671,14 @@ pub enum ShareCoordinatorKey<'a> {
 impl<'a> ShareCoordinatorKey<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
+    #[inline]
     pub fn parse_with(
         key: ShareCoordinatorRecordType,
         bytes: &'a [u8],
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        match key {
+        rt::outline(move || match key {
             #[cfg(feature = "coordinator-records")]
             ShareCoordinatorRecordType::ShareSnapshot => {
                 rt::parse_mode::<coordinator::ShareSnapshotKey<'a>>(bytes, version, mode)
@@ -11666,15 +11697,17 @@ impl<'a> ShareCoordinatorKey<'a> {
             ShareCoordinatorRecordType::ShareUpdate => {
                 Err(rt::not_enabled("coordinator-records", "ShareUpdateKey", version))
             }
-        }
+        })
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
+    #[inline]
     pub fn parse(key: ShareCoordinatorRecordType, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
         Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
+    #[inline]
     pub fn key(&self) -> ShareCoordinatorRecordType {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -11686,6 +11719,7 @@ impl<'a> ShareCoordinatorKey<'a> {
     }
 
     /// The facts of the message held.
+    #[inline]
     pub fn info(&self) -> rt::MessageInfo {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -11697,6 +11731,7 @@ impl<'a> ShareCoordinatorKey<'a> {
     }
 
     /// The field-level schema of the message held.
+    #[inline]
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -11708,14 +11743,15 @@ impl<'a> ShareCoordinatorKey<'a> {
     }
 
     /// Exact encoded size at `version`.
+    #[inline]
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
-        match self {
+        rt::outline(move || match self {
             #[cfg(feature = "coordinator-records")]
             Self::ShareSnapshot(m) => rt::Message::encoded_len(m, version),
             #[cfg(feature = "coordinator-records")]
             Self::ShareUpdate(m) => rt::Message::encoded_len(m, version),
             Self::Uninhabited(u) => u.never(),
-        }
+        })
     }
 
     /// Encodes at `version` into `sink`.
@@ -11750,13 +11786,14 @@ pub enum ShareCoordinatorValue<'a> {
 impl<'a> ShareCoordinatorValue<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
+    #[inline]
     pub fn parse_with(
         key: ShareCoordinatorRecordType,
         bytes: &'a [u8],
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        match key {
+        rt::outline(move || match key {
             #[cfg(feature = "coordinator-records")]
             ShareCoordinatorRecordType::ShareSnapshot => {
                 rt::parse_mode::<coordinator::ShareSnapshotValue<'a>>(bytes, version, mode)
@@ -11775,15 +11812,17 @@ impl<'a> ShareCoordinatorValue<'a> {
             ShareCoordinatorRecordType::ShareUpdate => {
                 Err(rt::not_enabled("coordinator-records", "ShareUpdateValue", version))
             }
-        }
+        })
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
+    #[inline]
     pub fn parse(key: ShareCoordinatorRecordType, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
         Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
+    #[inline]
     pub fn key(&self) -> ShareCoordinatorRecordType {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -11795,6 +11834,7 @@ impl<'a> ShareCoordinatorValue<'a> {
     }
 
     /// The facts of the message held.
+    #[inline]
     pub fn info(&self) -> rt::MessageInfo {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -11806,6 +11846,7 @@ impl<'a> ShareCoordinatorValue<'a> {
     }
 
     /// The field-level schema of the message held.
+    #[inline]
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -11817,14 +11858,15 @@ impl<'a> ShareCoordinatorValue<'a> {
     }
 
     /// Exact encoded size at `version`.
+    #[inline]
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
-        match self {
+        rt::outline(move || match self {
             #[cfg(feature = "coordinator-records")]
             Self::ShareSnapshot(m) => rt::Message::encoded_len(m, version),
             #[cfg(feature = "coordinator-records")]
             Self::ShareUpdate(m) => rt::Message::encoded_len(m, version),
             Self::Uninhabited(u) => u.never(),
-        }
+        })
     }
 
     /// Encodes at `version` into `sink`.
@@ -11953,13 +11995,14 @@ pub enum TransactionCoordinatorKey<'a> {
 impl<'a> TransactionCoordinatorKey<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
+    #[inline]
     pub fn parse_with(
         key: TransactionCoordinatorRecordType,
         bytes: &'a [u8],
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        match key {
+        rt::outline(move || match key {
             #[cfg(feature = "coordinator-records")]
             TransactionCoordinatorRecordType::TransactionLog => {
                 rt::parse_mode::<coordinator::TransactionLogKey<'a>>(bytes, version, mode)
@@ -11969,10 +12012,11 @@ impl<'a> TransactionCoordinatorKey<'a> {
             TransactionCoordinatorRecordType::TransactionLog => {
                 Err(rt::not_enabled("coordinator-records", "TransactionLogKey", version))
             }
-        }
+        })
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
+    #[inline]
     pub fn parse(
         key: TransactionCoordinatorRecordType,
         bytes: &'a [u8],
@@ -11982,6 +12026,7 @@ impl<'a> TransactionCoordinatorKey<'a> {
     }
 
     /// The key of the message held.
+    #[inline]
     pub fn key(&self) -> TransactionCoordinatorRecordType {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -11991,6 +12036,7 @@ impl<'a> TransactionCoordinatorKey<'a> {
     }
 
     /// The facts of the message held.
+    #[inline]
     pub fn info(&self) -> rt::MessageInfo {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -12000,6 +12046,7 @@ impl<'a> TransactionCoordinatorKey<'a> {
     }
 
     /// The field-level schema of the message held.
+    #[inline]
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -12009,12 +12056,13 @@ impl<'a> TransactionCoordinatorKey<'a> {
     }
 
     /// Exact encoded size at `version`.
+    #[inline]
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
-        match self {
+        rt::outline(move || match self {
             #[cfg(feature = "coordinator-records")]
             Self::TransactionLog(m) => rt::Message::encoded_len(m, version),
             Self::Uninhabited(u) => u.never(),
-        }
+        })
     }
 
     /// Encodes at `version` into `sink`.
@@ -12044,13 +12092,14 @@ pub enum TransactionCoordinatorValue<'a> {
 impl<'a> TransactionCoordinatorValue<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
+    #[inline]
     pub fn parse_with(
         key: TransactionCoordinatorRecordType,
         bytes: &'a [u8],
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        match key {
+        rt::outline(move || match key {
             #[cfg(feature = "coordinator-records")]
             TransactionCoordinatorRecordType::TransactionLog => {
                 rt::parse_mode::<coordinator::TransactionLogValue<'a>>(bytes, version, mode)
@@ -12060,10 +12109,11 @@ impl<'a> TransactionCoordinatorValue<'a> {
             TransactionCoordinatorRecordType::TransactionLog => {
                 Err(rt::not_enabled("coordinator-records", "TransactionLogValue", version))
             }
-        }
+        })
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
+    #[inline]
     pub fn parse(
         key: TransactionCoordinatorRecordType,
         bytes: &'a [u8],
@@ -12073,6 +12123,7 @@ impl<'a> TransactionCoordinatorValue<'a> {
     }
 
     /// The key of the message held.
+    #[inline]
     pub fn key(&self) -> TransactionCoordinatorRecordType {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -12082,6 +12133,7 @@ impl<'a> TransactionCoordinatorValue<'a> {
     }
 
     /// The facts of the message held.
+    #[inline]
     pub fn info(&self) -> rt::MessageInfo {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -12091,6 +12143,7 @@ impl<'a> TransactionCoordinatorValue<'a> {
     }
 
     /// The field-level schema of the message held.
+    #[inline]
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
             #[cfg(feature = "coordinator-records")]
@@ -12100,12 +12153,13 @@ impl<'a> TransactionCoordinatorValue<'a> {
     }
 
     /// Exact encoded size at `version`.
+    #[inline]
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
-        match self {
+        rt::outline(move || match self {
             #[cfg(feature = "coordinator-records")]
             Self::TransactionLog(m) => rt::Message::encoded_len(m, version),
             Self::Uninhabited(u) => u.never(),
-        }
+        })
     }
 
     /// Encodes at `version` into `sink`.

@@ -34,8 +34,9 @@ pub struct Entry {
     pub visit: for<'a> fn(&'a [u8], i16, &mut dyn rt::Visitor<'a>) -> Result<(), rt::DecodeError>,
 }
 
-/// Every message, by group and then name.
-pub static ALL: &[Entry] = &[
+/// Every message, by group and then name. A `const`, so that its functions are compiled in the
+/// crate that uses the catalog, not in every build of the codec.
+pub const ALL: &[Entry] = &[
     #[cfg(feature = "coordinator-records")] Entry { group: "coordinator", info: <super::coordinator::ConsumerGroupCurrentMemberAssignmentKey<'static> as rt::Message<'static>>::INFO, schema: &super::coordinator::consumer_group_current_member_assignment_key::schema::CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT_KEY, paths: super::coordinator::consumer_group_current_member_assignment_key::fields::PATHS, transcode: |i, f, o, t| rt::transcode::<super::coordinator::ConsumerGroupCurrentMemberAssignmentKey<'_>>(i, f, o, t), #[cfg(feature = "alloc")] owned_transcode: rt::owned_transcode::<super::coordinator::consumer_group_current_member_assignment_key::owned::ConsumerGroupCurrentMemberAssignmentKey>, #[cfg(feature = "alloc")] visit: |b, v, vis| <super::coordinator::ConsumerGroupCurrentMemberAssignmentKey<'_> as rt::Message<'_>>::visit(b, v, vis) },
     #[cfg(feature = "coordinator-records")] Entry { group: "coordinator", info: <super::coordinator::ConsumerGroupCurrentMemberAssignmentValue<'static> as rt::Message<'static>>::INFO, schema: &super::coordinator::consumer_group_current_member_assignment_value::schema::CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT_VALUE, paths: super::coordinator::consumer_group_current_member_assignment_value::fields::PATHS, transcode: |i, f, o, t| rt::transcode::<super::coordinator::ConsumerGroupCurrentMemberAssignmentValue<'_>>(i, f, o, t), #[cfg(feature = "alloc")] owned_transcode: rt::owned_transcode::<super::coordinator::consumer_group_current_member_assignment_value::owned::ConsumerGroupCurrentMemberAssignmentValue>, #[cfg(feature = "alloc")] visit: |b, v, vis| <super::coordinator::ConsumerGroupCurrentMemberAssignmentValue<'_> as rt::Message<'_>>::visit(b, v, vis) },
     #[cfg(feature = "coordinator-records")] Entry { group: "coordinator", info: <super::coordinator::ConsumerGroupMemberMetadataKey<'static> as rt::Message<'static>>::INFO, schema: &super::coordinator::consumer_group_member_metadata_key::schema::CONSUMER_GROUP_MEMBER_METADATA_KEY, paths: super::coordinator::consumer_group_member_metadata_key::fields::PATHS, transcode: |i, f, o, t| rt::transcode::<super::coordinator::ConsumerGroupMemberMetadataKey<'_>>(i, f, o, t), #[cfg(feature = "alloc")] owned_transcode: rt::owned_transcode::<super::coordinator::consumer_group_member_metadata_key::owned::ConsumerGroupMemberMetadataKey>, #[cfg(feature = "alloc")] visit: |b, v, vis| <super::coordinator::ConsumerGroupMemberMetadataKey<'_> as rt::Message<'_>>::visit(b, v, vis) },
@@ -339,6 +340,7 @@ pub static ALL: &[Entry] = &[
 ];
 
 /// Finds a message by name.
+#[inline]
 pub fn find(name: &str) -> Option<&'static Entry> {
     ALL.iter().find(|e| e.info.name == name)
 }

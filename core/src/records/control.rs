@@ -272,6 +272,7 @@ impl<'a> MetadataRecords<'a> {
 
 impl<'a> Iterator for MetadataRecords<'a> {
     type Item = (Record<'a>, FramedMetadataRecord<'a>);
+    #[inline] // reaches every metadata record: compiled where it is used (`codec::outline`)
     fn next(&mut self) -> Option<Self::Item> {
         let r = self.it.next()?;
         // Decoded once already: this cannot fail.
@@ -294,6 +295,7 @@ impl<'a> Records<'a> {
     }
     /// Decodes every record's value as a framed KRaft metadata record (a `__cluster_metadata`
     /// data batch's), all at once; the iterator then cannot fail.
+    #[inline] // reaches every metadata record: compiled where it is used
     pub fn metadata(&self) -> Result<MetadataRecords<'a>, DecodeError> {
         for r in self.iter() {
             r.metadata()?;
@@ -310,6 +312,7 @@ impl<'a> Record<'a> {
     }
     /// Decodes this record's value as a framed KRaft metadata record. A null value is
     /// [`DecodeErrorKind::NullNotAllowed`](crate::DecodeErrorKind).
+    #[inline] // reaches every metadata record: compiled where it is used
     pub fn metadata(&self) -> Result<FramedMetadataRecord<'a>, DecodeError> {
         let Some(v) = self.value else {
             return Err(DecodeError::new_at(

@@ -42,6 +42,7 @@ impl<'a> ConsumerGroupCurrentMemberAssignmentValue<'a> {
 }
 
 impl Default for ConsumerGroupCurrentMemberAssignmentValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -49,8 +50,11 @@ impl Default for ConsumerGroupCurrentMemberAssignmentValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConsumerGroupCurrentMemberAssignmentValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ConsumerGroupCurrentMemberAssignmentValue {{ member_epoch: {=i32}, previous_member_epoch: {=i32}, state: {=i8}, assigned_partitions: {}, partitions_pending_revocation: {}, unknown_tagged_fields: {} }}", self.member_epoch, self.previous_member_epoch, self.state, self.assigned_partitions, self.partitions_pending_revocation, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ConsumerGroupCurrentMemberAssignmentValue {{ member_epoch: {=i32}, previous_member_epoch: {=i32}, state: {=i8}, assigned_partitions: {}, partitions_pending_revocation: {}, unknown_tagged_fields: {} }}", self.member_epoch, self.previous_member_epoch, self.state, self.assigned_partitions, self.partitions_pending_revocation, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -124,38 +128,44 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 9;
-        n += rt::write::array_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
-        n += rt::write::array_size(
-            &self.partitions_pending_revocation,
-            true,
-            v,
-            "partitions_pending_revocation",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
-    }
-
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.member_epoch, "member_epoch");
-        w.i32(self.previous_member_epoch, "previous_member_epoch");
-        w.i8(self.state, "state");
-        w.array(&self.assigned_partitions, true, v, "assigned_partitions");
-        w.renamed(fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths, |w| {
-            w.array(
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 9;
+            n += rt::write::array_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
+            n += rt::write::array_size(
                 &self.partitions_pending_revocation,
                 true,
                 v,
                 "partitions_pending_revocation",
             )
-        });
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
+    }
+
+    #[inline]
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        rt::outline(move || {
+            w.i32(self.member_epoch, "member_epoch");
+            w.i32(self.previous_member_epoch, "previous_member_epoch");
+            w.i8(self.state, "state");
+            w.array(&self.assigned_partitions, true, v, "assigned_partitions");
+            w.renamed(fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths, |w| {
+                w.array(
+                    &self.partitions_pending_revocation,
+                    true,
+                    v,
+                    "partitions_pending_revocation",
+                )
+            });
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -185,6 +195,7 @@ impl<'a> TopicPartitions<'a> {
 }
 
 impl Default for TopicPartitions<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -192,15 +203,18 @@ impl Default for TopicPartitions<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartitions<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartitions {{ topic_id: {}, partitions: {}, assignment_epochs: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.assignment_epochs,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicPartitions {{ topic_id: {}, partitions: {}, assignment_epochs: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.assignment_epochs,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -242,11 +256,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -304,58 +321,64 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
-                let s = rt::write::opt_array_size(
-                    &self.assignment_epochs,
-                    true,
-                    true,
-                    v,
-                    "assigned_partitions[].assignment_epochs",
-                )?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
+                    let s = rt::write::opt_array_size(
+                        &self.assignment_epochs,
+                        true,
+                        true,
+                        v,
+                        "assigned_partitions[].assignment_epochs",
+                    )?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "assigned_partitions[].topic_id");
-        w.array(&self.partitions, true, v, "assigned_partitions[].partitions");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
-            tags += usize::from(has_assignment_epochs);
-            w.uvarint(tags as u32, "assigned_partitions[]._tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_assignment_epochs {
-                let s = w.ok(rt::write::opt_array_size(
-                    &self.assignment_epochs,
-                    true,
-                    true,
-                    v,
-                    "assigned_partitions[].assignment_epochs",
-                ));
-                w.uvarint(0, "assigned_partitions[].assignment_epochs");
-                w.uvarint(s as u32, "assigned_partitions[].assignment_epochs");
-                w.opt_array(
-                    &self.assignment_epochs,
-                    true,
-                    true,
-                    v,
-                    "assigned_partitions[].assignment_epochs",
-                );
+        rt::outline(move || {
+            w.uuid(self.topic_id, "assigned_partitions[].topic_id");
+            w.array(&self.partitions, true, v, "assigned_partitions[].partitions");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
+                tags += usize::from(has_assignment_epochs);
+                w.uvarint(tags as u32, "assigned_partitions[]._tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_assignment_epochs {
+                    let s = w.ok(rt::write::opt_array_size(
+                        &self.assignment_epochs,
+                        true,
+                        true,
+                        v,
+                        "assigned_partitions[].assignment_epochs",
+                    ));
+                    w.uvarint(0, "assigned_partitions[].assignment_epochs");
+                    w.uvarint(s as u32, "assigned_partitions[].assignment_epochs");
+                    w.opt_array(
+                        &self.assignment_epochs,
+                        true,
+                        true,
+                        v,
+                        "assigned_partitions[].assignment_epochs",
+                    );
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -659,6 +682,7 @@ pub mod owned {
     }
 
     impl Default for ConsumerGroupCurrentMemberAssignmentValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 member_epoch: 0_i32,
@@ -672,15 +696,22 @@ pub mod owned {
     }
 
     impl From<&super::ConsumerGroupCurrentMemberAssignmentValue<'_>> for ConsumerGroupCurrentMemberAssignmentValue {
+        #[inline]
         fn from(v: &super::ConsumerGroupCurrentMemberAssignmentValue<'_>) -> Self {
-            Self {
-                member_epoch: v.member_epoch,
-                previous_member_epoch: v.previous_member_epoch,
-                state: v.state,
-                assigned_partitions: v.assigned_partitions.iter().map(|e| (&e).into()).collect(),
-                partitions_pending_revocation: v.partitions_pending_revocation.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    member_epoch: v.member_epoch,
+                    previous_member_epoch: v.previous_member_epoch,
+                    state: v.state,
+                    assigned_partitions: v.assigned_partitions.iter().map(|e| (&e).into()).collect(),
+                    partitions_pending_revocation: v
+                        .partitions_pending_revocation
+                        .iter()
+                        .map(|e| (&e).into())
+                        .collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -716,41 +747,47 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 9;
-            n += rt::owned::vec_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
-            n += rt::owned::vec_size(
-                &self.partitions_pending_revocation,
-                true,
-                v,
-                "partitions_pending_revocation",
-            )
-            .map_err(|e| e.renamed(super::fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<9>("member_epoch") {
-                r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
-                r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
-                r[8..9].copy_from_slice(&self.state.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.assigned_partitions, true, v, "assigned_partitions");
-            w.renamed(super::fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths, |w| {
-                rt::owned::write_vec(
-                    w,
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 9;
+                n += rt::owned::vec_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
+                n += rt::owned::vec_size(
                     &self.partitions_pending_revocation,
                     true,
                     v,
                     "partitions_pending_revocation",
                 )
-            });
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                .map_err(|e| e.renamed(super::fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                if let Some(r) = w.run::<9>("member_epoch") {
+                    r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
+                    r[8..9].copy_from_slice(&self.state.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.assigned_partitions, true, v, "assigned_partitions");
+                w.renamed(super::fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths, |w| {
+                    rt::owned::write_vec(
+                        w,
+                        &self.partitions_pending_revocation,
+                        true,
+                        v,
+                        "partitions_pending_revocation",
+                    )
+                });
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -768,6 +805,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartitions {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -779,13 +817,16 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        #[inline]
         fn from(v: &super::TopicPartitions<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().collect(),
-                assignment_epochs: v.assignment_epochs.map(|a| a.iter().collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().collect(),
+                    assignment_epochs: v.assignment_epochs.map(|a| a.iter().collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -834,26 +875,29 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
-                    let s = rt::owned::opt_vec_size(
-                        self.assignment_epochs.as_deref(),
-                        true,
-                        true,
-                        v,
-                        "assigned_partitions[].assignment_epochs",
-                    )?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
+                        let s = rt::owned::opt_vec_size(
+                            self.assignment_epochs.as_deref(),
+                            true,
+                            true,
+                            v,
+                            "assigned_partitions[].assignment_epochs",
+                        )?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -893,6 +937,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ConsumerGroupCurrentMemberAssignmentValue {
         type View<'a> = super::ConsumerGroupCurrentMemberAssignmentValue<'a>;
+        #[inline]
         fn from_view(v: &super::ConsumerGroupCurrentMemberAssignmentValue<'_>) -> Self {
             Self::from(v)
         }

@@ -54,6 +54,7 @@ impl<'a> ConsumerGroupMemberMetadataValue<'a> {
 }
 
 impl Default for ConsumerGroupMemberMetadataValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -61,64 +62,71 @@ impl Default for ConsumerGroupMemberMetadataValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConsumerGroupMemberMetadataValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ConsumerGroupMemberMetadataValue {{ instance_id: {}, rack_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", subscribed_topic_names: {}, subscribed_topic_regex: {}, rebalance_timeout_ms: {=i32}, server_assignor: {}, classic_member_metadata: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.client_id, self.client_host, self.subscribed_topic_names, rt::defmt_fmt::OptStr(self.subscribed_topic_regex), self.rebalance_timeout_ms, rt::defmt_fmt::OptStr(self.server_assignor), self.classic_member_metadata, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ConsumerGroupMemberMetadataValue {{ instance_id: {}, rack_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", subscribed_topic_names: {}, subscribed_topic_regex: {}, rebalance_timeout_ms: {=i32}, server_assignor: {}, classic_member_metadata: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.client_id, self.client_host, self.subscribed_topic_names, rt::defmt_fmt::OptStr(self.subscribed_topic_regex), self.rebalance_timeout_ms, rt::defmt_fmt::OptStr(self.server_assignor), self.classic_member_metadata, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for ConsumerGroupMemberMetadataValue<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
-        let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
-        let client_id = rt::read::str(c, true, "client_id")?;
-        let client_host = rt::read::str(c, true, "client_host")?;
-        let subscribed_topic_names = rt::read::array::<&'a str>(c, true, v, "subscribed_topic_names")?;
-        let subscribed_topic_regex = rt::read::opt_str(c, true, true, "subscribed_topic_regex")?;
-        let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
-        let server_assignor = rt::read::opt_str(c, true, true, "server_assignor")?;
-        let mut classic_member_metadata_tag: Option<ClassicMemberMetadata<'a>> = Some(ClassicMemberMetadata::DEFAULT);
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        classic_member_metadata_tag = rt::read::opt_struct_tagged::<ClassicMemberMetadata>(
-                            c,
-                            true,
-                            v,
-                            "classic_member_metadata",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "classic_member_metadata")?;
-                        rt::read::tag_at_default(
-                            c,
-                            classic_member_metadata_tag == Some(ClassicMemberMetadata::DEFAULT),
-                        );
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
+            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
+            let client_id = rt::read::str(c, true, "client_id")?;
+            let client_host = rt::read::str(c, true, "client_host")?;
+            let subscribed_topic_names = rt::read::array::<&'a str>(c, true, v, "subscribed_topic_names")?;
+            let subscribed_topic_regex = rt::read::opt_str(c, true, true, "subscribed_topic_regex")?;
+            let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
+            let server_assignor = rt::read::opt_str(c, true, true, "server_assignor")?;
+            let mut classic_member_metadata_tag: Option<ClassicMemberMetadata<'a>> =
+                Some(ClassicMemberMetadata::DEFAULT);
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            classic_member_metadata_tag = rt::read::opt_struct_tagged::<ClassicMemberMetadata>(
+                                c,
+                                true,
+                                v,
+                                "classic_member_metadata",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "classic_member_metadata")?;
+                            rt::read::tag_at_default(
+                                c,
+                                classic_member_metadata_tag == Some(ClassicMemberMetadata::DEFAULT),
+                            );
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            instance_id,
-            rack_id,
-            client_id,
-            client_host,
-            subscribed_topic_names,
-            subscribed_topic_regex,
-            rebalance_timeout_ms,
-            server_assignor,
-            classic_member_metadata: classic_member_metadata_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                instance_id,
+                rack_id,
+                client_id,
+                client_host,
+                subscribed_topic_names,
+                subscribed_topic_regex,
+                rebalance_timeout_ms,
+                server_assignor,
+                classic_member_metadata: classic_member_metadata_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -177,57 +185,64 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
-        n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
-        n += rt::write::str_size(self.client_id, true, "client_id")?;
-        n += rt::write::str_size(self.client_host, true, "client_host")?;
-        n += rt::write::array_size(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
-        n += rt::write::opt_str_size(self.subscribed_topic_regex, true, true, "subscribed_topic_regex")?;
-        n += rt::write::opt_str_size(self.server_assignor, true, true, "server_assignor")?;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.classic_member_metadata != Some(ClassicMemberMetadata::DEFAULT) {
-                let s = rt::write::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
+            n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
+            n += rt::write::str_size(self.client_id, true, "client_id")?;
+            n += rt::write::str_size(self.client_host, true, "client_host")?;
+            n += rt::write::array_size(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+            n += rt::write::opt_str_size(self.subscribed_topic_regex, true, true, "subscribed_topic_regex")?;
+            n += rt::write::opt_str_size(self.server_assignor, true, true, "server_assignor")?;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.classic_member_metadata != Some(ClassicMemberMetadata::DEFAULT) {
+                    let s =
+                        rt::write::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.opt_str(self.instance_id, true, true, "instance_id");
-        w.opt_str(self.rack_id, true, true, "rack_id");
-        w.str(self.client_id, true, "client_id");
-        w.str(self.client_host, true, "client_host");
-        w.array(&self.subscribed_topic_names, true, v, "subscribed_topic_names");
-        w.opt_str(self.subscribed_topic_regex, true, true, "subscribed_topic_regex");
-        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
-        w.opt_str(self.server_assignor, true, true, "server_assignor");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_classic_member_metadata = self.classic_member_metadata != Some(ClassicMemberMetadata::DEFAULT);
-            tags += usize::from(has_classic_member_metadata);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_classic_member_metadata {
-                let s = w.ok(rt::write::opt_struct_size(
-                    &self.classic_member_metadata,
-                    true,
-                    v,
-                    "classic_member_metadata",
-                ));
-                w.uvarint(0, "classic_member_metadata");
-                w.uvarint(s as u32, "classic_member_metadata");
-                w.opt_struct_tagged(&self.classic_member_metadata, true, v, "classic_member_metadata");
+        rt::outline(move || {
+            w.opt_str(self.instance_id, true, true, "instance_id");
+            w.opt_str(self.rack_id, true, true, "rack_id");
+            w.str(self.client_id, true, "client_id");
+            w.str(self.client_host, true, "client_host");
+            w.array(&self.subscribed_topic_names, true, v, "subscribed_topic_names");
+            w.opt_str(self.subscribed_topic_regex, true, true, "subscribed_topic_regex");
+            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+            w.opt_str(self.server_assignor, true, true, "server_assignor");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_classic_member_metadata = self.classic_member_metadata != Some(ClassicMemberMetadata::DEFAULT);
+                tags += usize::from(has_classic_member_metadata);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_classic_member_metadata {
+                    let s = w.ok(rt::write::opt_struct_size(
+                        &self.classic_member_metadata,
+                        true,
+                        v,
+                        "classic_member_metadata",
+                    ));
+                    w.uvarint(0, "classic_member_metadata");
+                    w.uvarint(s as u32, "classic_member_metadata");
+                    w.opt_struct_tagged(&self.classic_member_metadata, true, v, "classic_member_metadata");
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -254,6 +269,7 @@ impl<'a> ClassicMemberMetadata<'a> {
 }
 
 impl Default for ClassicMemberMetadata<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -261,8 +277,11 @@ impl Default for ClassicMemberMetadata<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ClassicMemberMetadata<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ClassicMemberMetadata {{ session_timeout_ms: {=i32}, supported_protocols: {}, unknown_tagged_fields: {} }}", self.session_timeout_ms, self.supported_protocols, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ClassicMemberMetadata {{ session_timeout_ms: {=i32}, supported_protocols: {}, unknown_tagged_fields: {} }}", self.session_timeout_ms, self.supported_protocols, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -293,11 +312,14 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_array::<ClassicProtocol<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_array::<ClassicProtocol<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -331,31 +353,37 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(
-            &self.supported_protocols,
-            true,
-            v,
-            "classic_member_metadata.supported_protocols",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(
+                &self.supported_protocols,
+                true,
+                v,
+                "classic_member_metadata.supported_protocols",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.session_timeout_ms, "classic_member_metadata.session_timeout_ms");
-        w.array(
-            &self.supported_protocols,
-            true,
-            v,
-            "classic_member_metadata.supported_protocols",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.session_timeout_ms, "classic_member_metadata.session_timeout_ms");
+            w.array(
+                &self.supported_protocols,
+                true,
+                v,
+                "classic_member_metadata.supported_protocols",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -382,6 +410,7 @@ impl<'a> ClassicProtocol<'a> {
 }
 
 impl Default for ClassicProtocol<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -389,14 +418,17 @@ impl Default for ClassicProtocol<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ClassicProtocol<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ClassicProtocol {{ name: \"{=str}\", metadata: {=[u8]}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.metadata,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ClassicProtocol {{ name: \"{=str}\", metadata: {=[u8]}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.metadata,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -427,11 +459,14 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_bytes(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_bytes(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -468,30 +503,36 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, true, "classic_member_metadata.supported_protocols[].name")?;
-        n += rt::write::bytes_size(
-            self.metadata,
-            true,
-            "classic_member_metadata.supported_protocols[].metadata",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, true, "classic_member_metadata.supported_protocols[].name")?;
+            n += rt::write::bytes_size(
+                self.metadata,
+                true,
+                "classic_member_metadata.supported_protocols[].metadata",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "classic_member_metadata.supported_protocols[].name");
-        w.bytes(
-            self.metadata,
-            true,
-            "classic_member_metadata.supported_protocols[].metadata",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "classic_member_metadata.supported_protocols[].name");
+            w.bytes(
+                self.metadata,
+                true,
+                "classic_member_metadata.supported_protocols[].metadata",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -814,6 +855,7 @@ pub mod owned {
     }
 
     impl Default for ConsumerGroupMemberMetadataValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 instance_id: Some(rt::CompactString::const_new("")),
@@ -831,149 +873,166 @@ pub mod owned {
     }
 
     impl From<&super::ConsumerGroupMemberMetadataValue<'_>> for ConsumerGroupMemberMetadataValue {
+        #[inline]
         fn from(v: &super::ConsumerGroupMemberMetadataValue<'_>) -> Self {
-            Self {
-                instance_id: v.instance_id.map(rt::CompactString::from),
-                rack_id: v.rack_id.map(rt::CompactString::from),
-                client_id: v.client_id.into(),
-                client_host: v.client_host.into(),
-                subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
-                subscribed_topic_regex: v.subscribed_topic_regex.map(rt::CompactString::from),
-                rebalance_timeout_ms: v.rebalance_timeout_ms,
-                server_assignor: v.server_assignor.map(rt::CompactString::from),
-                classic_member_metadata: v.classic_member_metadata.as_ref().map(Into::into),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    instance_id: v.instance_id.map(rt::CompactString::from),
+                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    client_id: v.client_id.into(),
+                    client_host: v.client_host.into(),
+                    subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
+                    subscribed_topic_regex: v.subscribed_topic_regex.map(rt::CompactString::from),
+                    rebalance_timeout_ms: v.rebalance_timeout_ms,
+                    server_assignor: v.server_assignor.map(rt::CompactString::from),
+                    classic_member_metadata: v.classic_member_metadata.as_ref().map(Into::into),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ConsumerGroupMemberMetadataValue {}
 
     impl rt::OwnedStruct for ConsumerGroupMemberMetadataValue {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let instance_id = rt::read::opt_str(c, true, true, "instance_id")?.map(rt::CompactString::from);
-            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
-            let client_id = rt::CompactString::from(rt::read::str(c, true, "client_id")?);
-            let client_host = rt::CompactString::from(rt::read::str(c, true, "client_host")?);
-            let subscribed_topic_names =
-                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subscribed_topic_names")?;
-            let subscribed_topic_regex =
-                rt::read::opt_str(c, true, true, "subscribed_topic_regex")?.map(rt::CompactString::from);
-            let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
-            let server_assignor = rt::read::opt_str(c, true, true, "server_assignor")?.map(rt::CompactString::from);
-            let mut classic_member_metadata_tag: Option<ClassicMemberMetadata> = Some(ClassicMemberMetadata::default());
-            let unknown_tagged_fields = {
-                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-                let mut unknown = 0u32;
-                let mut next_tag = 0u64;
-                for _ in 0..n {
-                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                    let before = c.len();
-                    match tag {
-                        0 => {
-                            classic_member_metadata_tag = rt::owned::read_opt_struct_tagged::<ClassicMemberMetadata>(
-                                c,
-                                true,
-                                v,
-                                "classic_member_metadata",
-                            )?;
-                            rt::read::check_tag_size(c, before, size, tag, "classic_member_metadata")?;
-                            rt::read::tag_at_default(
-                                c,
-                                classic_member_metadata_tag == Some(ClassicMemberMetadata::default()),
-                            );
-                        }
-                        _ => {
-                            rt::read::skip_tag(c, size, "_tagged_fields")?;
-                            unknown += 1;
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let instance_id = rt::read::opt_str(c, true, true, "instance_id")?.map(rt::CompactString::from);
+                let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
+                let client_id = rt::CompactString::from(rt::read::str(c, true, "client_id")?);
+                let client_host = rt::CompactString::from(rt::read::str(c, true, "client_host")?);
+                let subscribed_topic_names =
+                    rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subscribed_topic_names")?;
+                let subscribed_topic_regex =
+                    rt::read::opt_str(c, true, true, "subscribed_topic_regex")?.map(rt::CompactString::from);
+                let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
+                let server_assignor = rt::read::opt_str(c, true, true, "server_assignor")?.map(rt::CompactString::from);
+                let mut classic_member_metadata_tag: Option<ClassicMemberMetadata> =
+                    Some(ClassicMemberMetadata::default());
+                let unknown_tagged_fields = {
+                    let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                    let mut unknown = 0u32;
+                    let mut next_tag = 0u64;
+                    for _ in 0..n {
+                        let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                        let before = c.len();
+                        match tag {
+                            0 => {
+                                classic_member_metadata_tag = rt::owned::read_opt_struct_tagged::<ClassicMemberMetadata>(
+                                    c,
+                                    true,
+                                    v,
+                                    "classic_member_metadata",
+                                )?;
+                                rt::read::check_tag_size(c, before, size, tag, "classic_member_metadata")?;
+                                rt::read::tag_at_default(
+                                    c,
+                                    classic_member_metadata_tag == Some(ClassicMemberMetadata::default()),
+                                );
+                            }
+                            _ => {
+                                rt::read::skip_tag(c, size, "_tagged_fields")?;
+                                unknown += 1;
+                            }
                         }
                     }
-                }
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
-            };
-            Ok(Self {
-                instance_id,
-                rack_id,
-                client_id,
-                client_host,
-                subscribed_topic_names,
-                subscribed_topic_regex,
-                rebalance_timeout_ms,
-                server_assignor,
-                classic_member_metadata: classic_member_metadata_tag,
-                unknown_tagged_fields,
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+                };
+                Ok(Self {
+                    instance_id,
+                    rack_id,
+                    client_id,
+                    client_host,
+                    subscribed_topic_names,
+                    subscribed_topic_regex,
+                    rebalance_timeout_ms,
+                    server_assignor,
+                    classic_member_metadata: classic_member_metadata_tag,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
-            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
-            n += rt::write::str_size(&self.client_id, true, "client_id")?;
-            n += rt::write::str_size(&self.client_host, true, "client_host")?;
-            n += rt::owned::vec_size(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
-            n += rt::write::opt_str_size(
-                self.subscribed_topic_regex.as_deref(),
-                true,
-                true,
-                "subscribed_topic_regex",
-            )?;
-            n += rt::write::opt_str_size(self.server_assignor.as_deref(), true, true, "server_assignor")?;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.classic_member_metadata != Some(ClassicMemberMetadata::default()) {
-                    let s =
-                        rt::owned::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
+                n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
+                n += rt::write::str_size(&self.client_id, true, "client_id")?;
+                n += rt::write::str_size(&self.client_host, true, "client_host")?;
+                n += rt::owned::vec_size(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+                n += rt::write::opt_str_size(
+                    self.subscribed_topic_regex.as_deref(),
+                    true,
+                    true,
+                    "subscribed_topic_regex",
+                )?;
+                n += rt::write::opt_str_size(self.server_assignor.as_deref(), true, true, "server_assignor")?;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.classic_member_metadata != Some(ClassicMemberMetadata::default()) {
+                        let s = rt::owned::opt_struct_size(
+                            &self.classic_member_metadata,
+                            true,
+                            v,
+                            "classic_member_metadata",
+                        )?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
-            w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
-            w.str(&self.client_id, true, "client_id");
-            w.str(&self.client_host, true, "client_host");
-            rt::owned::write_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names");
-            w.opt_str(
-                self.subscribed_topic_regex.as_deref(),
-                true,
-                true,
-                "subscribed_topic_regex",
-            );
-            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
-            w.opt_str(self.server_assignor.as_deref(), true, true, "server_assignor");
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_classic_member_metadata =
-                    self.classic_member_metadata != Some(ClassicMemberMetadata::default());
-                tags += usize::from(has_classic_member_metadata);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_classic_member_metadata {
-                    let s = w.ok(rt::owned::opt_struct_size(
-                        &self.classic_member_metadata,
-                        true,
-                        v,
-                        "classic_member_metadata",
-                    ));
-                    w.uvarint(0, "classic_member_metadata");
-                    w.uvarint(s as u32, "classic_member_metadata");
-                    rt::owned::write_opt_struct_tagged(
-                        w,
-                        &self.classic_member_metadata,
-                        true,
-                        v,
-                        "classic_member_metadata",
-                    );
+            rt::outline(move || {
+                w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
+                w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
+                w.str(&self.client_id, true, "client_id");
+                w.str(&self.client_host, true, "client_host");
+                rt::owned::write_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names");
+                w.opt_str(
+                    self.subscribed_topic_regex.as_deref(),
+                    true,
+                    true,
+                    "subscribed_topic_regex",
+                );
+                w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+                w.opt_str(self.server_assignor.as_deref(), true, true, "server_assignor");
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_classic_member_metadata =
+                        self.classic_member_metadata != Some(ClassicMemberMetadata::default());
+                    tags += usize::from(has_classic_member_metadata);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_classic_member_metadata {
+                        let s = w.ok(rt::owned::opt_struct_size(
+                            &self.classic_member_metadata,
+                            true,
+                            v,
+                            "classic_member_metadata",
+                        ));
+                        w.uvarint(0, "classic_member_metadata");
+                        w.uvarint(s as u32, "classic_member_metadata");
+                        rt::owned::write_opt_struct_tagged(
+                            w,
+                            &self.classic_member_metadata,
+                            true,
+                            v,
+                            "classic_member_metadata",
+                        );
+                    }
+                    w.unknown_tags_rest(&mut unknown);
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+            })
         }
     }
 
@@ -989,6 +1048,7 @@ pub mod owned {
     }
 
     impl Default for ClassicMemberMetadata {
+        #[inline]
         fn default() -> Self {
             Self {
                 session_timeout_ms: 0_i32,
@@ -999,12 +1059,15 @@ pub mod owned {
     }
 
     impl From<&super::ClassicMemberMetadata<'_>> for ClassicMemberMetadata {
+        #[inline]
         fn from(v: &super::ClassicMemberMetadata<'_>) -> Self {
-            Self {
-                session_timeout_ms: v.session_timeout_ms,
-                supported_protocols: v.supported_protocols.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    session_timeout_ms: v.session_timeout_ms,
+                    supported_protocols: v.supported_protocols.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1029,20 +1092,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(
-                &self.supported_protocols,
-                true,
-                v,
-                "classic_member_metadata.supported_protocols",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(
+                    &self.supported_protocols,
+                    true,
+                    v,
+                    "classic_member_metadata.supported_protocols",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1071,6 +1137,7 @@ pub mod owned {
     }
 
     impl Default for ClassicProtocol {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1081,12 +1148,15 @@ pub mod owned {
     }
 
     impl From<&super::ClassicProtocol<'_>> for ClassicProtocol {
+        #[inline]
         fn from(v: &super::ClassicProtocol<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                metadata: v.metadata.to_vec(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    metadata: v.metadata.to_vec(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1114,20 +1184,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, true, "classic_member_metadata.supported_protocols[].name")?;
-            n += rt::write::bytes_size(
-                &self.metadata,
-                true,
-                "classic_member_metadata.supported_protocols[].metadata",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, true, "classic_member_metadata.supported_protocols[].name")?;
+                n += rt::write::bytes_size(
+                    &self.metadata,
+                    true,
+                    "classic_member_metadata.supported_protocols[].metadata",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1144,6 +1217,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ConsumerGroupMemberMetadataValue {
         type View<'a> = super::ConsumerGroupMemberMetadataValue<'a>;
+        #[inline]
         fn from_view(v: &super::ConsumerGroupMemberMetadataValue<'_>) -> Self {
             Self::from(v)
         }

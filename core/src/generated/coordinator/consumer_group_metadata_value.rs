@@ -33,6 +33,7 @@ impl<'a> ConsumerGroupMetadataValue<'a> {
 }
 
 impl Default for ConsumerGroupMetadataValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for ConsumerGroupMetadataValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConsumerGroupMetadataValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ConsumerGroupMetadataValue {{ epoch: {=i32}, metadata_hash: {=i64}, unknown_tagged_fields: {} }}",
-            self.epoch,
-            self.metadata_hash,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ConsumerGroupMetadataValue {{ epoch: {=i32}, metadata_hash: {=i64}, unknown_tagged_fields: {} }}",
+                self.epoch,
+                self.metadata_hash,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -114,38 +118,44 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.metadata_hash != 0_i64 {
-                let s = 8;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.metadata_hash != 0_i64 {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.epoch, "epoch");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_metadata_hash = self.metadata_hash != 0_i64;
-            tags += usize::from(has_metadata_hash);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_metadata_hash {
-                let s = 8;
-                w.uvarint(0, "metadata_hash");
-                w.uvarint(s as u32, "metadata_hash");
-                w.i64(self.metadata_hash, "metadata_hash");
+        rt::outline(move || {
+            w.i32(self.epoch, "epoch");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_metadata_hash = self.metadata_hash != 0_i64;
+                tags += usize::from(has_metadata_hash);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_metadata_hash {
+                    let s = 8;
+                    w.uvarint(0, "metadata_hash");
+                    w.uvarint(s as u32, "metadata_hash");
+                    w.i64(self.metadata_hash, "metadata_hash");
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -238,6 +248,7 @@ pub mod owned {
     }
 
     impl Default for ConsumerGroupMetadataValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 epoch: 0_i32,
@@ -248,12 +259,15 @@ pub mod owned {
     }
 
     impl From<&super::ConsumerGroupMetadataValue<'_>> for ConsumerGroupMetadataValue {
+        #[inline]
         fn from(v: &super::ConsumerGroupMetadataValue<'_>) -> Self {
-            Self {
-                epoch: v.epoch,
-                metadata_hash: v.metadata_hash,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    epoch: v.epoch,
+                    metadata_hash: v.metadata_hash,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -292,43 +306,50 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.metadata_hash != 0_i64 {
-                    let s = 8;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.metadata_hash != 0_i64 {
+                        let s = 8;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.i32(self.epoch, "epoch");
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_metadata_hash = self.metadata_hash != 0_i64;
-                tags += usize::from(has_metadata_hash);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_metadata_hash {
-                    let s = 8;
-                    w.uvarint(0, "metadata_hash");
-                    w.uvarint(s as u32, "metadata_hash");
-                    w.i64(self.metadata_hash, "metadata_hash");
+            rt::outline(move || {
+                w.i32(self.epoch, "epoch");
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_metadata_hash = self.metadata_hash != 0_i64;
+                    tags += usize::from(has_metadata_hash);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_metadata_hash {
+                        let s = 8;
+                        w.uvarint(0, "metadata_hash");
+                        w.uvarint(s as u32, "metadata_hash");
+                        w.i64(self.metadata_hash, "metadata_hash");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for ConsumerGroupMetadataValue {
         type View<'a> = super::ConsumerGroupMetadataValue<'a>;
+        #[inline]
         fn from_view(v: &super::ConsumerGroupMetadataValue<'_>) -> Self {
             Self::from(v)
         }

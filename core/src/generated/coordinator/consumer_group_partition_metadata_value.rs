@@ -30,6 +30,7 @@ impl<'a> ConsumerGroupPartitionMetadataValue<'a> {
 }
 
 impl Default for ConsumerGroupPartitionMetadataValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,25 +38,31 @@ impl Default for ConsumerGroupPartitionMetadataValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConsumerGroupPartitionMetadataValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ConsumerGroupPartitionMetadataValue {{ topics: {}, unknown_tagged_fields: {} }}",
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ConsumerGroupPartitionMetadataValue {{ topics: {}, unknown_tagged_fields: {} }}",
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for ConsumerGroupPartitionMetadataValue<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let topics = rt::read::array::<TopicMetadata<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let topics = rt::read::array::<TopicMetadata<'a>>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -72,20 +79,26 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.topics, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.topics, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -118,6 +131,7 @@ impl<'a> TopicMetadata<'a> {
 }
 
 impl Default for TopicMetadata<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -125,8 +139,11 @@ impl Default for TopicMetadata<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicMetadata<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TopicMetadata {{ topic_id: {}, topic_name: \"{=str}\", num_partitions: {=i32}, partition_metadata: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.topic_id), self.topic_name, self.num_partitions, self.partition_metadata, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TopicMetadata {{ topic_id: {}, topic_name: \"{=str}\", num_partitions: {=i32}, partition_metadata: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.topic_id), self.topic_name, self.num_partitions, self.partition_metadata, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -162,13 +179,16 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_array::<PartitionMetadata<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_array::<PartitionMetadata<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -202,24 +222,30 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
-        n += rt::write::array_size(&self.partition_metadata, true, v, "topics[].partition_metadata")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
+            n += rt::write::array_size(&self.partition_metadata, true, v, "topics[].partition_metadata")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "topics[].topic_id");
-        w.str(self.topic_name, true, "topics[].topic_name");
-        w.i32(self.num_partitions, "topics[].num_partitions");
-        w.array(&self.partition_metadata, true, v, "topics[].partition_metadata");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "topics[].topic_id");
+            w.str(self.topic_name, true, "topics[].topic_name");
+            w.i32(self.num_partitions, "topics[].num_partitions");
+            w.array(&self.partition_metadata, true, v, "topics[].partition_metadata");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -246,6 +272,7 @@ impl<'a> PartitionMetadata<'a> {
 }
 
 impl Default for PartitionMetadata<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -253,14 +280,17 @@ impl Default for PartitionMetadata<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionMetadata<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "PartitionMetadata {{ partition: {=i32}, racks: {}, unknown_tagged_fields: {} }}",
-            self.partition,
-            self.racks,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "PartitionMetadata {{ partition: {=i32}, racks: {}, unknown_tagged_fields: {} }}",
+                self.partition,
+                self.racks,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -290,11 +320,14 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -328,21 +361,27 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.racks, true, v, "topics[].partition_metadata[].racks")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.racks, true, v, "topics[].partition_metadata[].racks")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition, "topics[].partition_metadata[].partition");
-        w.array(&self.racks, true, v, "topics[].partition_metadata[].racks");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition, "topics[].partition_metadata[].partition");
+            w.array(&self.racks, true, v, "topics[].partition_metadata[].racks");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -545,6 +584,7 @@ pub mod owned {
     }
 
     impl Default for ConsumerGroupPartitionMetadataValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 topics: Vec::new(),
@@ -554,40 +594,53 @@ pub mod owned {
     }
 
     impl From<&super::ConsumerGroupPartitionMetadataValue<'_>> for ConsumerGroupPartitionMetadataValue {
+        #[inline]
         fn from(v: &super::ConsumerGroupPartitionMetadataValue<'_>) -> Self {
-            Self {
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ConsumerGroupPartitionMetadataValue {}
 
     impl rt::OwnedStruct for ConsumerGroupPartitionMetadataValue {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topics = rt::owned::read_array::<TopicMetadata, _>(c, true, v, "topics")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let topics = rt::owned::read_array::<TopicMetadata, _>(c, true, v, "topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -607,6 +660,7 @@ pub mod owned {
     }
 
     impl Default for TopicMetadata {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -619,14 +673,17 @@ pub mod owned {
     }
 
     impl From<&super::TopicMetadata<'_>> for TopicMetadata {
+        #[inline]
         fn from(v: &super::TopicMetadata<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                topic_name: v.topic_name.into(),
-                num_partitions: v.num_partitions,
-                partition_metadata: v.partition_metadata.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    topic_name: v.topic_name.into(),
+                    num_partitions: v.num_partitions,
+                    partition_metadata: v.partition_metadata.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -653,16 +710,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
-            n += rt::owned::vec_size(&self.partition_metadata, true, v, "topics[].partition_metadata")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+                n += rt::owned::vec_size(&self.partition_metadata, true, v, "topics[].partition_metadata")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -687,6 +747,7 @@ pub mod owned {
     }
 
     impl Default for PartitionMetadata {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition: 0_i32,
@@ -697,12 +758,15 @@ pub mod owned {
     }
 
     impl From<&super::PartitionMetadata<'_>> for PartitionMetadata {
+        #[inline]
         fn from(v: &super::PartitionMetadata<'_>) -> Self {
-            Self {
-                partition: v.partition,
-                racks: v.racks.iter().map(rt::CompactString::from).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition: v.partition,
+                    racks: v.racks.iter().map(rt::CompactString::from).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -727,15 +791,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.racks, true, v, "topics[].partition_metadata[].racks")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.racks, true, v, "topics[].partition_metadata[].racks")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -748,6 +815,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ConsumerGroupPartitionMetadataValue {
         type View<'a> = super::ConsumerGroupPartitionMetadataValue<'a>;
+        #[inline]
         fn from_view(v: &super::ConsumerGroupPartitionMetadataValue<'_>) -> Self {
             Self::from(v)
         }

@@ -33,6 +33,7 @@ impl<'a> ConsumerGroupRegularExpressionKey<'a> {
 }
 
 impl Default for ConsumerGroupRegularExpressionKey<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,8 +41,11 @@ impl Default for ConsumerGroupRegularExpressionKey<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConsumerGroupRegularExpressionKey<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ConsumerGroupRegularExpressionKey {{ group_id: \"{=str}\", regular_expression: \"{=str}\", unknown_tagged_fields: {} }}", self.group_id, self.regular_expression, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ConsumerGroupRegularExpressionKey {{ group_id: \"{=str}\", regular_expression: \"{=str}\", unknown_tagged_fields: {} }}", self.group_id, self.regular_expression, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -76,20 +80,26 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.group_id, false, "group_id")?;
-        n += rt::write::str_size(self.regular_expression, false, "regular_expression")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.group_id, false, "group_id")?;
+            n += rt::write::str_size(self.regular_expression, false, "regular_expression")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.group_id, false, "group_id");
-        w.str(self.regular_expression, false, "regular_expression");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.str(self.group_id, false, "group_id");
+            w.str(self.regular_expression, false, "regular_expression");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -182,6 +192,7 @@ pub mod owned {
     }
 
     impl Default for ConsumerGroupRegularExpressionKey {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -192,12 +203,15 @@ pub mod owned {
     }
 
     impl From<&super::ConsumerGroupRegularExpressionKey<'_>> for ConsumerGroupRegularExpressionKey {
+        #[inline]
         fn from(v: &super::ConsumerGroupRegularExpressionKey<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                regular_expression: v.regular_expression.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    regular_expression: v.regular_expression.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -215,25 +229,32 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.group_id, false, "group_id")?;
-            n += rt::write::str_size(&self.regular_expression, false, "regular_expression")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.group_id, false, "group_id")?;
+                n += rt::write::str_size(&self.regular_expression, false, "regular_expression")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.group_id, false, "group_id");
-            w.str(&self.regular_expression, false, "regular_expression");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.str(&self.group_id, false, "group_id");
+                w.str(&self.regular_expression, false, "regular_expression");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for ConsumerGroupRegularExpressionKey {
         type View<'a> = super::ConsumerGroupRegularExpressionKey<'a>;
+        #[inline]
         fn from_view(v: &super::ConsumerGroupRegularExpressionKey<'_>) -> Self {
             Self::from(v)
         }

@@ -36,6 +36,7 @@ impl<'a> ConsumerGroupRegularExpressionValue<'a> {
 }
 
 impl Default for ConsumerGroupRegularExpressionValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,8 +44,11 @@ impl Default for ConsumerGroupRegularExpressionValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConsumerGroupRegularExpressionValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ConsumerGroupRegularExpressionValue {{ topics: {}, version: {=i64}, timestamp: {=i64}, unknown_tagged_fields: {} }}", self.topics, self.version, self.timestamp, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ConsumerGroupRegularExpressionValue {{ topics: {}, version: {=i64}, timestamp: {=i64}, unknown_tagged_fields: {} }}", self.topics, self.version, self.timestamp, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -89,22 +93,28 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.topics, true, v, "topics");
-        w.i64(self.version, "version");
-        w.i64(self.timestamp, "timestamp");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.topics, true, v, "topics");
+            w.i64(self.version, "version");
+            w.i64(self.timestamp, "timestamp");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -216,6 +226,7 @@ pub mod owned {
     }
 
     impl Default for ConsumerGroupRegularExpressionValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 topics: Vec::new(),
@@ -227,13 +238,16 @@ pub mod owned {
     }
 
     impl From<&super::ConsumerGroupRegularExpressionValue<'_>> for ConsumerGroupRegularExpressionValue {
+        #[inline]
         fn from(v: &super::ConsumerGroupRegularExpressionValue<'_>) -> Self {
-            Self {
-                topics: v.topics.iter().map(rt::CompactString::from).collect(),
-                version: v.version,
-                timestamp: v.timestamp,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topics: v.topics.iter().map(rt::CompactString::from).collect(),
+                    version: v.version,
+                    timestamp: v.timestamp,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -262,37 +276,44 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<17>("version") {
-                    r[0..8].copy_from_slice(&self.version.to_be_bytes());
-                    r[8..16].copy_from_slice(&self.timestamp.to_be_bytes());
-                    r[16] = 0;
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<17>("version") {
+                        r[0..8].copy_from_slice(&self.version.to_be_bytes());
+                        r[8..16].copy_from_slice(&self.timestamp.to_be_bytes());
+                        r[16] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<16>("version") {
+                        r[0..8].copy_from_slice(&self.version.to_be_bytes());
+                        r[8..16].copy_from_slice(&self.timestamp.to_be_bytes());
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<16>("version") {
-                    r[0..8].copy_from_slice(&self.version.to_be_bytes());
-                    r[8..16].copy_from_slice(&self.timestamp.to_be_bytes());
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for ConsumerGroupRegularExpressionValue {
         type View<'a> = super::ConsumerGroupRegularExpressionValue<'a>;
+        #[inline]
         fn from_view(v: &super::ConsumerGroupRegularExpressionValue<'_>) -> Self {
             Self::from(v)
         }

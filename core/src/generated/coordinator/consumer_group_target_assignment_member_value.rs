@@ -30,6 +30,7 @@ impl<'a> ConsumerGroupTargetAssignmentMemberValue<'a> {
 }
 
 impl Default for ConsumerGroupTargetAssignmentMemberValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,13 +38,16 @@ impl Default for ConsumerGroupTargetAssignmentMemberValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConsumerGroupTargetAssignmentMemberValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ConsumerGroupTargetAssignmentMemberValue {{ topic_partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ConsumerGroupTargetAssignmentMemberValue {{ topic_partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -82,20 +86,26 @@ impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.topic_partitions, true, v, "topic_partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.topic_partitions, true, v, "topic_partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.topic_partitions, true, v, "topic_partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.topic_partitions, true, v, "topic_partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -122,6 +132,7 @@ impl<'a> TopicPartition<'a> {
 }
 
 impl Default for TopicPartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -129,14 +140,17 @@ impl Default for TopicPartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartition {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicPartition {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -166,11 +180,14 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -204,21 +221,27 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "topic_partitions[].topic_id");
-        w.array(&self.partitions, true, v, "topic_partitions[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "topic_partitions[].topic_id");
+            w.array(&self.partitions, true, v, "topic_partitions[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -341,6 +364,7 @@ pub mod owned {
     }
 
     impl Default for ConsumerGroupTargetAssignmentMemberValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_partitions: Vec::new(),
@@ -350,11 +374,14 @@ pub mod owned {
     }
 
     impl From<&super::ConsumerGroupTargetAssignmentMemberValue<'_>> for ConsumerGroupTargetAssignmentMemberValue {
+        #[inline]
         fn from(v: &super::ConsumerGroupTargetAssignmentMemberValue<'_>) -> Self {
-            Self {
-                topic_partitions: v.topic_partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_partitions: v.topic_partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -371,20 +398,26 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.topic_partitions, true, v, "topic_partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.topic_partitions, true, v, "topic_partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.topic_partitions, true, v, "topic_partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.topic_partitions, true, v, "topic_partitions");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -400,6 +433,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -410,12 +444,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartition<'_>> for TopicPartition {
+        #[inline]
         fn from(v: &super::TopicPartition<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -437,15 +474,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -458,6 +498,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ConsumerGroupTargetAssignmentMemberValue {
         type View<'a> = super::ConsumerGroupTargetAssignmentMemberValue<'a>;
+        #[inline]
         fn from_view(v: &super::ConsumerGroupTargetAssignmentMemberValue<'_>) -> Self {
             Self::from(v)
         }

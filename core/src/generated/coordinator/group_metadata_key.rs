@@ -30,6 +30,7 @@ impl<'a> GroupMetadataKey<'a> {
 }
 
 impl Default for GroupMetadataKey<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,13 +38,16 @@ impl Default for GroupMetadataKey<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for GroupMetadataKey<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "GroupMetadataKey {{ group: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.group,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "GroupMetadataKey {{ group: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.group,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -72,18 +76,24 @@ impl<'a> rt::Struct<'a> for GroupMetadataKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.group, false, "group")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.group, false, "group")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.group, false, "group");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.str(self.group, false, "group");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -156,6 +166,7 @@ pub mod owned {
     }
 
     impl Default for GroupMetadataKey {
+        #[inline]
         fn default() -> Self {
             Self {
                 group: rt::CompactString::const_new(""),
@@ -165,11 +176,14 @@ pub mod owned {
     }
 
     impl From<&super::GroupMetadataKey<'_>> for GroupMetadataKey {
+        #[inline]
         fn from(v: &super::GroupMetadataKey<'_>) -> Self {
-            Self {
-                group: v.group.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group: v.group.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -185,23 +199,30 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.group, false, "group")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.group, false, "group")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.group, false, "group");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.str(&self.group, false, "group");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for GroupMetadataKey {
         type View<'a> = super::GroupMetadataKey<'a>;
+        #[inline]
         fn from_view(v: &super::GroupMetadataKey<'_>) -> Self {
             Self::from(v)
         }

@@ -45,6 +45,7 @@ impl<'a> GroupMetadataValue<'a> {
 }
 
 impl Default for GroupMetadataValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -52,8 +53,11 @@ impl Default for GroupMetadataValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for GroupMetadataValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "GroupMetadataValue {{ protocol_type: \"{=str}\", generation: {=i32}, protocol: {}, leader: {}, current_state_timestamp: {=i64}, members: {}, unknown_tagged_fields: {} }}", self.protocol_type, self.generation, rt::defmt_fmt::OptStr(self.protocol), rt::defmt_fmt::OptStr(self.leader), self.current_state_timestamp, self.members, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "GroupMetadataValue {{ protocol_type: \"{=str}\", generation: {=i32}, protocol: {}, leader: {}, current_state_timestamp: {=i64}, members: {}, unknown_tagged_fields: {} }}", self.protocol_type, self.generation, rt::defmt_fmt::OptStr(self.protocol), rt::defmt_fmt::OptStr(self.leader), self.current_state_timestamp, self.members, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -114,41 +118,47 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.protocol_type, v >= 4, "protocol_type")?;
-        n += rt::write::opt_str_size(self.protocol, v >= 4, true, "protocol")?;
-        n += rt::write::opt_str_size(self.leader, v >= 4, true, "leader")?;
-        if v >= 2 {
-            n += 8;
-        }
-        n += rt::write::array_size(&self.members, v >= 4, v, "members")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.protocol_type, v >= 4, "protocol_type")?;
+            n += rt::write::opt_str_size(self.protocol, v >= 4, true, "protocol")?;
+            n += rt::write::opt_str_size(self.leader, v >= 4, true, "leader")?;
+            if v >= 2 {
+                n += 8;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.members, v >= 4, v, "members")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.protocol_type, v >= 4, "protocol_type");
-        w.i32(self.generation, "generation");
-        w.opt_str(self.protocol, v >= 4, true, "protocol");
-        w.opt_str(self.leader, v >= 4, true, "leader");
-        if v >= 2 {
-            w.i64(self.current_state_timestamp, "current_state_timestamp");
-        }
-        w.array(&self.members, v >= 4, v, "members");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.protocol_type, v >= 4, "protocol_type");
+            w.i32(self.generation, "generation");
+            w.opt_str(self.protocol, v >= 4, true, "protocol");
+            w.opt_str(self.leader, v >= 4, true, "leader");
+            if v >= 2 {
+                w.i64(self.current_state_timestamp, "current_state_timestamp");
+            }
+            w.array(&self.members, v >= 4, v, "members");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -193,6 +203,7 @@ impl<'a> MemberMetadata<'a> {
 }
 
 impl Default for MemberMetadata<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -200,8 +211,11 @@ impl Default for MemberMetadata<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MemberMetadata<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "MemberMetadata {{ member_id: \"{=str}\", group_instance_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", rebalance_timeout: {=i32}, session_timeout: {=i32}, subscription: {=[u8]}, assignment: {=[u8]}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.client_id, self.client_host, self.rebalance_timeout, self.session_timeout, self.subscription, self.assignment, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "MemberMetadata {{ member_id: \"{=str}\", group_instance_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", rebalance_timeout: {=i32}, session_timeout: {=i32}, subscription: {=[u8]}, assignment: {=[u8]}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.client_id, self.client_host, self.rebalance_timeout, self.session_timeout, self.subscription, self.assignment, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -267,23 +281,26 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 4)?;
-        if v >= 3 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 4)?;
-        }
-        rt::read::skip_str(c, v >= 4)?;
-        rt::read::skip_str(c, v >= 4)?;
-        if v >= 1 {
+            if v >= 3 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            rt::read::skip_str(c, v >= 4)?;
+            rt::read::skip_str(c, v >= 4)?;
+            if v >= 1 {
+                rt::read::skip(c, 4)?;
+            }
             rt::read::skip(c, 4)?;
-        }
-        rt::read::skip(c, 4)?;
-        rt::read::skip_bytes(c, v >= 4)?;
-        rt::read::skip_bytes(c, v >= 4)?;
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            rt::read::skip_bytes(c, v >= 4)?;
+            rt::read::skip_bytes(c, v >= 4)?;
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -337,49 +354,55 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
-        if v >= 3 {
-            n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id")?;
-        }
-        n += rt::write::str_size(self.client_id, v >= 4, "members[].client_id")?;
-        n += rt::write::str_size(self.client_host, v >= 4, "members[].client_host")?;
-        if v >= 1 {
-            n += 4;
-        }
-        n += rt::write::bytes_size(self.subscription, v >= 4, "members[].subscription")?;
-        n += rt::write::bytes_size(self.assignment, v >= 4, "members[].assignment")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id")?;
             }
-        }
-        Ok(n)
+            n += rt::write::str_size(self.client_id, v >= 4, "members[].client_id")?;
+            n += rt::write::str_size(self.client_host, v >= 4, "members[].client_host")?;
+            if v >= 1 {
+                n += 4;
+            }
+            n += rt::write::bytes_size(self.subscription, v >= 4, "members[].subscription")?;
+            n += rt::write::bytes_size(self.assignment, v >= 4, "members[].assignment")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.member_id, v >= 4, "members[].member_id");
-        if v >= 3 {
-            w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
-        }
-        w.str(self.client_id, v >= 4, "members[].client_id");
-        w.str(self.client_host, v >= 4, "members[].client_host");
-        if v >= 1 {
-            w.i32(self.rebalance_timeout, "members[].rebalance_timeout");
-        }
-        w.i32(self.session_timeout, "members[].session_timeout");
-        w.bytes(self.subscription, v >= 4, "members[].subscription");
-        w.bytes(self.assignment, v >= 4, "members[].assignment");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.member_id, v >= 4, "members[].member_id");
+            if v >= 3 {
+                w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
+            }
+            w.str(self.client_id, v >= 4, "members[].client_id");
+            w.str(self.client_host, v >= 4, "members[].client_host");
+            if v >= 1 {
+                w.i32(self.rebalance_timeout, "members[].rebalance_timeout");
+            }
+            w.i32(self.session_timeout, "members[].session_timeout");
+            w.bytes(self.subscription, v >= 4, "members[].subscription");
+            w.bytes(self.assignment, v >= 4, "members[].assignment");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -701,6 +724,7 @@ pub mod owned {
     }
 
     impl Default for GroupMetadataValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 protocol_type: rt::CompactString::const_new(""),
@@ -715,16 +739,19 @@ pub mod owned {
     }
 
     impl From<&super::GroupMetadataValue<'_>> for GroupMetadataValue {
+        #[inline]
         fn from(v: &super::GroupMetadataValue<'_>) -> Self {
-            Self {
-                protocol_type: v.protocol_type.into(),
-                generation: v.generation,
-                protocol: v.protocol.map(rt::CompactString::from),
-                leader: v.leader.map(rt::CompactString::from),
-                current_state_timestamp: v.current_state_timestamp,
-                members: v.members.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    protocol_type: v.protocol_type.into(),
+                    generation: v.generation,
+                    protocol: v.protocol.map(rt::CompactString::from),
+                    leader: v.leader.map(rt::CompactString::from),
+                    current_state_timestamp: v.current_state_timestamp,
+                    members: v.members.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -759,41 +786,47 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.protocol_type, v >= 4, "protocol_type")?;
-            n += rt::write::opt_str_size(self.protocol.as_deref(), v >= 4, true, "protocol")?;
-            n += rt::write::opt_str_size(self.leader.as_deref(), v >= 4, true, "leader")?;
-            if v >= 2 {
-                n += 8;
-            }
-            n += rt::owned::vec_size(&self.members, v >= 4, v, "members")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.protocol_type, v >= 4, "protocol_type")?;
+                n += rt::write::opt_str_size(self.protocol.as_deref(), v >= 4, true, "protocol")?;
+                n += rt::write::opt_str_size(self.leader.as_deref(), v >= 4, true, "leader")?;
+                if v >= 2 {
+                    n += 8;
                 }
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.members, v >= 4, v, "members")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.str(&self.protocol_type, v >= 4, "protocol_type");
-            w.i32(self.generation, "generation");
-            w.opt_str(self.protocol.as_deref(), v >= 4, true, "protocol");
-            w.opt_str(self.leader.as_deref(), v >= 4, true, "leader");
-            if v >= 2 {
-                w.i64(self.current_state_timestamp, "current_state_timestamp");
-            }
-            rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.str(&self.protocol_type, v >= 4, "protocol_type");
+                w.i32(self.generation, "generation");
+                w.opt_str(self.protocol.as_deref(), v >= 4, true, "protocol");
+                w.opt_str(self.leader.as_deref(), v >= 4, true, "leader");
+                if v >= 2 {
+                    w.i64(self.current_state_timestamp, "current_state_timestamp");
+                }
+                rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -821,6 +854,7 @@ pub mod owned {
     }
 
     impl Default for MemberMetadata {
+        #[inline]
         fn default() -> Self {
             Self {
                 member_id: rt::CompactString::const_new(""),
@@ -837,18 +871,21 @@ pub mod owned {
     }
 
     impl From<&super::MemberMetadata<'_>> for MemberMetadata {
+        #[inline]
         fn from(v: &super::MemberMetadata<'_>) -> Self {
-            Self {
-                member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
-                client_id: v.client_id.into(),
-                client_host: v.client_host.into(),
-                rebalance_timeout: v.rebalance_timeout,
-                session_timeout: v.session_timeout,
-                subscription: v.subscription.to_vec(),
-                assignment: v.assignment.to_vec(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    member_id: v.member_id.into(),
+                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    client_id: v.client_id.into(),
+                    client_host: v.client_host.into(),
+                    rebalance_timeout: v.rebalance_timeout,
+                    session_timeout: v.session_timeout,
+                    subscription: v.subscription.to_vec(),
+                    assignment: v.assignment.to_vec(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -893,34 +930,37 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
-            if v >= 3 {
-                n += rt::write::opt_str_size(
-                    self.group_instance_id.as_deref(),
-                    v >= 4,
-                    v >= 3,
-                    "members[].group_instance_id",
-                )?;
-            }
-            n += rt::write::str_size(&self.client_id, v >= 4, "members[].client_id")?;
-            n += rt::write::str_size(&self.client_host, v >= 4, "members[].client_host")?;
-            if v >= 1 {
-                n += 4;
-            }
-            n += rt::write::bytes_size(&self.subscription, v >= 4, "members[].subscription")?;
-            n += rt::write::bytes_size(&self.assignment, v >= 4, "members[].assignment")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
+                if v >= 3 {
+                    n += rt::write::opt_str_size(
+                        self.group_instance_id.as_deref(),
+                        v >= 4,
+                        v >= 3,
+                        "members[].group_instance_id",
+                    )?;
                 }
-            }
-            Ok(n)
+                n += rt::write::str_size(&self.client_id, v >= 4, "members[].client_id")?;
+                n += rt::write::str_size(&self.client_host, v >= 4, "members[].client_host")?;
+                if v >= 1 {
+                    n += 4;
+                }
+                n += rt::write::bytes_size(&self.subscription, v >= 4, "members[].subscription")?;
+                n += rt::write::bytes_size(&self.assignment, v >= 4, "members[].assignment")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -952,6 +992,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for GroupMetadataValue {
         type View<'a> = super::GroupMetadataValue<'a>;
+        #[inline]
         fn from_view(v: &super::GroupMetadataValue<'_>) -> Self {
             Self::from(v)
         }

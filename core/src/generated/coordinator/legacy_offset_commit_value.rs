@@ -36,6 +36,7 @@ impl<'a> LegacyOffsetCommitValue<'a> {
 }
 
 impl Default for LegacyOffsetCommitValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,8 +44,11 @@ impl Default for LegacyOffsetCommitValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LegacyOffsetCommitValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "LegacyOffsetCommitValue {{ offset: {=i64}, metadata: \"{=str}\", commit_timestamp: {=i64}, unknown_tagged_fields: {} }}", self.offset, self.metadata, self.commit_timestamp, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "LegacyOffsetCommitValue {{ offset: {=i64}, metadata: \"{=str}\", commit_timestamp: {=i64}, unknown_tagged_fields: {} }}", self.offset, self.metadata, self.commit_timestamp, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -79,20 +83,26 @@ impl<'a> rt::Struct<'a> for LegacyOffsetCommitValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::str_size(self.metadata, false, "metadata")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::str_size(self.metadata, false, "metadata")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i64(self.offset, "offset");
-        w.str(self.metadata, false, "metadata");
-        w.i64(self.commit_timestamp, "commit_timestamp");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.i64(self.offset, "offset");
+            w.str(self.metadata, false, "metadata");
+            w.i64(self.commit_timestamp, "commit_timestamp");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -203,6 +213,7 @@ pub mod owned {
     }
 
     impl Default for LegacyOffsetCommitValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 offset: 0_i64,
@@ -214,13 +225,16 @@ pub mod owned {
     }
 
     impl From<&super::LegacyOffsetCommitValue<'_>> for LegacyOffsetCommitValue {
+        #[inline]
         fn from(v: &super::LegacyOffsetCommitValue<'_>) -> Self {
-            Self {
-                offset: v.offset,
-                metadata: v.metadata.into(),
-                commit_timestamp: v.commit_timestamp,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    offset: v.offset,
+                    metadata: v.metadata.into(),
+                    commit_timestamp: v.commit_timestamp,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -240,25 +254,32 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::write::str_size(&self.metadata, false, "metadata")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::write::str_size(&self.metadata, false, "metadata")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.i64(self.offset, "offset");
-            w.str(&self.metadata, false, "metadata");
-            w.i64(self.commit_timestamp, "commit_timestamp");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.i64(self.offset, "offset");
+                w.str(&self.metadata, false, "metadata");
+                w.i64(self.commit_timestamp, "commit_timestamp");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for LegacyOffsetCommitValue {
         type View<'a> = super::LegacyOffsetCommitValue<'a>;
+        #[inline]
         fn from_view(v: &super::LegacyOffsetCommitValue<'_>) -> Self {
             Self::from(v)
         }

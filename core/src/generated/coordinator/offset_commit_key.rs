@@ -36,6 +36,7 @@ impl<'a> OffsetCommitKey<'a> {
 }
 
 impl Default for OffsetCommitKey<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,15 +44,11 @@ impl Default for OffsetCommitKey<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetCommitKey<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetCommitKey {{ group: \"{=str}\", topic: \"{=str}\", partition: {=i32}, unknown_tagged_fields: {} }}",
-            self.group,
-            self.topic,
-            self.partition,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "OffsetCommitKey {{ group: \"{=str}\", topic: \"{=str}\", partition: {=i32}, unknown_tagged_fields: {} }}", self.group, self.topic, self.partition, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -86,21 +83,27 @@ impl<'a> rt::Struct<'a> for OffsetCommitKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.group, false, "group")?;
-        n += rt::write::str_size(self.topic, false, "topic")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.group, false, "group")?;
+            n += rt::write::str_size(self.topic, false, "topic")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.group, false, "group");
-        w.str(self.topic, false, "topic");
-        w.i32(self.partition, "partition");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.str(self.group, false, "group");
+            w.str(self.topic, false, "topic");
+            w.i32(self.partition, "partition");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -211,6 +214,7 @@ pub mod owned {
     }
 
     impl Default for OffsetCommitKey {
+        #[inline]
         fn default() -> Self {
             Self {
                 group: rt::CompactString::const_new(""),
@@ -222,13 +226,16 @@ pub mod owned {
     }
 
     impl From<&super::OffsetCommitKey<'_>> for OffsetCommitKey {
+        #[inline]
         fn from(v: &super::OffsetCommitKey<'_>) -> Self {
-            Self {
-                group: v.group.into(),
-                topic: v.topic.into(),
-                partition: v.partition,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group: v.group.into(),
+                    topic: v.topic.into(),
+                    partition: v.partition,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -248,26 +255,33 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.group, false, "group")?;
-            n += rt::write::str_size(&self.topic, false, "topic")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.group, false, "group")?;
+                n += rt::write::str_size(&self.topic, false, "topic")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.group, false, "group");
-            w.str(&self.topic, false, "topic");
-            w.i32(self.partition, "partition");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.str(&self.group, false, "group");
+                w.str(&self.topic, false, "topic");
+                w.i32(self.partition, "partition");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for OffsetCommitKey {
         type View<'a> = super::OffsetCommitKey<'a>;
+        #[inline]
         fn from_view(v: &super::OffsetCommitKey<'_>) -> Self {
             Self::from(v)
         }

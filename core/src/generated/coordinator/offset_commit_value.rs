@@ -45,6 +45,7 @@ impl<'a> OffsetCommitValue<'a> {
 }
 
 impl Default for OffsetCommitValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -52,8 +53,11 @@ impl Default for OffsetCommitValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetCommitValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetCommitValue {{ offset: {=i64}, leader_epoch: {=i32}, metadata: \"{=str}\", commit_timestamp: {=i64}, expire_timestamp: {=i64}, topic_id: {}, unknown_tagged_fields: {} }}", self.offset, self.leader_epoch, self.metadata, self.commit_timestamp, self.expire_timestamp, rt::defmt_fmt::UuidFmt(self.topic_id), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetCommitValue {{ offset: {=i64}, leader_epoch: {=i32}, metadata: \"{=str}\", commit_timestamp: {=i64}, expire_timestamp: {=i64}, topic_id: {}, unknown_tagged_fields: {} }}", self.offset, self.leader_epoch, self.metadata, self.commit_timestamp, self.expire_timestamp, rt::defmt_fmt::UuidFmt(self.topic_id), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -146,59 +150,65 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        if v >= 3 {
-            n += 4;
-        }
-        n += rt::write::str_size(self.metadata, v >= 4, "metadata")?;
-        if v == 1 {
-            n += 8;
-        }
-        if v >= 4 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.topic_id != rt::Uuid::nil() {
-                let s = 16;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            if v >= 3 {
+                n += 4;
             }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            n += rt::write::str_size(self.metadata, v >= 4, "metadata")?;
+            if v == 1 {
+                n += 8;
             }
-        }
-        Ok(n)
+            if v >= 4 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.topic_id != rt::Uuid::nil() {
+                    let s = 16;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i64(self.offset, "offset");
-        if v >= 3 {
-            w.i32(self.leader_epoch, "leader_epoch");
-        }
-        w.str(self.metadata, v >= 4, "metadata");
-        w.i64(self.commit_timestamp, "commit_timestamp");
-        if v == 1 {
-            w.i64(self.expire_timestamp, "expire_timestamp");
-        }
-        if v >= 4 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_topic_id = self.topic_id != rt::Uuid::nil();
-            tags += usize::from(has_topic_id);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_topic_id {
-                let s = 16;
-                w.uvarint(0, "topic_id");
-                w.uvarint(s as u32, "topic_id");
-                w.uuid(self.topic_id, "topic_id");
+        rt::outline(move || {
+            w.i64(self.offset, "offset");
+            if v >= 3 {
+                w.i32(self.leader_epoch, "leader_epoch");
             }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.str(self.metadata, v >= 4, "metadata");
+            w.i64(self.commit_timestamp, "commit_timestamp");
+            if v == 1 {
+                w.i64(self.expire_timestamp, "expire_timestamp");
+            }
+            if v >= 4 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_topic_id = self.topic_id != rt::Uuid::nil();
+                tags += usize::from(has_topic_id);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_topic_id {
+                    let s = 16;
+                    w.uvarint(0, "topic_id");
+                    w.uvarint(s as u32, "topic_id");
+                    w.uuid(self.topic_id, "topic_id");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            }
+        })
     }
 }
 
@@ -371,6 +381,7 @@ pub mod owned {
     }
 
     impl Default for OffsetCommitValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 offset: 0_i64,
@@ -385,16 +396,19 @@ pub mod owned {
     }
 
     impl From<&super::OffsetCommitValue<'_>> for OffsetCommitValue {
+        #[inline]
         fn from(v: &super::OffsetCommitValue<'_>) -> Self {
-            Self {
-                offset: v.offset,
-                leader_epoch: v.leader_epoch,
-                metadata: v.metadata.into(),
-                commit_timestamp: v.commit_timestamp,
-                expire_timestamp: v.expire_timestamp,
-                topic_id: v.topic_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    offset: v.offset,
+                    leader_epoch: v.leader_epoch,
+                    metadata: v.metadata.into(),
+                    commit_timestamp: v.commit_timestamp,
+                    expire_timestamp: v.expire_timestamp,
+                    topic_id: v.topic_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -451,64 +465,71 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            if v >= 3 {
-                n += 4;
-            }
-            n += rt::write::str_size(&self.metadata, v >= 4, "metadata")?;
-            if v == 1 {
-                n += 8;
-            }
-            if v >= 4 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.topic_id != rt::Uuid::nil() {
-                    let s = 16;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                if v >= 3 {
+                    n += 4;
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                n += rt::write::str_size(&self.metadata, v >= 4, "metadata")?;
+                if v == 1 {
+                    n += 8;
                 }
-            }
-            Ok(n)
+                if v >= 4 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.topic_id != rt::Uuid::nil() {
+                        let s = 16;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i64(self.offset, "offset");
-            if v >= 3 {
-                w.i32(self.leader_epoch, "leader_epoch");
-            }
-            w.str(&self.metadata, v >= 4, "metadata");
-            w.i64(self.commit_timestamp, "commit_timestamp");
-            if v == 1 {
-                w.i64(self.expire_timestamp, "expire_timestamp");
-            }
-            if v >= 4 {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_topic_id = self.topic_id != rt::Uuid::nil();
-                tags += usize::from(has_topic_id);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_topic_id {
-                    let s = 16;
-                    w.uvarint(0, "topic_id");
-                    w.uvarint(s as u32, "topic_id");
-                    w.uuid(self.topic_id, "topic_id");
+            rt::outline(move || {
+                w.i64(self.offset, "offset");
+                if v >= 3 {
+                    w.i32(self.leader_epoch, "leader_epoch");
                 }
-                w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.str(&self.metadata, v >= 4, "metadata");
+                w.i64(self.commit_timestamp, "commit_timestamp");
+                if v == 1 {
+                    w.i64(self.expire_timestamp, "expire_timestamp");
+                }
+                if v >= 4 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_topic_id = self.topic_id != rt::Uuid::nil();
+                    tags += usize::from(has_topic_id);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_topic_id {
+                        let s = 16;
+                        w.uvarint(0, "topic_id");
+                        w.uvarint(s as u32, "topic_id");
+                        w.uuid(self.topic_id, "topic_id");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for OffsetCommitValue {
         type View<'a> = super::OffsetCommitValue<'a>;
+        #[inline]
         fn from_view(v: &super::OffsetCommitValue<'_>) -> Self {
             Self::from(v)
         }

@@ -33,6 +33,7 @@ impl<'a> ShareGroupCurrentMemberAssignmentKey<'a> {
 }
 
 impl Default for ShareGroupCurrentMemberAssignmentKey<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,8 +41,11 @@ impl Default for ShareGroupCurrentMemberAssignmentKey<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareGroupCurrentMemberAssignmentKey<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ShareGroupCurrentMemberAssignmentKey {{ group_id: \"{=str}\", member_id: \"{=str}\", unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ShareGroupCurrentMemberAssignmentKey {{ group_id: \"{=str}\", member_id: \"{=str}\", unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -73,20 +77,26 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.group_id, false, "group_id")?;
-        n += rt::write::str_size(self.member_id, false, "member_id")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.group_id, false, "group_id")?;
+            n += rt::write::str_size(self.member_id, false, "member_id")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.group_id, false, "group_id");
-        w.str(self.member_id, false, "member_id");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.str(self.group_id, false, "group_id");
+            w.str(self.member_id, false, "member_id");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -179,6 +189,7 @@ pub mod owned {
     }
 
     impl Default for ShareGroupCurrentMemberAssignmentKey {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -189,12 +200,15 @@ pub mod owned {
     }
 
     impl From<&super::ShareGroupCurrentMemberAssignmentKey<'_>> for ShareGroupCurrentMemberAssignmentKey {
+        #[inline]
         fn from(v: &super::ShareGroupCurrentMemberAssignmentKey<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                member_id: v.member_id.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    member_id: v.member_id.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -212,25 +226,32 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.group_id, false, "group_id")?;
-            n += rt::write::str_size(&self.member_id, false, "member_id")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.group_id, false, "group_id")?;
+                n += rt::write::str_size(&self.member_id, false, "member_id")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.group_id, false, "group_id");
-            w.str(&self.member_id, false, "member_id");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.str(&self.group_id, false, "group_id");
+                w.str(&self.member_id, false, "member_id");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for ShareGroupCurrentMemberAssignmentKey {
         type View<'a> = super::ShareGroupCurrentMemberAssignmentKey<'a>;
+        #[inline]
         fn from_view(v: &super::ShareGroupCurrentMemberAssignmentKey<'_>) -> Self {
             Self::from(v)
         }

@@ -39,6 +39,7 @@ impl<'a> ShareGroupCurrentMemberAssignmentValue<'a> {
 }
 
 impl Default for ShareGroupCurrentMemberAssignmentValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for ShareGroupCurrentMemberAssignmentValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareGroupCurrentMemberAssignmentValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ShareGroupCurrentMemberAssignmentValue {{ member_epoch: {=i32}, previous_member_epoch: {=i32}, state: {=i8}, assigned_partitions: {}, unknown_tagged_fields: {} }}", self.member_epoch, self.previous_member_epoch, self.state, self.assigned_partitions, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ShareGroupCurrentMemberAssignmentValue {{ member_epoch: {=i32}, previous_member_epoch: {=i32}, state: {=i8}, assigned_partitions: {}, unknown_tagged_fields: {} }}", self.member_epoch, self.previous_member_epoch, self.state, self.assigned_partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -107,23 +111,29 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 9;
-        n += rt::write::array_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 9;
+            n += rt::write::array_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.member_epoch, "member_epoch");
-        w.i32(self.previous_member_epoch, "previous_member_epoch");
-        w.i8(self.state, "state");
-        w.array(&self.assigned_partitions, true, v, "assigned_partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.member_epoch, "member_epoch");
+            w.i32(self.previous_member_epoch, "previous_member_epoch");
+            w.i8(self.state, "state");
+            w.array(&self.assigned_partitions, true, v, "assigned_partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -150,6 +160,7 @@ impl<'a> TopicPartitions<'a> {
 }
 
 impl Default for TopicPartitions<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -157,14 +168,17 @@ impl Default for TopicPartitions<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartitions<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartitions {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicPartitions {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -194,11 +208,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -232,21 +249,27 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "assigned_partitions[].topic_id");
-        w.array(&self.partitions, true, v, "assigned_partitions[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "assigned_partitions[].topic_id");
+            w.array(&self.partitions, true, v, "assigned_partitions[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -428,6 +451,7 @@ pub mod owned {
     }
 
     impl Default for ShareGroupCurrentMemberAssignmentValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 member_epoch: 0_i32,
@@ -440,14 +464,17 @@ pub mod owned {
     }
 
     impl From<&super::ShareGroupCurrentMemberAssignmentValue<'_>> for ShareGroupCurrentMemberAssignmentValue {
+        #[inline]
         fn from(v: &super::ShareGroupCurrentMemberAssignmentValue<'_>) -> Self {
-            Self {
-                member_epoch: v.member_epoch,
-                previous_member_epoch: v.previous_member_epoch,
-                state: v.state,
-                assigned_partitions: v.assigned_partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    member_epoch: v.member_epoch,
+                    previous_member_epoch: v.previous_member_epoch,
+                    state: v.state,
+                    assigned_partitions: v.assigned_partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -479,25 +506,31 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 9;
-            n += rt::owned::vec_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 9;
+                n += rt::owned::vec_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<9>("member_epoch") {
-                r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
-                r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
-                r[8..9].copy_from_slice(&self.state.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.assigned_partitions, true, v, "assigned_partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<9>("member_epoch") {
+                    r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
+                    r[8..9].copy_from_slice(&self.state.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.assigned_partitions, true, v, "assigned_partitions");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -513,6 +546,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartitions {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -523,12 +557,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        #[inline]
         fn from(v: &super::TopicPartitions<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -550,15 +587,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -571,6 +611,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ShareGroupCurrentMemberAssignmentValue {
         type View<'a> = super::ShareGroupCurrentMemberAssignmentValue<'a>;
+        #[inline]
         fn from_view(v: &super::ShareGroupCurrentMemberAssignmentValue<'_>) -> Self {
             Self::from(v)
         }

@@ -39,6 +39,7 @@ impl<'a> ShareGroupMemberMetadataValue<'a> {
 }
 
 impl Default for ShareGroupMemberMetadataValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for ShareGroupMemberMetadataValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareGroupMemberMetadataValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ShareGroupMemberMetadataValue {{ rack_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", subscribed_topic_names: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.rack_id), self.client_id, self.client_host, self.subscribed_topic_names, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ShareGroupMemberMetadataValue {{ rack_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", subscribed_topic_names: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.rack_id), self.client_id, self.client_host, self.subscribed_topic_names, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -95,26 +99,32 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
-        n += rt::write::str_size(self.client_id, true, "client_id")?;
-        n += rt::write::str_size(self.client_host, true, "client_host")?;
-        n += rt::write::array_size(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
+            n += rt::write::str_size(self.client_id, true, "client_id")?;
+            n += rt::write::str_size(self.client_host, true, "client_host")?;
+            n += rt::write::array_size(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.opt_str(self.rack_id, true, true, "rack_id");
-        w.str(self.client_id, true, "client_id");
-        w.str(self.client_host, true, "client_host");
-        w.array(&self.subscribed_topic_names, true, v, "subscribed_topic_names");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.opt_str(self.rack_id, true, true, "rack_id");
+            w.str(self.client_id, true, "client_id");
+            w.str(self.client_host, true, "client_host");
+            w.array(&self.subscribed_topic_names, true, v, "subscribed_topic_names");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -250,6 +260,7 @@ pub mod owned {
     }
 
     impl Default for ShareGroupMemberMetadataValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 rack_id: Some(rt::CompactString::const_new("")),
@@ -262,14 +273,17 @@ pub mod owned {
     }
 
     impl From<&super::ShareGroupMemberMetadataValue<'_>> for ShareGroupMemberMetadataValue {
+        #[inline]
         fn from(v: &super::ShareGroupMemberMetadataValue<'_>) -> Self {
-            Self {
-                rack_id: v.rack_id.map(rt::CompactString::from),
-                client_id: v.client_id.into(),
-                client_host: v.client_host.into(),
-                subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    client_id: v.client_id.into(),
+                    client_host: v.client_host.into(),
+                    subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -293,31 +307,38 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
-            n += rt::write::str_size(&self.client_id, true, "client_id")?;
-            n += rt::write::str_size(&self.client_host, true, "client_host")?;
-            n += rt::owned::vec_size(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
+                n += rt::write::str_size(&self.client_id, true, "client_id")?;
+                n += rt::write::str_size(&self.client_host, true, "client_host")?;
+                n += rt::owned::vec_size(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
-            w.str(&self.client_id, true, "client_id");
-            w.str(&self.client_host, true, "client_host");
-            rt::owned::write_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
+                w.str(&self.client_id, true, "client_id");
+                w.str(&self.client_host, true, "client_host");
+                rt::owned::write_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
     impl rt::OwnedMessage for ShareGroupMemberMetadataValue {
         type View<'a> = super::ShareGroupMemberMetadataValue<'a>;
+        #[inline]
         fn from_view(v: &super::ShareGroupMemberMetadataValue<'_>) -> Self {
             Self::from(v)
         }

@@ -31,6 +31,7 @@ impl<'a> ShareGroupPartitionMetadataKey<'a> {
 }
 
 impl Default for ShareGroupPartitionMetadataKey<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -38,13 +39,16 @@ impl Default for ShareGroupPartitionMetadataKey<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareGroupPartitionMetadataKey<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ShareGroupPartitionMetadataKey {{ group_id: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.group_id,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ShareGroupPartitionMetadataKey {{ group_id: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.group_id,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -73,18 +77,24 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.group_id, false, "group_id")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.group_id, false, "group_id")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.group_id, false, "group_id");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.str(self.group_id, false, "group_id");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -157,6 +167,7 @@ pub mod owned {
     }
 
     impl Default for ShareGroupPartitionMetadataKey {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -166,11 +177,14 @@ pub mod owned {
     }
 
     impl From<&super::ShareGroupPartitionMetadataKey<'_>> for ShareGroupPartitionMetadataKey {
+        #[inline]
         fn from(v: &super::ShareGroupPartitionMetadataKey<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -186,23 +200,30 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.group_id, false, "group_id")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.group_id, false, "group_id")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.group_id, false, "group_id");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.str(&self.group_id, false, "group_id");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for ShareGroupPartitionMetadataKey {
         type View<'a> = super::ShareGroupPartitionMetadataKey<'a>;
+        #[inline]
         fn from_view(v: &super::ShareGroupPartitionMetadataKey<'_>) -> Self {
             Self::from(v)
         }

@@ -34,6 +34,7 @@ impl<'a> ShareGroupPartitionMetadataValue<'a> {
 }
 
 impl Default for ShareGroupPartitionMetadataValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,8 +42,11 @@ impl Default for ShareGroupPartitionMetadataValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareGroupPartitionMetadataValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ShareGroupPartitionMetadataValue {{ initialized_topics: {}, deleting_topics: {}, unknown_tagged_fields: {} }}", self.initialized_topics, self.deleting_topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ShareGroupPartitionMetadataValue {{ initialized_topics: {}, deleting_topics: {}, unknown_tagged_fields: {} }}", self.initialized_topics, self.deleting_topics, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -84,22 +88,28 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")?;
-        n += rt::write::array_size(&self.deleting_topics, true, v, "deleting_topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")?;
+            n += rt::write::array_size(&self.deleting_topics, true, v, "deleting_topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.initialized_topics, true, v, "initialized_topics");
-        w.array(&self.deleting_topics, true, v, "deleting_topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.initialized_topics, true, v, "initialized_topics");
+            w.array(&self.deleting_topics, true, v, "deleting_topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -129,6 +139,7 @@ impl<'a> TopicPartitionsInfo<'a> {
 }
 
 impl Default for TopicPartitionsInfo<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -136,15 +147,11 @@ impl Default for TopicPartitionsInfo<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartitionsInfo<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartitionsInfo {{ topic_id: {}, topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.topic_name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "TopicPartitionsInfo {{ topic_id: {}, topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.topic_id), self.topic_name, self.partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -177,12 +184,15 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -220,23 +230,29 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::str_size(self.topic_name, true, "initialized_topics[].topic_name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "initialized_topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::str_size(self.topic_name, true, "initialized_topics[].topic_name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "initialized_topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "initialized_topics[].topic_id");
-        w.str(self.topic_name, true, "initialized_topics[].topic_name");
-        w.array(&self.partitions, true, v, "initialized_topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "initialized_topics[].topic_id");
+            w.str(self.topic_name, true, "initialized_topics[].topic_name");
+            w.array(&self.partitions, true, v, "initialized_topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -263,6 +279,7 @@ impl<'a> TopicInfo<'a> {
 }
 
 impl Default for TopicInfo<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -270,14 +287,17 @@ impl Default for TopicInfo<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicInfo<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicInfo {{ topic_id: {}, topic_name: \"{=str}\", unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.topic_name,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicInfo {{ topic_id: {}, topic_name: \"{=str}\", unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.topic_name,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -307,11 +327,14 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -340,21 +363,27 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::str_size(self.topic_name, true, "deleting_topics[].topic_name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::str_size(self.topic_name, true, "deleting_topics[].topic_name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.uuid(self.topic_id, "deleting_topics[].topic_id");
-        w.str(self.topic_name, true, "deleting_topics[].topic_name");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "deleting_topics[].topic_id");
+            w.str(self.topic_name, true, "deleting_topics[].topic_name");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -561,6 +590,7 @@ pub mod owned {
     }
 
     impl Default for ShareGroupPartitionMetadataValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 initialized_topics: Vec::new(),
@@ -571,12 +601,15 @@ pub mod owned {
     }
 
     impl From<&super::ShareGroupPartitionMetadataValue<'_>> for ShareGroupPartitionMetadataValue {
+        #[inline]
         fn from(v: &super::ShareGroupPartitionMetadataValue<'_>) -> Self {
-            Self {
-                initialized_topics: v.initialized_topics.iter().map(|e| (&e).into()).collect(),
-                deleting_topics: v.deleting_topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    initialized_topics: v.initialized_topics.iter().map(|e| (&e).into()).collect(),
+                    deleting_topics: v.deleting_topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -595,22 +628,28 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")?;
-            n += rt::owned::vec_size(&self.deleting_topics, true, v, "deleting_topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")?;
+                n += rt::owned::vec_size(&self.deleting_topics, true, v, "deleting_topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics");
-            rt::owned::write_vec(w, &self.deleting_topics, true, v, "deleting_topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics");
+                rt::owned::write_vec(w, &self.deleting_topics, true, v, "deleting_topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -628,6 +667,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartitionsInfo {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -639,13 +679,16 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartitionsInfo<'_>> for TopicPartitionsInfo {
+        #[inline]
         fn from(v: &super::TopicPartitionsInfo<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                topic_name: v.topic_name.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    topic_name: v.topic_name.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -669,16 +712,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::write::str_size(&self.topic_name, true, "initialized_topics[].topic_name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "initialized_topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::write::str_size(&self.topic_name, true, "initialized_topics[].topic_name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "initialized_topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -702,6 +748,7 @@ pub mod owned {
     }
 
     impl Default for TopicInfo {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -712,12 +759,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicInfo<'_>> for TopicInfo {
+        #[inline]
         fn from(v: &super::TopicInfo<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                topic_name: v.topic_name.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    topic_name: v.topic_name.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -739,15 +789,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::write::str_size(&self.topic_name, true, "deleting_topics[].topic_name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::write::str_size(&self.topic_name, true, "deleting_topics[].topic_name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -760,6 +813,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ShareGroupPartitionMetadataValue {
         type View<'a> = super::ShareGroupPartitionMetadataValue<'a>;
+        #[inline]
         fn from_view(v: &super::ShareGroupPartitionMetadataValue<'_>) -> Self {
             Self::from(v)
         }

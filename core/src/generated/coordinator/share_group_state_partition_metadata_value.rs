@@ -36,6 +36,7 @@ impl<'a> ShareGroupStatePartitionMetadataValue<'a> {
 }
 
 impl Default for ShareGroupStatePartitionMetadataValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,8 +44,11 @@ impl Default for ShareGroupStatePartitionMetadataValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareGroupStatePartitionMetadataValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ShareGroupStatePartitionMetadataValue {{ initializing_topics: {}, initialized_topics: {}, deleting_topics: {}, unknown_tagged_fields: {} }}", self.initializing_topics, self.initialized_topics, self.deleting_topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ShareGroupStatePartitionMetadataValue {{ initializing_topics: {}, initialized_topics: {}, deleting_topics: {}, unknown_tagged_fields: {} }}", self.initializing_topics, self.initialized_topics, self.deleting_topics, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -99,27 +103,33 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.initializing_topics, true, v, "initializing_topics")?;
-        n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")
-            .map_err(|e| e.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths))?;
-        n += rt::write::array_size(&self.deleting_topics, true, v, "deleting_topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.initializing_topics, true, v, "initializing_topics")?;
+            n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")
+                .map_err(|e| e.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths))?;
+            n += rt::write::array_size(&self.deleting_topics, true, v, "deleting_topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.initializing_topics, true, v, "initializing_topics");
-        w.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths, |w| {
-            w.array(&self.initialized_topics, true, v, "initialized_topics")
-        });
-        w.array(&self.deleting_topics, true, v, "deleting_topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.initializing_topics, true, v, "initializing_topics");
+            w.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths, |w| {
+                w.array(&self.initialized_topics, true, v, "initialized_topics")
+            });
+            w.array(&self.deleting_topics, true, v, "deleting_topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -149,6 +159,7 @@ impl<'a> TopicPartitionsInfo<'a> {
 }
 
 impl Default for TopicPartitionsInfo<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -156,15 +167,11 @@ impl Default for TopicPartitionsInfo<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartitionsInfo<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartitionsInfo {{ topic_id: {}, topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.topic_name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "TopicPartitionsInfo {{ topic_id: {}, topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.topic_id), self.topic_name, self.partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -197,12 +204,15 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -240,23 +250,29 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::str_size(self.topic_name, true, "initializing_topics[].topic_name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "initializing_topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::str_size(self.topic_name, true, "initializing_topics[].topic_name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "initializing_topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "initializing_topics[].topic_id");
-        w.str(self.topic_name, true, "initializing_topics[].topic_name");
-        w.array(&self.partitions, true, v, "initializing_topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "initializing_topics[].topic_id");
+            w.str(self.topic_name, true, "initializing_topics[].topic_name");
+            w.array(&self.partitions, true, v, "initializing_topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -283,6 +299,7 @@ impl<'a> TopicInfo<'a> {
 }
 
 impl Default for TopicInfo<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -290,14 +307,17 @@ impl Default for TopicInfo<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicInfo<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicInfo {{ topic_id: {}, topic_name: \"{=str}\", unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.topic_name,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicInfo {{ topic_id: {}, topic_name: \"{=str}\", unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.topic_name,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -327,11 +347,14 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -360,21 +383,27 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::str_size(self.topic_name, true, "deleting_topics[].topic_name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::str_size(self.topic_name, true, "deleting_topics[].topic_name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.uuid(self.topic_id, "deleting_topics[].topic_id");
-        w.str(self.topic_name, true, "deleting_topics[].topic_name");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "deleting_topics[].topic_id");
+            w.str(self.topic_name, true, "deleting_topics[].topic_name");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -677,6 +706,7 @@ pub mod owned {
     }
 
     impl Default for ShareGroupStatePartitionMetadataValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 initializing_topics: Vec::new(),
@@ -688,13 +718,16 @@ pub mod owned {
     }
 
     impl From<&super::ShareGroupStatePartitionMetadataValue<'_>> for ShareGroupStatePartitionMetadataValue {
+        #[inline]
         fn from(v: &super::ShareGroupStatePartitionMetadataValue<'_>) -> Self {
-            Self {
-                initializing_topics: v.initializing_topics.iter().map(|e| (&e).into()).collect(),
-                initialized_topics: v.initialized_topics.iter().map(|e| (&e).into()).collect(),
-                deleting_topics: v.deleting_topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    initializing_topics: v.initializing_topics.iter().map(|e| (&e).into()).collect(),
+                    initialized_topics: v.initialized_topics.iter().map(|e| (&e).into()).collect(),
+                    deleting_topics: v.deleting_topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -717,27 +750,33 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.initializing_topics, true, v, "initializing_topics")?;
-            n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")
-                .map_err(|e| e.renamed(super::fields::ALIAS_INITIALIZED_TOPICS.paths))?;
-            n += rt::owned::vec_size(&self.deleting_topics, true, v, "deleting_topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.initializing_topics, true, v, "initializing_topics")?;
+                n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_INITIALIZED_TOPICS.paths))?;
+                n += rt::owned::vec_size(&self.deleting_topics, true, v, "deleting_topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.initializing_topics, true, v, "initializing_topics");
-            w.renamed(super::fields::ALIAS_INITIALIZED_TOPICS.paths, |w| {
-                rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics")
-            });
-            rt::owned::write_vec(w, &self.deleting_topics, true, v, "deleting_topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.initializing_topics, true, v, "initializing_topics");
+                w.renamed(super::fields::ALIAS_INITIALIZED_TOPICS.paths, |w| {
+                    rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics")
+                });
+                rt::owned::write_vec(w, &self.deleting_topics, true, v, "deleting_topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -755,6 +794,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartitionsInfo {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -766,13 +806,16 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartitionsInfo<'_>> for TopicPartitionsInfo {
+        #[inline]
         fn from(v: &super::TopicPartitionsInfo<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                topic_name: v.topic_name.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    topic_name: v.topic_name.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -796,16 +839,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::write::str_size(&self.topic_name, true, "initializing_topics[].topic_name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "initializing_topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::write::str_size(&self.topic_name, true, "initializing_topics[].topic_name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "initializing_topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -829,6 +875,7 @@ pub mod owned {
     }
 
     impl Default for TopicInfo {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -839,12 +886,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicInfo<'_>> for TopicInfo {
+        #[inline]
         fn from(v: &super::TopicInfo<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                topic_name: v.topic_name.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    topic_name: v.topic_name.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -866,15 +916,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::write::str_size(&self.topic_name, true, "deleting_topics[].topic_name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::write::str_size(&self.topic_name, true, "deleting_topics[].topic_name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -887,6 +940,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ShareGroupStatePartitionMetadataValue {
         type View<'a> = super::ShareGroupStatePartitionMetadataValue<'a>;
+        #[inline]
         fn from_view(v: &super::ShareGroupStatePartitionMetadataValue<'_>) -> Self {
             Self::from(v)
         }

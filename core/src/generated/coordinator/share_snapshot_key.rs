@@ -36,6 +36,7 @@ impl<'a> ShareSnapshotKey<'a> {
 }
 
 impl Default for ShareSnapshotKey<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,15 +44,11 @@ impl Default for ShareSnapshotKey<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareSnapshotKey<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ShareSnapshotKey {{ group_id: \"{=str}\", topic_id: {}, partition: {=i32}, unknown_tagged_fields: {} }}",
-            self.group_id,
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partition,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "ShareSnapshotKey {{ group_id: \"{=str}\", topic_id: {}, partition: {=i32}, unknown_tagged_fields: {} }}", self.group_id, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -94,20 +91,26 @@ impl<'a> rt::Struct<'a> for ShareSnapshotKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        n += rt::write::str_size(self.group_id, false, "group_id")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            n += rt::write::str_size(self.group_id, false, "group_id")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.group_id, false, "group_id");
-        w.uuid(self.topic_id, "topic_id");
-        w.i32(self.partition, "partition");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.str(self.group_id, false, "group_id");
+            w.uuid(self.topic_id, "topic_id");
+            w.i32(self.partition, "partition");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -218,6 +221,7 @@ pub mod owned {
     }
 
     impl Default for ShareSnapshotKey {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -229,13 +233,16 @@ pub mod owned {
     }
 
     impl From<&super::ShareSnapshotKey<'_>> for ShareSnapshotKey {
+        #[inline]
         fn from(v: &super::ShareSnapshotKey<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                topic_id: v.topic_id,
-                partition: v.partition,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    topic_id: v.topic_id,
+                    partition: v.partition,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -263,27 +270,34 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            n += rt::write::str_size(&self.group_id, false, "group_id")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                n += rt::write::str_size(&self.group_id, false, "group_id")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.group_id, false, "group_id");
-            if let Some(r) = w.run::<20>("topic_id") {
-                r[0..16].copy_from_slice(self.topic_id.as_bytes());
-                r[16..20].copy_from_slice(&self.partition.to_be_bytes());
-            }
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.str(&self.group_id, false, "group_id");
+                if let Some(r) = w.run::<20>("topic_id") {
+                    r[0..16].copy_from_slice(self.topic_id.as_bytes());
+                    r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+                }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for ShareSnapshotKey {
         type View<'a> = super::ShareSnapshotKey<'a>;
+        #[inline]
         fn from_view(v: &super::ShareSnapshotKey<'_>) -> Self {
             Self::from(v)
         }

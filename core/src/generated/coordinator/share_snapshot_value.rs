@@ -51,6 +51,7 @@ impl<'a> ShareSnapshotValue<'a> {
 }
 
 impl Default for ShareSnapshotValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -58,8 +59,11 @@ impl Default for ShareSnapshotValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareSnapshotValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ShareSnapshotValue {{ snapshot_epoch: {=i32}, state_epoch: {=i32}, leader_epoch: {=i32}, start_offset: {=i64}, delivery_complete_count: {=i32}, create_timestamp: {=i64}, write_timestamp: {=i64}, state_batches: {}, unknown_tagged_fields: {} }}", self.snapshot_epoch, self.state_epoch, self.leader_epoch, self.start_offset, self.delivery_complete_count, self.create_timestamp, self.write_timestamp, self.state_batches, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ShareSnapshotValue {{ snapshot_epoch: {=i32}, state_epoch: {=i32}, leader_epoch: {=i32}, start_offset: {=i64}, delivery_complete_count: {=i32}, create_timestamp: {=i64}, write_timestamp: {=i64}, state_batches: {}, unknown_tagged_fields: {} }}", self.snapshot_epoch, self.state_epoch, self.leader_epoch, self.start_offset, self.delivery_complete_count, self.create_timestamp, self.write_timestamp, self.state_batches, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -165,45 +169,51 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 36;
-        n += rt::write::array_size(&self.state_batches, true, v, "state_batches")?;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.delivery_complete_count != -1_i32 {
-                let s = 4;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 36;
+            n += rt::write::array_size(&self.state_batches, true, v, "state_batches")?;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.delivery_complete_count != -1_i32 {
+                    let s = 4;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.snapshot_epoch, "snapshot_epoch");
-        w.i32(self.state_epoch, "state_epoch");
-        w.i32(self.leader_epoch, "leader_epoch");
-        w.i64(self.start_offset, "start_offset");
-        w.i64(self.create_timestamp, "create_timestamp");
-        w.i64(self.write_timestamp, "write_timestamp");
-        w.array(&self.state_batches, true, v, "state_batches");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_delivery_complete_count = self.delivery_complete_count != -1_i32;
-            tags += usize::from(has_delivery_complete_count);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_delivery_complete_count {
-                let s = 4;
-                w.uvarint(0, "delivery_complete_count");
-                w.uvarint(s as u32, "delivery_complete_count");
-                w.i32(self.delivery_complete_count, "delivery_complete_count");
+        rt::outline(move || {
+            w.i32(self.snapshot_epoch, "snapshot_epoch");
+            w.i32(self.state_epoch, "state_epoch");
+            w.i32(self.leader_epoch, "leader_epoch");
+            w.i64(self.start_offset, "start_offset");
+            w.i64(self.create_timestamp, "create_timestamp");
+            w.i64(self.write_timestamp, "write_timestamp");
+            w.array(&self.state_batches, true, v, "state_batches");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_delivery_complete_count = self.delivery_complete_count != -1_i32;
+                tags += usize::from(has_delivery_complete_count);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_delivery_complete_count {
+                    let s = 4;
+                    w.uvarint(0, "delivery_complete_count");
+                    w.uvarint(s as u32, "delivery_complete_count");
+                    w.i32(self.delivery_complete_count, "delivery_complete_count");
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -236,6 +246,7 @@ impl<'a> StateBatch<'a> {
 }
 
 impl Default for StateBatch<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -243,8 +254,11 @@ impl Default for StateBatch<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StateBatch<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StateBatch {{ first_offset: {=i64}, last_offset: {=i64}, delivery_state: {=i8}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_state, self.delivery_count, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StateBatch {{ first_offset: {=i64}, last_offset: {=i64}, delivery_state: {=i8}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_state, self.delivery_count, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -296,10 +310,13 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 19)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 19)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -336,22 +353,28 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 19;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 19;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i64(self.first_offset, "state_batches[].first_offset");
-        w.i64(self.last_offset, "state_batches[].last_offset");
-        w.i8(self.delivery_state, "state_batches[].delivery_state");
-        w.i16(self.delivery_count, "state_batches[].delivery_count");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i64(self.first_offset, "state_batches[].first_offset");
+            w.i64(self.last_offset, "state_batches[].last_offset");
+            w.i8(self.delivery_state, "state_batches[].delivery_state");
+            w.i16(self.delivery_count, "state_batches[].delivery_count");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -643,6 +666,7 @@ pub mod owned {
     }
 
     impl Default for ShareSnapshotValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 snapshot_epoch: 0_i32,
@@ -659,18 +683,21 @@ pub mod owned {
     }
 
     impl From<&super::ShareSnapshotValue<'_>> for ShareSnapshotValue {
+        #[inline]
         fn from(v: &super::ShareSnapshotValue<'_>) -> Self {
-            Self {
-                snapshot_epoch: v.snapshot_epoch,
-                state_epoch: v.state_epoch,
-                leader_epoch: v.leader_epoch,
-                start_offset: v.start_offset,
-                delivery_complete_count: v.delivery_complete_count,
-                create_timestamp: v.create_timestamp,
-                write_timestamp: v.write_timestamp,
-                state_batches: v.state_batches.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    snapshot_epoch: v.snapshot_epoch,
+                    state_epoch: v.state_epoch,
+                    leader_epoch: v.leader_epoch,
+                    start_offset: v.start_offset,
+                    delivery_complete_count: v.delivery_complete_count,
+                    create_timestamp: v.create_timestamp,
+                    write_timestamp: v.write_timestamp,
+                    state_batches: v.state_batches.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -739,49 +766,55 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 36;
-            n += rt::owned::vec_size(&self.state_batches, true, v, "state_batches")?;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.delivery_complete_count != -1_i32 {
-                    let s = 4;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 36;
+                n += rt::owned::vec_size(&self.state_batches, true, v, "state_batches")?;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.delivery_complete_count != -1_i32 {
+                        let s = 4;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<20>("snapshot_epoch") {
-                r[0..4].copy_from_slice(&self.snapshot_epoch.to_be_bytes());
-                r[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
-                r[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                r[12..20].copy_from_slice(&self.start_offset.to_be_bytes());
-            }
-            if let Some(r) = w.run::<16>("create_timestamp") {
-                r[0..8].copy_from_slice(&self.create_timestamp.to_be_bytes());
-                r[8..16].copy_from_slice(&self.write_timestamp.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.state_batches, true, v, "state_batches");
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_delivery_complete_count = self.delivery_complete_count != -1_i32;
-                tags += usize::from(has_delivery_complete_count);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_delivery_complete_count {
-                    let s = 4;
-                    w.uvarint(0, "delivery_complete_count");
-                    w.uvarint(s as u32, "delivery_complete_count");
-                    w.i32(self.delivery_complete_count, "delivery_complete_count");
+            rt::outline(move || {
+                if let Some(r) = w.run::<20>("snapshot_epoch") {
+                    r[0..4].copy_from_slice(&self.snapshot_epoch.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
+                    r[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[12..20].copy_from_slice(&self.start_offset.to_be_bytes());
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+                if let Some(r) = w.run::<16>("create_timestamp") {
+                    r[0..8].copy_from_slice(&self.create_timestamp.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.write_timestamp.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.state_batches, true, v, "state_batches");
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_delivery_complete_count = self.delivery_complete_count != -1_i32;
+                    tags += usize::from(has_delivery_complete_count);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_delivery_complete_count {
+                        let s = 4;
+                        w.uvarint(0, "delivery_complete_count");
+                        w.uvarint(s as u32, "delivery_complete_count");
+                        w.i32(self.delivery_complete_count, "delivery_complete_count");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                }
+            })
         }
     }
 
@@ -801,6 +834,7 @@ pub mod owned {
     }
 
     impl Default for StateBatch {
+        #[inline]
         fn default() -> Self {
             Self {
                 first_offset: 0_i64,
@@ -813,14 +847,17 @@ pub mod owned {
     }
 
     impl From<&super::StateBatch<'_>> for StateBatch {
+        #[inline]
         fn from(v: &super::StateBatch<'_>) -> Self {
-            Self {
-                first_offset: v.first_offset,
-                last_offset: v.last_offset,
-                delivery_state: v.delivery_state,
-                delivery_count: v.delivery_count,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    first_offset: v.first_offset,
+                    last_offset: v.last_offset,
+                    delivery_state: v.delivery_state,
+                    delivery_count: v.delivery_count,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -856,14 +893,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 19;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 19;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -890,6 +930,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ShareSnapshotValue {
         type View<'a> = super::ShareSnapshotValue<'a>;
+        #[inline]
         fn from_view(v: &super::ShareSnapshotValue<'_>) -> Self {
             Self::from(v)
         }

@@ -54,6 +54,7 @@ impl<'a> StreamsGroupCurrentMemberAssignmentValue<'a> {
 }
 
 impl Default for StreamsGroupCurrentMemberAssignmentValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -61,8 +62,11 @@ impl Default for StreamsGroupCurrentMemberAssignmentValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StreamsGroupCurrentMemberAssignmentValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StreamsGroupCurrentMemberAssignmentValue {{ member_epoch: {=i32}, previous_member_epoch: {=i32}, state: {=i8}, active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, active_tasks_pending_revocation: {}, standby_tasks_pending_revocation: {}, warmup_tasks_pending_revocation: {}, unknown_tagged_fields: {} }}", self.member_epoch, self.previous_member_epoch, self.state, self.active_tasks, self.standby_tasks, self.warmup_tasks, self.active_tasks_pending_revocation, self.standby_tasks_pending_revocation, self.warmup_tasks_pending_revocation, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StreamsGroupCurrentMemberAssignmentValue {{ member_epoch: {=i32}, previous_member_epoch: {=i32}, state: {=i8}, active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, active_tasks_pending_revocation: {}, standby_tasks_pending_revocation: {}, warmup_tasks_pending_revocation: {}, unknown_tagged_fields: {} }}", self.member_epoch, self.previous_member_epoch, self.state, self.active_tasks, self.standby_tasks, self.warmup_tasks, self.active_tasks_pending_revocation, self.standby_tasks_pending_revocation, self.warmup_tasks_pending_revocation, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -182,78 +186,84 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 9;
-        n += rt::write::array_size(&self.active_tasks, true, v, "active_tasks")?;
-        n += rt::write::array_size(&self.standby_tasks, true, v, "standby_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
-        n += rt::write::array_size(&self.warmup_tasks, true, v, "warmup_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
-        n += rt::write::array_size(
-            &self.active_tasks_pending_revocation,
-            true,
-            v,
-            "active_tasks_pending_revocation",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
-        n += rt::write::array_size(
-            &self.standby_tasks_pending_revocation,
-            true,
-            v,
-            "standby_tasks_pending_revocation",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
-        n += rt::write::array_size(
-            &self.warmup_tasks_pending_revocation,
-            true,
-            v,
-            "warmup_tasks_pending_revocation",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
-    }
-
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.member_epoch, "member_epoch");
-        w.i32(self.previous_member_epoch, "previous_member_epoch");
-        w.i8(self.state, "state");
-        w.array(&self.active_tasks, true, v, "active_tasks");
-        w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
-            w.array(&self.standby_tasks, true, v, "standby_tasks")
-        });
-        w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
-            w.array(&self.warmup_tasks, true, v, "warmup_tasks")
-        });
-        w.renamed(fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths, |w| {
-            w.array(
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 9;
+            n += rt::write::array_size(&self.active_tasks, true, v, "active_tasks")?;
+            n += rt::write::array_size(&self.standby_tasks, true, v, "standby_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+            n += rt::write::array_size(&self.warmup_tasks, true, v, "warmup_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
+            n += rt::write::array_size(
                 &self.active_tasks_pending_revocation,
                 true,
                 v,
                 "active_tasks_pending_revocation",
             )
-        });
-        w.renamed(fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths, |w| {
-            w.array(
+            .map_err(|e| e.renamed(fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
+            n += rt::write::array_size(
                 &self.standby_tasks_pending_revocation,
                 true,
                 v,
                 "standby_tasks_pending_revocation",
             )
-        });
-        w.renamed(fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths, |w| {
-            w.array(
+            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
+            n += rt::write::array_size(
                 &self.warmup_tasks_pending_revocation,
                 true,
                 v,
                 "warmup_tasks_pending_revocation",
             )
-        });
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
+    }
+
+    #[inline]
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        rt::outline(move || {
+            w.i32(self.member_epoch, "member_epoch");
+            w.i32(self.previous_member_epoch, "previous_member_epoch");
+            w.i8(self.state, "state");
+            w.array(&self.active_tasks, true, v, "active_tasks");
+            w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                w.array(&self.standby_tasks, true, v, "standby_tasks")
+            });
+            w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
+                w.array(&self.warmup_tasks, true, v, "warmup_tasks")
+            });
+            w.renamed(fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths, |w| {
+                w.array(
+                    &self.active_tasks_pending_revocation,
+                    true,
+                    v,
+                    "active_tasks_pending_revocation",
+                )
+            });
+            w.renamed(fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths, |w| {
+                w.array(
+                    &self.standby_tasks_pending_revocation,
+                    true,
+                    v,
+                    "standby_tasks_pending_revocation",
+                )
+            });
+            w.renamed(fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths, |w| {
+                w.array(
+                    &self.warmup_tasks_pending_revocation,
+                    true,
+                    v,
+                    "warmup_tasks_pending_revocation",
+                )
+            });
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -283,6 +293,7 @@ impl<'a> TaskIds<'a> {
 }
 
 impl Default for TaskIds<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -290,8 +301,11 @@ impl Default for TaskIds<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TaskIds<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, assignment_epochs: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.partitions, self.assignment_epochs, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, assignment_epochs: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.partitions, self.assignment_epochs, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -333,11 +347,14 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -395,59 +412,65 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-        n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
-                let s = rt::write::opt_array_size(
-                    &self.assignment_epochs,
-                    true,
-                    true,
-                    v,
-                    "active_tasks[].assignment_epochs",
-                )?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+            n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
+                    let s = rt::write::opt_array_size(
+                        &self.assignment_epochs,
+                        true,
+                        true,
+                        v,
+                        "active_tasks[].assignment_epochs",
+                    )?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
-        w.array(&self.partitions, true, v, "active_tasks[].partitions");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
-            tags += usize::from(has_assignment_epochs);
-            w.uvarint(tags as u32, "active_tasks[]._tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_assignment_epochs {
-                let s = w.ok(rt::write::opt_array_size(
-                    &self.assignment_epochs,
-                    true,
-                    true,
-                    v,
-                    "active_tasks[].assignment_epochs",
-                ));
-                w.uvarint(0, "active_tasks[].assignment_epochs");
-                w.uvarint(s as u32, "active_tasks[].assignment_epochs");
-                w.opt_array(
-                    &self.assignment_epochs,
-                    true,
-                    true,
-                    v,
-                    "active_tasks[].assignment_epochs",
-                );
+        rt::outline(move || {
+            w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
+            w.array(&self.partitions, true, v, "active_tasks[].partitions");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
+                tags += usize::from(has_assignment_epochs);
+                w.uvarint(tags as u32, "active_tasks[]._tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_assignment_epochs {
+                    let s = w.ok(rt::write::opt_array_size(
+                        &self.assignment_epochs,
+                        true,
+                        true,
+                        v,
+                        "active_tasks[].assignment_epochs",
+                    ));
+                    w.uvarint(0, "active_tasks[].assignment_epochs");
+                    w.uvarint(s as u32, "active_tasks[].assignment_epochs");
+                    w.opt_array(
+                        &self.assignment_epochs,
+                        true,
+                        true,
+                        v,
+                        "active_tasks[].assignment_epochs",
+                    );
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -1147,6 +1170,7 @@ pub mod owned {
     }
 
     impl Default for StreamsGroupCurrentMemberAssignmentValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 member_epoch: 0_i32,
@@ -1164,31 +1188,34 @@ pub mod owned {
     }
 
     impl From<&super::StreamsGroupCurrentMemberAssignmentValue<'_>> for StreamsGroupCurrentMemberAssignmentValue {
+        #[inline]
         fn from(v: &super::StreamsGroupCurrentMemberAssignmentValue<'_>) -> Self {
-            Self {
-                member_epoch: v.member_epoch,
-                previous_member_epoch: v.previous_member_epoch,
-                state: v.state,
-                active_tasks: v.active_tasks.iter().map(|e| (&e).into()).collect(),
-                standby_tasks: v.standby_tasks.iter().map(|e| (&e).into()).collect(),
-                warmup_tasks: v.warmup_tasks.iter().map(|e| (&e).into()).collect(),
-                active_tasks_pending_revocation: v
-                    .active_tasks_pending_revocation
-                    .iter()
-                    .map(|e| (&e).into())
-                    .collect(),
-                standby_tasks_pending_revocation: v
-                    .standby_tasks_pending_revocation
-                    .iter()
-                    .map(|e| (&e).into())
-                    .collect(),
-                warmup_tasks_pending_revocation: v
-                    .warmup_tasks_pending_revocation
-                    .iter()
-                    .map(|e| (&e).into())
-                    .collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    member_epoch: v.member_epoch,
+                    previous_member_epoch: v.previous_member_epoch,
+                    state: v.state,
+                    active_tasks: v.active_tasks.iter().map(|e| (&e).into()).collect(),
+                    standby_tasks: v.standby_tasks.iter().map(|e| (&e).into()).collect(),
+                    warmup_tasks: v.warmup_tasks.iter().map(|e| (&e).into()).collect(),
+                    active_tasks_pending_revocation: v
+                        .active_tasks_pending_revocation
+                        .iter()
+                        .map(|e| (&e).into())
+                        .collect(),
+                    standby_tasks_pending_revocation: v
+                        .standby_tasks_pending_revocation
+                        .iter()
+                        .map(|e| (&e).into())
+                        .collect(),
+                    warmup_tasks_pending_revocation: v
+                        .warmup_tasks_pending_revocation
+                        .iter()
+                        .map(|e| (&e).into())
+                        .collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1238,83 +1265,89 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 9;
-            n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
-            n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
-            n += rt::owned::vec_size(&self.warmup_tasks, true, v, "warmup_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
-            n += rt::owned::vec_size(
-                &self.active_tasks_pending_revocation,
-                true,
-                v,
-                "active_tasks_pending_revocation",
-            )
-            .map_err(|e| e.renamed(super::fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
-            n += rt::owned::vec_size(
-                &self.standby_tasks_pending_revocation,
-                true,
-                v,
-                "standby_tasks_pending_revocation",
-            )
-            .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
-            n += rt::owned::vec_size(
-                &self.warmup_tasks_pending_revocation,
-                true,
-                v,
-                "warmup_tasks_pending_revocation",
-            )
-            .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<9>("member_epoch") {
-                r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
-                r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
-                r[8..9].copy_from_slice(&self.state.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks");
-            w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
-                rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks")
-            });
-            w.renamed(super::fields::ALIAS_WARMUP_TASKS.paths, |w| {
-                rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")
-            });
-            w.renamed(super::fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths, |w| {
-                rt::owned::write_vec(
-                    w,
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 9;
+                n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
+                n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+                n += rt::owned::vec_size(&self.warmup_tasks, true, v, "warmup_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
+                n += rt::owned::vec_size(
                     &self.active_tasks_pending_revocation,
                     true,
                     v,
                     "active_tasks_pending_revocation",
                 )
-            });
-            w.renamed(super::fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths, |w| {
-                rt::owned::write_vec(
-                    w,
+                .map_err(|e| e.renamed(super::fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
+                n += rt::owned::vec_size(
                     &self.standby_tasks_pending_revocation,
                     true,
                     v,
                     "standby_tasks_pending_revocation",
                 )
-            });
-            w.renamed(super::fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths, |w| {
-                rt::owned::write_vec(
-                    w,
+                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
+                n += rt::owned::vec_size(
                     &self.warmup_tasks_pending_revocation,
                     true,
                     v,
                     "warmup_tasks_pending_revocation",
                 )
-            });
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                if let Some(r) = w.run::<9>("member_epoch") {
+                    r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
+                    r[8..9].copy_from_slice(&self.state.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks");
+                w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                    rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks")
+                });
+                w.renamed(super::fields::ALIAS_WARMUP_TASKS.paths, |w| {
+                    rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")
+                });
+                w.renamed(super::fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths, |w| {
+                    rt::owned::write_vec(
+                        w,
+                        &self.active_tasks_pending_revocation,
+                        true,
+                        v,
+                        "active_tasks_pending_revocation",
+                    )
+                });
+                w.renamed(super::fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths, |w| {
+                    rt::owned::write_vec(
+                        w,
+                        &self.standby_tasks_pending_revocation,
+                        true,
+                        v,
+                        "standby_tasks_pending_revocation",
+                    )
+                });
+                w.renamed(super::fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths, |w| {
+                    rt::owned::write_vec(
+                        w,
+                        &self.warmup_tasks_pending_revocation,
+                        true,
+                        v,
+                        "warmup_tasks_pending_revocation",
+                    )
+                });
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -1332,6 +1365,7 @@ pub mod owned {
     }
 
     impl Default for TaskIds {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopology_id: rt::CompactString::const_new(""),
@@ -1343,13 +1377,16 @@ pub mod owned {
     }
 
     impl From<&super::TaskIds<'_>> for TaskIds {
+        #[inline]
         fn from(v: &super::TaskIds<'_>) -> Self {
-            Self {
-                subtopology_id: v.subtopology_id.into(),
-                partitions: v.partitions.iter().collect(),
-                assignment_epochs: v.assignment_epochs.map(|a| a.iter().collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopology_id: v.subtopology_id.into(),
+                    partitions: v.partitions.iter().collect(),
+                    assignment_epochs: v.assignment_epochs.map(|a| a.iter().collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1398,27 +1435,30 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
-                    let s = rt::owned::opt_vec_size(
-                        self.assignment_epochs.as_deref(),
-                        true,
-                        true,
-                        v,
-                        "active_tasks[].assignment_epochs",
-                    )?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
+                        let s = rt::owned::opt_vec_size(
+                            self.assignment_epochs.as_deref(),
+                            true,
+                            true,
+                            v,
+                            "active_tasks[].assignment_epochs",
+                        )?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1458,6 +1498,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for StreamsGroupCurrentMemberAssignmentValue {
         type View<'a> = super::StreamsGroupCurrentMemberAssignmentValue<'a>;
+        #[inline]
         fn from_view(v: &super::StreamsGroupCurrentMemberAssignmentValue<'_>) -> Self {
             Self::from(v)
         }

@@ -54,6 +54,7 @@ impl<'a> StreamsGroupMemberMetadataValue<'a> {
 }
 
 impl Default for StreamsGroupMemberMetadataValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -61,8 +62,11 @@ impl Default for StreamsGroupMemberMetadataValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StreamsGroupMemberMetadataValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StreamsGroupMemberMetadataValue {{ instance_id: {}, rack_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", rebalance_timeout_ms: {=i32}, topology_epoch: {=i32}, process_id: \"{=str}\", user_endpoint: {}, client_tags: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.client_id, self.client_host, self.rebalance_timeout_ms, self.topology_epoch, self.process_id, self.user_endpoint, self.client_tags, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StreamsGroupMemberMetadataValue {{ instance_id: {}, rack_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", rebalance_timeout_ms: {=i32}, topology_epoch: {=i32}, process_id: \"{=str}\", user_endpoint: {}, client_tags: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.client_id, self.client_host, self.rebalance_timeout_ms, self.topology_epoch, self.process_id, self.user_endpoint, self.client_tags, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -126,34 +130,40 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
-        n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
-        n += rt::write::str_size(self.client_id, true, "client_id")?;
-        n += rt::write::str_size(self.client_host, true, "client_host")?;
-        n += rt::write::str_size(self.process_id, true, "process_id")?;
-        n += rt::write::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
-        n += rt::write::array_size(&self.client_tags, true, v, "client_tags")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
+            n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
+            n += rt::write::str_size(self.client_id, true, "client_id")?;
+            n += rt::write::str_size(self.client_host, true, "client_host")?;
+            n += rt::write::str_size(self.process_id, true, "process_id")?;
+            n += rt::write::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
+            n += rt::write::array_size(&self.client_tags, true, v, "client_tags")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.opt_str(self.instance_id, true, true, "instance_id");
-        w.opt_str(self.rack_id, true, true, "rack_id");
-        w.str(self.client_id, true, "client_id");
-        w.str(self.client_host, true, "client_host");
-        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
-        w.i32(self.topology_epoch, "topology_epoch");
-        w.str(self.process_id, true, "process_id");
-        w.opt_struct(&self.user_endpoint, true, v, "user_endpoint");
-        w.array(&self.client_tags, true, v, "client_tags");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.opt_str(self.instance_id, true, true, "instance_id");
+            w.opt_str(self.rack_id, true, true, "rack_id");
+            w.str(self.client_id, true, "client_id");
+            w.str(self.client_host, true, "client_host");
+            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+            w.i32(self.topology_epoch, "topology_epoch");
+            w.str(self.process_id, true, "process_id");
+            w.opt_struct(&self.user_endpoint, true, v, "user_endpoint");
+            w.array(&self.client_tags, true, v, "client_tags");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -180,6 +190,7 @@ impl<'a> Endpoint<'a> {
 }
 
 impl Default for Endpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -187,14 +198,17 @@ impl Default for Endpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Endpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Endpoint {{ host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
-            self.host,
-            self.port,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Endpoint {{ host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+                self.host,
+                self.port,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -224,11 +238,14 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 2)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 2)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -254,21 +271,27 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.host, true, "user_endpoint.host")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.host, true, "user_endpoint.host")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.host, true, "user_endpoint.host");
-        w.u16(self.port, "user_endpoint.port");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.host, true, "user_endpoint.host");
+            w.u16(self.port, "user_endpoint.port");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -295,6 +318,7 @@ impl<'a> KeyValue<'a> {
 }
 
 impl Default for KeyValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -302,14 +326,17 @@ impl Default for KeyValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for KeyValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "KeyValue {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.key,
-            self.value,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "KeyValue {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.key,
+                self.value,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -339,11 +366,14 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -372,22 +402,28 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.key, true, "client_tags[].key")?;
-        n += rt::write::str_size(self.value, true, "client_tags[].value")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.key, true, "client_tags[].key")?;
+            n += rt::write::str_size(self.value, true, "client_tags[].value")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.key, true, "client_tags[].key");
-        w.str(self.value, true, "client_tags[].value");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.key, true, "client_tags[].key");
+            w.str(self.value, true, "client_tags[].value");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -710,6 +746,7 @@ pub mod owned {
     }
 
     impl Default for StreamsGroupMemberMetadataValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 instance_id: Some(rt::CompactString::const_new("")),
@@ -727,19 +764,22 @@ pub mod owned {
     }
 
     impl From<&super::StreamsGroupMemberMetadataValue<'_>> for StreamsGroupMemberMetadataValue {
+        #[inline]
         fn from(v: &super::StreamsGroupMemberMetadataValue<'_>) -> Self {
-            Self {
-                instance_id: v.instance_id.map(rt::CompactString::from),
-                rack_id: v.rack_id.map(rt::CompactString::from),
-                client_id: v.client_id.into(),
-                client_host: v.client_host.into(),
-                rebalance_timeout_ms: v.rebalance_timeout_ms,
-                topology_epoch: v.topology_epoch,
-                process_id: v.process_id.into(),
-                user_endpoint: v.user_endpoint.as_ref().map(Into::into),
-                client_tags: v.client_tags.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    instance_id: v.instance_id.map(rt::CompactString::from),
+                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    client_id: v.client_id.into(),
+                    client_host: v.client_host.into(),
+                    rebalance_timeout_ms: v.rebalance_timeout_ms,
+                    topology_epoch: v.topology_epoch,
+                    process_id: v.process_id.into(),
+                    user_endpoint: v.user_endpoint.as_ref().map(Into::into),
+                    client_tags: v.client_tags.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -780,36 +820,42 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
-            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
-            n += rt::write::str_size(&self.client_id, true, "client_id")?;
-            n += rt::write::str_size(&self.client_host, true, "client_host")?;
-            n += rt::write::str_size(&self.process_id, true, "process_id")?;
-            n += rt::owned::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
-            n += rt::owned::vec_size(&self.client_tags, true, v, "client_tags")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
+                n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
+                n += rt::write::str_size(&self.client_id, true, "client_id")?;
+                n += rt::write::str_size(&self.client_host, true, "client_host")?;
+                n += rt::write::str_size(&self.process_id, true, "process_id")?;
+                n += rt::owned::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
+                n += rt::owned::vec_size(&self.client_tags, true, v, "client_tags")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
-            w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
-            w.str(&self.client_id, true, "client_id");
-            w.str(&self.client_host, true, "client_host");
-            if let Some(r) = w.run::<8>("rebalance_timeout_ms") {
-                r[0..4].copy_from_slice(&self.rebalance_timeout_ms.to_be_bytes());
-                r[4..8].copy_from_slice(&self.topology_epoch.to_be_bytes());
-            }
-            w.str(&self.process_id, true, "process_id");
-            rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint");
-            rt::owned::write_vec(w, &self.client_tags, true, v, "client_tags");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
+                w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
+                w.str(&self.client_id, true, "client_id");
+                w.str(&self.client_host, true, "client_host");
+                if let Some(r) = w.run::<8>("rebalance_timeout_ms") {
+                    r[0..4].copy_from_slice(&self.rebalance_timeout_ms.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.topology_epoch.to_be_bytes());
+                }
+                w.str(&self.process_id, true, "process_id");
+                rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint");
+                rt::owned::write_vec(w, &self.client_tags, true, v, "client_tags");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -825,6 +871,7 @@ pub mod owned {
     }
 
     impl Default for Endpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 host: rt::CompactString::const_new(""),
@@ -835,12 +882,15 @@ pub mod owned {
     }
 
     impl From<&super::Endpoint<'_>> for Endpoint {
+        #[inline]
         fn from(v: &super::Endpoint<'_>) -> Self {
-            Self {
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -862,15 +912,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.host, true, "user_endpoint.host")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.host, true, "user_endpoint.host")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -900,6 +953,7 @@ pub mod owned {
     }
 
     impl Default for KeyValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 key: rt::CompactString::const_new(""),
@@ -910,12 +964,15 @@ pub mod owned {
     }
 
     impl From<&super::KeyValue<'_>> for KeyValue {
+        #[inline]
         fn from(v: &super::KeyValue<'_>) -> Self {
-            Self {
-                key: v.key.into(),
-                value: v.value.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    key: v.key.into(),
+                    value: v.value.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -937,16 +994,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.key, true, "client_tags[].key")?;
-            n += rt::write::str_size(&self.value, true, "client_tags[].value")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.key, true, "client_tags[].key")?;
+                n += rt::write::str_size(&self.value, true, "client_tags[].value")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -959,6 +1019,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for StreamsGroupMemberMetadataValue {
         type View<'a> = super::StreamsGroupMemberMetadataValue<'a>;
+        #[inline]
         fn from_view(v: &super::StreamsGroupMemberMetadataValue<'_>) -> Self {
             Self::from(v)
         }

@@ -45,6 +45,7 @@ impl<'a> StreamsGroupMetadataValue<'a> {
 }
 
 impl Default for StreamsGroupMetadataValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -52,8 +53,11 @@ impl Default for StreamsGroupMetadataValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StreamsGroupMetadataValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StreamsGroupMetadataValue {{ epoch: {=i32}, metadata_hash: {=i64}, validated_topology_epoch: {=i32}, last_assignment_configs: {}, stored_description_topology_epoch: {=i32}, failed_description_topology_epoch: {=i32}, unknown_tagged_fields: {} }}", self.epoch, self.metadata_hash, self.validated_topology_epoch, self.last_assignment_configs, self.stored_description_topology_epoch, self.failed_description_topology_epoch, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StreamsGroupMetadataValue {{ epoch: {=i32}, metadata_hash: {=i64}, validated_topology_epoch: {=i32}, last_assignment_configs: {}, stored_description_topology_epoch: {=i32}, failed_description_topology_epoch: {=i32}, unknown_tagged_fields: {} }}", self.epoch, self.metadata_hash, self.validated_topology_epoch, self.last_assignment_configs, self.stored_description_topology_epoch, self.failed_description_topology_epoch, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -187,94 +191,105 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.validated_topology_epoch != -1_i32 {
-                let s = 4;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.validated_topology_epoch != -1_i32 {
+                    let s = 4;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()) {
+                    let s = rt::write::opt_array_size(
+                        &self.last_assignment_configs,
+                        true,
+                        true,
+                        v,
+                        "last_assignment_configs",
+                    )?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.stored_description_topology_epoch != -1_i32 {
+                    let s = 4;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.failed_description_topology_epoch != -1_i32 {
+                    let s = 4;
+                    tags += 1;
+                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            if !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()) {
-                let s =
-                    rt::write::opt_array_size(&self.last_assignment_configs, true, true, v, "last_assignment_configs")?;
-                tags += 1;
-                n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
-            }
-            if self.stored_description_topology_epoch != -1_i32 {
-                let s = 4;
-                tags += 1;
-                n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
-            }
-            if self.failed_description_topology_epoch != -1_i32 {
-                let s = 4;
-                tags += 1;
-                n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
-            }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.epoch, "epoch");
-        w.i64(self.metadata_hash, "metadata_hash");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_validated_topology_epoch = self.validated_topology_epoch != -1_i32;
-            tags += usize::from(has_validated_topology_epoch);
-            let has_last_assignment_configs = !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty());
-            tags += usize::from(has_last_assignment_configs);
-            let has_stored_description_topology_epoch = self.stored_description_topology_epoch != -1_i32;
-            tags += usize::from(has_stored_description_topology_epoch);
-            let has_failed_description_topology_epoch = self.failed_description_topology_epoch != -1_i32;
-            tags += usize::from(has_failed_description_topology_epoch);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_validated_topology_epoch {
-                let s = 4;
-                w.uvarint(0, "validated_topology_epoch");
-                w.uvarint(s as u32, "validated_topology_epoch");
-                w.i32(self.validated_topology_epoch, "validated_topology_epoch");
+        rt::outline(move || {
+            w.i32(self.epoch, "epoch");
+            w.i64(self.metadata_hash, "metadata_hash");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_validated_topology_epoch = self.validated_topology_epoch != -1_i32;
+                tags += usize::from(has_validated_topology_epoch);
+                let has_last_assignment_configs = !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty());
+                tags += usize::from(has_last_assignment_configs);
+                let has_stored_description_topology_epoch = self.stored_description_topology_epoch != -1_i32;
+                tags += usize::from(has_stored_description_topology_epoch);
+                let has_failed_description_topology_epoch = self.failed_description_topology_epoch != -1_i32;
+                tags += usize::from(has_failed_description_topology_epoch);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_validated_topology_epoch {
+                    let s = 4;
+                    w.uvarint(0, "validated_topology_epoch");
+                    w.uvarint(s as u32, "validated_topology_epoch");
+                    w.i32(self.validated_topology_epoch, "validated_topology_epoch");
+                }
+                w.unknown_tags_before(&mut unknown, 1);
+                if has_last_assignment_configs {
+                    let s = w.ok(rt::write::opt_array_size(
+                        &self.last_assignment_configs,
+                        true,
+                        true,
+                        v,
+                        "last_assignment_configs",
+                    ));
+                    w.uvarint(1, "last_assignment_configs");
+                    w.uvarint(s as u32, "last_assignment_configs");
+                    w.opt_array(&self.last_assignment_configs, true, true, v, "last_assignment_configs");
+                }
+                w.unknown_tags_before(&mut unknown, 2);
+                if has_stored_description_topology_epoch {
+                    let s = 4;
+                    w.uvarint(2, "stored_description_topology_epoch");
+                    w.uvarint(s as u32, "stored_description_topology_epoch");
+                    w.i32(
+                        self.stored_description_topology_epoch,
+                        "stored_description_topology_epoch",
+                    );
+                }
+                w.unknown_tags_before(&mut unknown, 3);
+                if has_failed_description_topology_epoch {
+                    let s = 4;
+                    w.uvarint(3, "failed_description_topology_epoch");
+                    w.uvarint(s as u32, "failed_description_topology_epoch");
+                    w.i32(
+                        self.failed_description_topology_epoch,
+                        "failed_description_topology_epoch",
+                    );
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_before(&mut unknown, 1);
-            if has_last_assignment_configs {
-                let s = w.ok(rt::write::opt_array_size(
-                    &self.last_assignment_configs,
-                    true,
-                    true,
-                    v,
-                    "last_assignment_configs",
-                ));
-                w.uvarint(1, "last_assignment_configs");
-                w.uvarint(s as u32, "last_assignment_configs");
-                w.opt_array(&self.last_assignment_configs, true, true, v, "last_assignment_configs");
-            }
-            w.unknown_tags_before(&mut unknown, 2);
-            if has_stored_description_topology_epoch {
-                let s = 4;
-                w.uvarint(2, "stored_description_topology_epoch");
-                w.uvarint(s as u32, "stored_description_topology_epoch");
-                w.i32(
-                    self.stored_description_topology_epoch,
-                    "stored_description_topology_epoch",
-                );
-            }
-            w.unknown_tags_before(&mut unknown, 3);
-            if has_failed_description_topology_epoch {
-                let s = 4;
-                w.uvarint(3, "failed_description_topology_epoch");
-                w.uvarint(s as u32, "failed_description_topology_epoch");
-                w.i32(
-                    self.failed_description_topology_epoch,
-                    "failed_description_topology_epoch",
-                );
-            }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -301,6 +316,7 @@ impl<'a> LastAssignmentConfig<'a> {
 }
 
 impl Default for LastAssignmentConfig<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -308,14 +324,17 @@ impl Default for LastAssignmentConfig<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LastAssignmentConfig<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "LastAssignmentConfig {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.key,
-            self.value,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "LastAssignmentConfig {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.key,
+                self.value,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -345,11 +364,14 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -378,22 +400,28 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.key, true, "last_assignment_configs[].key")?;
-        n += rt::write::str_size(self.value, true, "last_assignment_configs[].value")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.key, true, "last_assignment_configs[].key")?;
+            n += rt::write::str_size(self.value, true, "last_assignment_configs[].value")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.key, true, "last_assignment_configs[].key");
-        w.str(self.value, true, "last_assignment_configs[].value");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.key, true, "last_assignment_configs[].key");
+            w.str(self.value, true, "last_assignment_configs[].value");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -613,6 +641,7 @@ pub mod owned {
     }
 
     impl Default for StreamsGroupMetadataValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 epoch: 0_i32,
@@ -627,18 +656,21 @@ pub mod owned {
     }
 
     impl From<&super::StreamsGroupMetadataValue<'_>> for StreamsGroupMetadataValue {
+        #[inline]
         fn from(v: &super::StreamsGroupMetadataValue<'_>) -> Self {
-            Self {
-                epoch: v.epoch,
-                metadata_hash: v.metadata_hash,
-                validated_topology_epoch: v.validated_topology_epoch,
-                last_assignment_configs: v
-                    .last_assignment_configs
-                    .map(|a| a.iter().map(|e| (&e).into()).collect()),
-                stored_description_topology_epoch: v.stored_description_topology_epoch,
-                failed_description_topology_epoch: v.failed_description_topology_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    epoch: v.epoch,
+                    metadata_hash: v.metadata_hash,
+                    validated_topology_epoch: v.validated_topology_epoch,
+                    last_assignment_configs: v
+                        .last_assignment_configs
+                        .map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    stored_description_topology_epoch: v.stored_description_topology_epoch,
+                    failed_description_topology_epoch: v.failed_description_topology_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -719,108 +751,115 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.validated_topology_epoch != -1_i32 {
-                    let s = 4;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.validated_topology_epoch != -1_i32 {
+                        let s = 4;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()) {
+                        let s = rt::owned::opt_vec_size(
+                            self.last_assignment_configs.as_deref(),
+                            true,
+                            true,
+                            v,
+                            "last_assignment_configs",
+                        )?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.stored_description_topology_epoch != -1_i32 {
+                        let s = 4;
+                        tags += 1;
+                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.failed_description_topology_epoch != -1_i32 {
+                        let s = 4;
+                        tags += 1;
+                        n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                if !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()) {
-                    let s = rt::owned::opt_vec_size(
-                        self.last_assignment_configs.as_deref(),
-                        true,
-                        true,
-                        v,
-                        "last_assignment_configs",
-                    )?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
-                }
-                if self.stored_description_topology_epoch != -1_i32 {
-                    let s = 4;
-                    tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
-                }
-                if self.failed_description_topology_epoch != -1_i32 {
-                    let s = 4;
-                    tags += 1;
-                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
-                }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<12>("epoch") {
-                r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
-                r[4..12].copy_from_slice(&self.metadata_hash.to_be_bytes());
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_validated_topology_epoch = self.validated_topology_epoch != -1_i32;
-                tags += usize::from(has_validated_topology_epoch);
-                let has_last_assignment_configs = !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty());
-                tags += usize::from(has_last_assignment_configs);
-                let has_stored_description_topology_epoch = self.stored_description_topology_epoch != -1_i32;
-                tags += usize::from(has_stored_description_topology_epoch);
-                let has_failed_description_topology_epoch = self.failed_description_topology_epoch != -1_i32;
-                tags += usize::from(has_failed_description_topology_epoch);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_validated_topology_epoch {
-                    let s = 4;
-                    w.uvarint(0, "validated_topology_epoch");
-                    w.uvarint(s as u32, "validated_topology_epoch");
-                    w.i32(self.validated_topology_epoch, "validated_topology_epoch");
+            rt::outline(move || {
+                if let Some(r) = w.run::<12>("epoch") {
+                    r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.metadata_hash.to_be_bytes());
                 }
-                w.unknown_tags_before(&mut unknown, 1);
-                if has_last_assignment_configs {
-                    let s = w.ok(rt::owned::opt_vec_size(
-                        self.last_assignment_configs.as_deref(),
-                        true,
-                        true,
-                        v,
-                        "last_assignment_configs",
-                    ));
-                    w.uvarint(1, "last_assignment_configs");
-                    w.uvarint(s as u32, "last_assignment_configs");
-                    rt::owned::write_opt_vec(
-                        w,
-                        self.last_assignment_configs.as_deref(),
-                        true,
-                        true,
-                        v,
-                        "last_assignment_configs",
-                    );
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_validated_topology_epoch = self.validated_topology_epoch != -1_i32;
+                    tags += usize::from(has_validated_topology_epoch);
+                    let has_last_assignment_configs =
+                        !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty());
+                    tags += usize::from(has_last_assignment_configs);
+                    let has_stored_description_topology_epoch = self.stored_description_topology_epoch != -1_i32;
+                    tags += usize::from(has_stored_description_topology_epoch);
+                    let has_failed_description_topology_epoch = self.failed_description_topology_epoch != -1_i32;
+                    tags += usize::from(has_failed_description_topology_epoch);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_validated_topology_epoch {
+                        let s = 4;
+                        w.uvarint(0, "validated_topology_epoch");
+                        w.uvarint(s as u32, "validated_topology_epoch");
+                        w.i32(self.validated_topology_epoch, "validated_topology_epoch");
+                    }
+                    w.unknown_tags_before(&mut unknown, 1);
+                    if has_last_assignment_configs {
+                        let s = w.ok(rt::owned::opt_vec_size(
+                            self.last_assignment_configs.as_deref(),
+                            true,
+                            true,
+                            v,
+                            "last_assignment_configs",
+                        ));
+                        w.uvarint(1, "last_assignment_configs");
+                        w.uvarint(s as u32, "last_assignment_configs");
+                        rt::owned::write_opt_vec(
+                            w,
+                            self.last_assignment_configs.as_deref(),
+                            true,
+                            true,
+                            v,
+                            "last_assignment_configs",
+                        );
+                    }
+                    w.unknown_tags_before(&mut unknown, 2);
+                    if has_stored_description_topology_epoch {
+                        let s = 4;
+                        w.uvarint(2, "stored_description_topology_epoch");
+                        w.uvarint(s as u32, "stored_description_topology_epoch");
+                        w.i32(
+                            self.stored_description_topology_epoch,
+                            "stored_description_topology_epoch",
+                        );
+                    }
+                    w.unknown_tags_before(&mut unknown, 3);
+                    if has_failed_description_topology_epoch {
+                        let s = 4;
+                        w.uvarint(3, "failed_description_topology_epoch");
+                        w.uvarint(s as u32, "failed_description_topology_epoch");
+                        w.i32(
+                            self.failed_description_topology_epoch,
+                            "failed_description_topology_epoch",
+                        );
+                    }
+                    w.unknown_tags_rest(&mut unknown);
                 }
-                w.unknown_tags_before(&mut unknown, 2);
-                if has_stored_description_topology_epoch {
-                    let s = 4;
-                    w.uvarint(2, "stored_description_topology_epoch");
-                    w.uvarint(s as u32, "stored_description_topology_epoch");
-                    w.i32(
-                        self.stored_description_topology_epoch,
-                        "stored_description_topology_epoch",
-                    );
-                }
-                w.unknown_tags_before(&mut unknown, 3);
-                if has_failed_description_topology_epoch {
-                    let s = 4;
-                    w.uvarint(3, "failed_description_topology_epoch");
-                    w.uvarint(s as u32, "failed_description_topology_epoch");
-                    w.i32(
-                        self.failed_description_topology_epoch,
-                        "failed_description_topology_epoch",
-                    );
-                }
-                w.unknown_tags_rest(&mut unknown);
-            }
+            })
         }
     }
 
@@ -836,6 +875,7 @@ pub mod owned {
     }
 
     impl Default for LastAssignmentConfig {
+        #[inline]
         fn default() -> Self {
             Self {
                 key: rt::CompactString::const_new(""),
@@ -846,12 +886,15 @@ pub mod owned {
     }
 
     impl From<&super::LastAssignmentConfig<'_>> for LastAssignmentConfig {
+        #[inline]
         fn from(v: &super::LastAssignmentConfig<'_>) -> Self {
-            Self {
-                key: v.key.into(),
-                value: v.value.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    key: v.key.into(),
+                    value: v.value.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -875,16 +918,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.key, true, "last_assignment_configs[].key")?;
-            n += rt::write::str_size(&self.value, true, "last_assignment_configs[].value")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.key, true, "last_assignment_configs[].key")?;
+                n += rt::write::str_size(&self.value, true, "last_assignment_configs[].value")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -897,6 +943,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for StreamsGroupMetadataValue {
         type View<'a> = super::StreamsGroupMetadataValue<'a>;
+        #[inline]
         fn from_view(v: &super::StreamsGroupMetadataValue<'_>) -> Self {
             Self::from(v)
         }

@@ -36,6 +36,7 @@ impl<'a> StreamsGroupTargetAssignmentMemberValue<'a> {
 }
 
 impl Default for StreamsGroupTargetAssignmentMemberValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,8 +44,11 @@ impl Default for StreamsGroupTargetAssignmentMemberValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StreamsGroupTargetAssignmentMemberValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StreamsGroupTargetAssignmentMemberValue {{ active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, unknown_tagged_fields: {} }}", self.active_tasks, self.standby_tasks, self.warmup_tasks, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StreamsGroupTargetAssignmentMemberValue {{ active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, unknown_tagged_fields: {} }}", self.active_tasks, self.standby_tasks, self.warmup_tasks, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -101,30 +105,36 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.active_tasks, true, v, "active_tasks")?;
-        n += rt::write::array_size(&self.standby_tasks, true, v, "standby_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
-        n += rt::write::array_size(&self.warmup_tasks, true, v, "warmup_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.active_tasks, true, v, "active_tasks")?;
+            n += rt::write::array_size(&self.standby_tasks, true, v, "standby_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+            n += rt::write::array_size(&self.warmup_tasks, true, v, "warmup_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.active_tasks, true, v, "active_tasks");
-        w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
-            w.array(&self.standby_tasks, true, v, "standby_tasks")
-        });
-        w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
-            w.array(&self.warmup_tasks, true, v, "warmup_tasks")
-        });
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.active_tasks, true, v, "active_tasks");
+            w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                w.array(&self.standby_tasks, true, v, "standby_tasks")
+            });
+            w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
+                w.array(&self.warmup_tasks, true, v, "warmup_tasks")
+            });
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -151,6 +161,7 @@ impl<'a> TaskIds<'a> {
 }
 
 impl Default for TaskIds<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -158,14 +169,17 @@ impl Default for TaskIds<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TaskIds<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.subtopology_id,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.subtopology_id,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -195,11 +209,14 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -233,22 +250,28 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-        n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+            n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
-        w.array(&self.partitions, true, v, "active_tasks[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
+            w.array(&self.partitions, true, v, "active_tasks[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -523,6 +546,7 @@ pub mod owned {
     }
 
     impl Default for StreamsGroupTargetAssignmentMemberValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 active_tasks: Vec::new(),
@@ -534,13 +558,16 @@ pub mod owned {
     }
 
     impl From<&super::StreamsGroupTargetAssignmentMemberValue<'_>> for StreamsGroupTargetAssignmentMemberValue {
+        #[inline]
         fn from(v: &super::StreamsGroupTargetAssignmentMemberValue<'_>) -> Self {
-            Self {
-                active_tasks: v.active_tasks.iter().map(|e| (&e).into()).collect(),
-                standby_tasks: v.standby_tasks.iter().map(|e| (&e).into()).collect(),
-                warmup_tasks: v.warmup_tasks.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    active_tasks: v.active_tasks.iter().map(|e| (&e).into()).collect(),
+                    standby_tasks: v.standby_tasks.iter().map(|e| (&e).into()).collect(),
+                    warmup_tasks: v.warmup_tasks.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -563,30 +590,36 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
-            n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
-            n += rt::owned::vec_size(&self.warmup_tasks, true, v, "warmup_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
+                n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+                n += rt::owned::vec_size(&self.warmup_tasks, true, v, "warmup_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks");
-            w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
-                rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks")
-            });
-            w.renamed(super::fields::ALIAS_WARMUP_TASKS.paths, |w| {
-                rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")
-            });
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks");
+                w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                    rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks")
+                });
+                w.renamed(super::fields::ALIAS_WARMUP_TASKS.paths, |w| {
+                    rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")
+                });
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -602,6 +635,7 @@ pub mod owned {
     }
 
     impl Default for TaskIds {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopology_id: rt::CompactString::const_new(""),
@@ -612,12 +646,15 @@ pub mod owned {
     }
 
     impl From<&super::TaskIds<'_>> for TaskIds {
+        #[inline]
         fn from(v: &super::TaskIds<'_>) -> Self {
-            Self {
-                subtopology_id: v.subtopology_id.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopology_id: v.subtopology_id.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -639,16 +676,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -661,6 +701,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for StreamsGroupTargetAssignmentMemberValue {
         type View<'a> = super::StreamsGroupTargetAssignmentMemberValue<'a>;
+        #[inline]
         fn from_view(v: &super::StreamsGroupTargetAssignmentMemberValue<'_>) -> Self {
             Self::from(v)
         }

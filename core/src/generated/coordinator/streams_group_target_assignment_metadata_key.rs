@@ -30,6 +30,7 @@ impl<'a> StreamsGroupTargetAssignmentMetadataKey<'a> {
 }
 
 impl Default for StreamsGroupTargetAssignmentMetadataKey<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,13 +38,16 @@ impl Default for StreamsGroupTargetAssignmentMetadataKey<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StreamsGroupTargetAssignmentMetadataKey<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "StreamsGroupTargetAssignmentMetadataKey {{ group_id: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.group_id,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "StreamsGroupTargetAssignmentMetadataKey {{ group_id: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.group_id,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -72,18 +76,24 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMetadataKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.group_id, false, "group_id")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.group_id, false, "group_id")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.group_id, false, "group_id");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.str(self.group_id, false, "group_id");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -156,6 +166,7 @@ pub mod owned {
     }
 
     impl Default for StreamsGroupTargetAssignmentMetadataKey {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -165,11 +176,14 @@ pub mod owned {
     }
 
     impl From<&super::StreamsGroupTargetAssignmentMetadataKey<'_>> for StreamsGroupTargetAssignmentMetadataKey {
+        #[inline]
         fn from(v: &super::StreamsGroupTargetAssignmentMetadataKey<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -185,23 +199,30 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.group_id, false, "group_id")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.group_id, false, "group_id")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.group_id, false, "group_id");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.str(&self.group_id, false, "group_id");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for StreamsGroupTargetAssignmentMetadataKey {
         type View<'a> = super::StreamsGroupTargetAssignmentMetadataKey<'a>;
+        #[inline]
         fn from_view(v: &super::StreamsGroupTargetAssignmentMetadataKey<'_>) -> Self {
             Self::from(v)
         }

@@ -33,6 +33,7 @@ impl<'a> StreamsGroupTargetAssignmentMetadataValue<'a> {
 }
 
 impl Default for StreamsGroupTargetAssignmentMetadataValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,8 +41,11 @@ impl Default for StreamsGroupTargetAssignmentMetadataValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StreamsGroupTargetAssignmentMetadataValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StreamsGroupTargetAssignmentMetadataValue {{ assignment_epoch: {=i32}, assignment_timestamp: {=i64}, unknown_tagged_fields: {} }}", self.assignment_epoch, self.assignment_timestamp, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StreamsGroupTargetAssignmentMetadataValue {{ assignment_epoch: {=i32}, assignment_timestamp: {=i64}, unknown_tagged_fields: {} }}", self.assignment_epoch, self.assignment_timestamp, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -108,38 +112,44 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMetadataValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.assignment_timestamp != 0_i64 {
-                let s = 8;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.assignment_timestamp != 0_i64 {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.assignment_epoch, "assignment_epoch");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_assignment_timestamp = self.assignment_timestamp != 0_i64;
-            tags += usize::from(has_assignment_timestamp);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_assignment_timestamp {
-                let s = 8;
-                w.uvarint(0, "assignment_timestamp");
-                w.uvarint(s as u32, "assignment_timestamp");
-                w.i64(self.assignment_timestamp, "assignment_timestamp");
+        rt::outline(move || {
+            w.i32(self.assignment_epoch, "assignment_epoch");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_assignment_timestamp = self.assignment_timestamp != 0_i64;
+                tags += usize::from(has_assignment_timestamp);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_assignment_timestamp {
+                    let s = 8;
+                    w.uvarint(0, "assignment_timestamp");
+                    w.uvarint(s as u32, "assignment_timestamp");
+                    w.i64(self.assignment_timestamp, "assignment_timestamp");
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -232,6 +242,7 @@ pub mod owned {
     }
 
     impl Default for StreamsGroupTargetAssignmentMetadataValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 assignment_epoch: 0_i32,
@@ -242,12 +253,15 @@ pub mod owned {
     }
 
     impl From<&super::StreamsGroupTargetAssignmentMetadataValue<'_>> for StreamsGroupTargetAssignmentMetadataValue {
+        #[inline]
         fn from(v: &super::StreamsGroupTargetAssignmentMetadataValue<'_>) -> Self {
-            Self {
-                assignment_epoch: v.assignment_epoch,
-                assignment_timestamp: v.assignment_timestamp,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    assignment_epoch: v.assignment_epoch,
+                    assignment_timestamp: v.assignment_timestamp,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -286,43 +300,50 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.assignment_timestamp != 0_i64 {
-                    let s = 8;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.assignment_timestamp != 0_i64 {
+                        let s = 8;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.i32(self.assignment_epoch, "assignment_epoch");
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_assignment_timestamp = self.assignment_timestamp != 0_i64;
-                tags += usize::from(has_assignment_timestamp);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_assignment_timestamp {
-                    let s = 8;
-                    w.uvarint(0, "assignment_timestamp");
-                    w.uvarint(s as u32, "assignment_timestamp");
-                    w.i64(self.assignment_timestamp, "assignment_timestamp");
+            rt::outline(move || {
+                w.i32(self.assignment_epoch, "assignment_epoch");
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_assignment_timestamp = self.assignment_timestamp != 0_i64;
+                    tags += usize::from(has_assignment_timestamp);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_assignment_timestamp {
+                        let s = 8;
+                        w.uvarint(0, "assignment_timestamp");
+                        w.uvarint(s as u32, "assignment_timestamp");
+                        w.i64(self.assignment_timestamp, "assignment_timestamp");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for StreamsGroupTargetAssignmentMetadataValue {
         type View<'a> = super::StreamsGroupTargetAssignmentMetadataValue<'a>;
+        #[inline]
         fn from_view(v: &super::StreamsGroupTargetAssignmentMetadataValue<'_>) -> Self {
             Self::from(v)
         }

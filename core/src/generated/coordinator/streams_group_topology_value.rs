@@ -33,6 +33,7 @@ impl<'a> StreamsGroupTopologyValue<'a> {
 }
 
 impl Default for StreamsGroupTopologyValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,28 +41,34 @@ impl Default for StreamsGroupTopologyValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StreamsGroupTopologyValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "StreamsGroupTopologyValue {{ epoch: {=i32}, subtopologies: {}, unknown_tagged_fields: {} }}",
-            self.epoch,
-            self.subtopologies,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "StreamsGroupTopologyValue {{ epoch: {=i32}, subtopologies: {}, unknown_tagged_fields: {} }}",
+                self.epoch,
+                self.subtopologies,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for StreamsGroupTopologyValue<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let epoch = rt::read::i32(c, "epoch")?;
-        let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "subtopologies")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            epoch,
-            subtopologies,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let epoch = rt::read::i32(c, "epoch")?;
+            let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "subtopologies")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                epoch,
+                subtopologies,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -79,21 +86,27 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.subtopologies, true, v, "subtopologies")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.subtopologies, true, v, "subtopologies")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.epoch, "epoch");
-        w.array(&self.subtopologies, true, v, "subtopologies");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.epoch, "epoch");
+            w.array(&self.subtopologies, true, v, "subtopologies");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -135,6 +148,7 @@ impl<'a> Subtopology<'a> {
 }
 
 impl Default for Subtopology<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -142,66 +156,78 @@ impl Default for Subtopology<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Subtopology<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "Subtopology {{ subtopology_id: \"{=str}\", source_topics: {}, source_topic_regex: {}, state_changelog_topics: {}, repartition_sink_topics: {}, repartition_source_topics: {}, copartition_groups: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.source_topics, self.source_topic_regex, self.state_changelog_topics, self.repartition_sink_topics, self.repartition_source_topics, self.copartition_groups, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "Subtopology {{ subtopology_id: \"{=str}\", source_topics: {}, source_topic_regex: {}, state_changelog_topics: {}, repartition_sink_topics: {}, repartition_source_topics: {}, copartition_groups: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.source_topics, self.source_topic_regex, self.state_changelog_topics, self.repartition_sink_topics, self.repartition_source_topics, self.copartition_groups, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for Subtopology<'_> {}
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let subtopology_id = rt::read::str(c, true, "subtopologies[].subtopology_id")?;
-        let source_topics = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topics")?;
-        let source_topic_regex = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topic_regex")?;
-        let state_changelog_topics =
-            rt::read::array::<TopicInfo<'a>>(c, true, v, "subtopologies[].state_changelog_topics")?;
-        let repartition_sink_topics =
-            rt::read::array::<&'a str>(c, true, v, "subtopologies[].repartition_sink_topics")?;
-        let repartition_source_topics =
-            rt::read::array::<TopicInfo<'a>>(c, true, v, "subtopologies[].repartition_source_topics")
-                .map_err(|e| e.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-        let copartition_groups =
-            rt::read::array::<CopartitionGroup<'a>>(c, true, v, "subtopologies[].copartition_groups")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "subtopologies[]._tagged_fields")?;
-        Ok(Self {
-            subtopology_id,
-            source_topics,
-            source_topic_regex,
-            state_changelog_topics,
-            repartition_sink_topics,
-            repartition_source_topics,
-            copartition_groups,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let subtopology_id = rt::read::str(c, true, "subtopologies[].subtopology_id")?;
+            let source_topics = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topics")?;
+            let source_topic_regex = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topic_regex")?;
+            let state_changelog_topics =
+                rt::read::array::<TopicInfo<'a>>(c, true, v, "subtopologies[].state_changelog_topics")?;
+            let repartition_sink_topics =
+                rt::read::array::<&'a str>(c, true, v, "subtopologies[].repartition_sink_topics")?;
+            let repartition_source_topics =
+                rt::read::array::<TopicInfo<'a>>(c, true, v, "subtopologies[].repartition_source_topics")
+                    .map_err(|e| e.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+            let copartition_groups =
+                rt::read::array::<CopartitionGroup<'a>>(c, true, v, "subtopologies[].copartition_groups")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "subtopologies[]._tagged_fields")?;
+            Ok(Self {
+                subtopology_id,
+                source_topics,
+                source_topic_regex,
+                state_changelog_topics,
+                repartition_sink_topics,
+                repartition_source_topics,
+                copartition_groups,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "subtopologies[].subtopology_id")?;
-        rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].source_topics")?;
-        rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].source_topic_regex")?;
-        rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].state_changelog_topics")?;
-        rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].repartition_sink_topics")?;
-        rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].repartition_source_topics")
-            .map_err(|e| e.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-        rt::read::check_array::<CopartitionGroup<'a>>(c, true, false, v, "subtopologies[].copartition_groups")?;
-        rt::read::check_tags(c, "subtopologies[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::str(c, true, "subtopologies[].subtopology_id")?;
+            rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].source_topics")?;
+            rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].source_topic_regex")?;
+            rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].state_changelog_topics")?;
+            rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].repartition_sink_topics")?;
+            rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].repartition_source_topics")
+                .map_err(|e| e.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+            rt::read::check_array::<CopartitionGroup<'a>>(c, true, false, v, "subtopologies[].copartition_groups")?;
+            rt::read::check_tags(c, "subtopologies[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
-        rt::read::skip_array::<CopartitionGroup<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
+            rt::read::skip_array::<CopartitionGroup<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -280,65 +306,71 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.subtopology_id, true, "subtopologies[].subtopology_id")?;
-        n += rt::write::array_size(&self.source_topics, true, v, "subtopologies[].source_topics")?;
-        n += rt::write::array_size(&self.source_topic_regex, true, v, "subtopologies[].source_topic_regex")?;
-        n += rt::write::array_size(
-            &self.state_changelog_topics,
-            true,
-            v,
-            "subtopologies[].state_changelog_topics",
-        )?;
-        n += rt::write::array_size(
-            &self.repartition_sink_topics,
-            true,
-            v,
-            "subtopologies[].repartition_sink_topics",
-        )?;
-        n += rt::write::array_size(
-            &self.repartition_source_topics,
-            true,
-            v,
-            "subtopologies[].repartition_source_topics",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-        n += rt::write::array_size(&self.copartition_groups, true, v, "subtopologies[].copartition_groups")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
-    }
-
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.subtopology_id, true, "subtopologies[].subtopology_id");
-        w.array(&self.source_topics, true, v, "subtopologies[].source_topics");
-        w.array(&self.source_topic_regex, true, v, "subtopologies[].source_topic_regex");
-        w.array(
-            &self.state_changelog_topics,
-            true,
-            v,
-            "subtopologies[].state_changelog_topics",
-        );
-        w.array(
-            &self.repartition_sink_topics,
-            true,
-            v,
-            "subtopologies[].repartition_sink_topics",
-        );
-        w.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths, |w| {
-            w.array(
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.subtopology_id, true, "subtopologies[].subtopology_id")?;
+            n += rt::write::array_size(&self.source_topics, true, v, "subtopologies[].source_topics")?;
+            n += rt::write::array_size(&self.source_topic_regex, true, v, "subtopologies[].source_topic_regex")?;
+            n += rt::write::array_size(
+                &self.state_changelog_topics,
+                true,
+                v,
+                "subtopologies[].state_changelog_topics",
+            )?;
+            n += rt::write::array_size(
+                &self.repartition_sink_topics,
+                true,
+                v,
+                "subtopologies[].repartition_sink_topics",
+            )?;
+            n += rt::write::array_size(
                 &self.repartition_source_topics,
                 true,
                 v,
                 "subtopologies[].repartition_source_topics",
             )
-        });
-        w.array(&self.copartition_groups, true, v, "subtopologies[].copartition_groups");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            .map_err(|e| e.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+            n += rt::write::array_size(&self.copartition_groups, true, v, "subtopologies[].copartition_groups")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
+    }
+
+    #[inline]
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        rt::outline(move || {
+            w.str(self.subtopology_id, true, "subtopologies[].subtopology_id");
+            w.array(&self.source_topics, true, v, "subtopologies[].source_topics");
+            w.array(&self.source_topic_regex, true, v, "subtopologies[].source_topic_regex");
+            w.array(
+                &self.state_changelog_topics,
+                true,
+                v,
+                "subtopologies[].state_changelog_topics",
+            );
+            w.array(
+                &self.repartition_sink_topics,
+                true,
+                v,
+                "subtopologies[].repartition_sink_topics",
+            );
+            w.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths, |w| {
+                w.array(
+                    &self.repartition_source_topics,
+                    true,
+                    v,
+                    "subtopologies[].repartition_source_topics",
+                )
+            });
+            w.array(&self.copartition_groups, true, v, "subtopologies[].copartition_groups");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -371,6 +403,7 @@ impl<'a> TopicInfo<'a> {
 }
 
 impl Default for TopicInfo<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -378,8 +411,11 @@ impl Default for TopicInfo<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicInfo<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TopicInfo {{ name: \"{=str}\", partitions: {=i32}, replication_factor: {=i16}, topic_configs: {}, unknown_tagged_fields: {} }}", self.name, self.partitions, self.replication_factor, self.topic_configs, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TopicInfo {{ name: \"{=str}\", partitions: {=i32}, replication_factor: {=i16}, topic_configs: {}, unknown_tagged_fields: {} }}", self.name, self.partitions, self.replication_factor, self.topic_configs, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -443,12 +479,15 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 6)?;
-        rt::read::skip_array::<TopicConfig<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 6)?;
+            rt::read::skip_array::<TopicConfig<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -490,37 +529,43 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::str_size(self.name, true, "subtopologies[].state_changelog_topics[].name")?;
-        n += rt::write::array_size(
-            &self.topic_configs,
-            true,
-            v,
-            "subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::str_size(self.name, true, "subtopologies[].state_changelog_topics[].name")?;
+            n += rt::write::array_size(
+                &self.topic_configs,
+                true,
+                v,
+                "subtopologies[].state_changelog_topics[].topic_configs",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, true, "subtopologies[].state_changelog_topics[].name");
-        w.i32(self.partitions, "subtopologies[].state_changelog_topics[].partitions");
-        w.i16(
-            self.replication_factor,
-            "subtopologies[].state_changelog_topics[].replication_factor",
-        );
-        w.array(
-            &self.topic_configs,
-            true,
-            v,
-            "subtopologies[].state_changelog_topics[].topic_configs",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "subtopologies[].state_changelog_topics[].name");
+            w.i32(self.partitions, "subtopologies[].state_changelog_topics[].partitions");
+            w.i16(
+                self.replication_factor,
+                "subtopologies[].state_changelog_topics[].replication_factor",
+            );
+            w.array(
+                &self.topic_configs,
+                true,
+                v,
+                "subtopologies[].state_changelog_topics[].topic_configs",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -550,6 +595,7 @@ impl<'a> CopartitionGroup<'a> {
 }
 
 impl Default for CopartitionGroup<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -557,8 +603,11 @@ impl Default for CopartitionGroup<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CopartitionGroup<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "CopartitionGroup {{ source_topics: {}, source_topic_regex: {}, repartition_source_topics: {}, unknown_tagged_fields: {} }}", self.source_topics, self.source_topic_regex, self.repartition_source_topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "CopartitionGroup {{ source_topics: {}, source_topic_regex: {}, repartition_source_topics: {}, unknown_tagged_fields: {} }}", self.source_topics, self.source_topic_regex, self.repartition_source_topics, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -610,12 +659,15 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_array::<i16>(c, true, v)?;
-        rt::read::skip_array::<i16>(c, true, v)?;
-        rt::read::skip_array::<i16>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_array::<i16>(c, true, v)?;
+            rt::read::skip_array::<i16>(c, true, v)?;
+            rt::read::skip_array::<i16>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -663,54 +715,60 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(
-            &self.source_topics,
-            true,
-            v,
-            "subtopologies[].copartition_groups[].source_topics",
-        )?;
-        n += rt::write::array_size(
-            &self.source_topic_regex,
-            true,
-            v,
-            "subtopologies[].copartition_groups[].source_topic_regex",
-        )?;
-        n += rt::write::array_size(
-            &self.repartition_source_topics,
-            true,
-            v,
-            "subtopologies[].copartition_groups[].repartition_source_topics",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(
+                &self.source_topics,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].source_topics",
+            )?;
+            n += rt::write::array_size(
+                &self.source_topic_regex,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].source_topic_regex",
+            )?;
+            n += rt::write::array_size(
+                &self.repartition_source_topics,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(
-            &self.source_topics,
-            true,
-            v,
-            "subtopologies[].copartition_groups[].source_topics",
-        );
-        w.array(
-            &self.source_topic_regex,
-            true,
-            v,
-            "subtopologies[].copartition_groups[].source_topic_regex",
-        );
-        w.array(
-            &self.repartition_source_topics,
-            true,
-            v,
-            "subtopologies[].copartition_groups[].repartition_source_topics",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(
+                &self.source_topics,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].source_topics",
+            );
+            w.array(
+                &self.source_topic_regex,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].source_topic_regex",
+            );
+            w.array(
+                &self.repartition_source_topics,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].repartition_source_topics",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -737,6 +795,7 @@ impl<'a> TopicConfig<'a> {
 }
 
 impl Default for TopicConfig<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -744,14 +803,17 @@ impl Default for TopicConfig<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicConfig<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicConfig {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.key,
-            self.value,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicConfig {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.key,
+                self.value,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -795,11 +857,14 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -836,38 +901,44 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(
-            self.key,
-            true,
-            "subtopologies[].state_changelog_topics[].topic_configs[].key",
-        )?;
-        n += rt::write::str_size(
-            self.value,
-            true,
-            "subtopologies[].state_changelog_topics[].topic_configs[].value",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(
+                self.key,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].key",
+            )?;
+            n += rt::write::str_size(
+                self.value,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].value",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(
-            self.key,
-            true,
-            "subtopologies[].state_changelog_topics[].topic_configs[].key",
-        );
-        w.str(
-            self.value,
-            true,
-            "subtopologies[].state_changelog_topics[].topic_configs[].value",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(
+                self.key,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].key",
+            );
+            w.str(
+                self.value,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].value",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1450,6 +1521,7 @@ pub mod owned {
     }
 
     impl Default for StreamsGroupTopologyValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 epoch: 0_i32,
@@ -1460,44 +1532,57 @@ pub mod owned {
     }
 
     impl From<&super::StreamsGroupTopologyValue<'_>> for StreamsGroupTopologyValue {
+        #[inline]
         fn from(v: &super::StreamsGroupTopologyValue<'_>) -> Self {
-            Self {
-                epoch: v.epoch,
-                subtopologies: v.subtopologies.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    epoch: v.epoch,
+                    subtopologies: v.subtopologies.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for StreamsGroupTopologyValue {}
 
     impl rt::OwnedStruct for StreamsGroupTopologyValue {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let epoch = rt::read::i32(c, "epoch")?;
-            let subtopologies = rt::owned::read_array::<Subtopology, _>(c, true, v, "subtopologies")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                epoch,
-                subtopologies,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let epoch = rt::read::i32(c, "epoch")?;
+                let subtopologies = rt::owned::read_array::<Subtopology, _>(c, true, v, "subtopologies")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    epoch,
+                    subtopologies,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.subtopologies, true, v, "subtopologies")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.subtopologies, true, v, "subtopologies")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.epoch, "epoch");
-            rt::owned::write_vec(w, &self.subtopologies, true, v, "subtopologies");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.i32(self.epoch, "epoch");
+                rt::owned::write_vec(w, &self.subtopologies, true, v, "subtopologies");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -1523,6 +1608,7 @@ pub mod owned {
     }
 
     impl Default for Subtopology {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopology_id: rt::CompactString::const_new(""),
@@ -1538,85 +1624,98 @@ pub mod owned {
     }
 
     impl From<&super::Subtopology<'_>> for Subtopology {
+        #[inline]
         fn from(v: &super::Subtopology<'_>) -> Self {
-            Self {
-                subtopology_id: v.subtopology_id.into(),
-                source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
-                source_topic_regex: v.source_topic_regex.iter().map(rt::CompactString::from).collect(),
-                state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
-                repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::CompactString::from).collect(),
-                repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
-                copartition_groups: v.copartition_groups.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopology_id: v.subtopology_id.into(),
+                    source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
+                    source_topic_regex: v.source_topic_regex.iter().map(rt::CompactString::from).collect(),
+                    state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
+                    repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::CompactString::from).collect(),
+                    repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
+                    copartition_groups: v.copartition_groups.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for Subtopology {}
 
     impl rt::OwnedStruct for Subtopology {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let subtopology_id = rt::CompactString::from(rt::read::str(c, true, "subtopologies[].subtopology_id")?);
-            let source_topics =
-                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subtopologies[].source_topics")?;
-            let source_topic_regex =
-                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subtopologies[].source_topic_regex")?;
-            let state_changelog_topics =
-                rt::owned::read_array::<TopicInfo, _>(c, true, v, "subtopologies[].state_changelog_topics")?;
-            let repartition_sink_topics =
-                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subtopologies[].repartition_sink_topics")?;
-            let repartition_source_topics =
-                rt::owned::read_array::<TopicInfo, _>(c, true, v, "subtopologies[].repartition_source_topics")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-            let copartition_groups =
-                rt::owned::read_array::<CopartitionGroup, _>(c, true, v, "subtopologies[].copartition_groups")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "subtopologies[]._tagged_fields")?);
-            Ok(Self {
-                subtopology_id,
-                source_topics,
-                source_topic_regex,
-                state_changelog_topics,
-                repartition_sink_topics,
-                repartition_source_topics,
-                copartition_groups,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let subtopology_id = rt::CompactString::from(rt::read::str(c, true, "subtopologies[].subtopology_id")?);
+                let source_topics =
+                    rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subtopologies[].source_topics")?;
+                let source_topic_regex =
+                    rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subtopologies[].source_topic_regex")?;
+                let state_changelog_topics =
+                    rt::owned::read_array::<TopicInfo, _>(c, true, v, "subtopologies[].state_changelog_topics")?;
+                let repartition_sink_topics = rt::owned::read_array::<rt::CompactString, _>(
+                    c,
+                    true,
+                    v,
+                    "subtopologies[].repartition_sink_topics",
+                )?;
+                let repartition_source_topics =
+                    rt::owned::read_array::<TopicInfo, _>(c, true, v, "subtopologies[].repartition_source_topics")
+                        .map_err(|e| e.renamed(super::fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+                let copartition_groups =
+                    rt::owned::read_array::<CopartitionGroup, _>(c, true, v, "subtopologies[].copartition_groups")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "subtopologies[]._tagged_fields")?);
+                Ok(Self {
+                    subtopology_id,
+                    source_topics,
+                    source_topic_regex,
+                    state_changelog_topics,
+                    repartition_sink_topics,
+                    repartition_source_topics,
+                    copartition_groups,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.subtopology_id, true, "subtopologies[].subtopology_id")?;
-            n += rt::owned::vec_size(&self.source_topics, true, v, "subtopologies[].source_topics")?;
-            n += rt::owned::vec_size(&self.source_topic_regex, true, v, "subtopologies[].source_topic_regex")?;
-            n += rt::owned::vec_size(
-                &self.state_changelog_topics,
-                true,
-                v,
-                "subtopologies[].state_changelog_topics",
-            )?;
-            n += rt::owned::vec_size(
-                &self.repartition_sink_topics,
-                true,
-                v,
-                "subtopologies[].repartition_sink_topics",
-            )?;
-            n += rt::owned::vec_size(
-                &self.repartition_source_topics,
-                true,
-                v,
-                "subtopologies[].repartition_source_topics",
-            )
-            .map_err(|e| e.renamed(super::fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-            n += rt::owned::vec_size(&self.copartition_groups, true, v, "subtopologies[].copartition_groups")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.subtopology_id, true, "subtopologies[].subtopology_id")?;
+                n += rt::owned::vec_size(&self.source_topics, true, v, "subtopologies[].source_topics")?;
+                n += rt::owned::vec_size(&self.source_topic_regex, true, v, "subtopologies[].source_topic_regex")?;
+                n += rt::owned::vec_size(
+                    &self.state_changelog_topics,
+                    true,
+                    v,
+                    "subtopologies[].state_changelog_topics",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.repartition_sink_topics,
+                    true,
+                    v,
+                    "subtopologies[].repartition_sink_topics",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.repartition_source_topics,
+                    true,
+                    v,
+                    "subtopologies[].repartition_source_topics",
+                )
+                .map_err(|e| e.renamed(super::fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+                n += rt::owned::vec_size(&self.copartition_groups, true, v, "subtopologies[].copartition_groups")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1683,6 +1782,7 @@ pub mod owned {
     }
 
     impl Default for TopicInfo {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1695,14 +1795,17 @@ pub mod owned {
     }
 
     impl From<&super::TopicInfo<'_>> for TopicInfo {
+        #[inline]
         fn from(v: &super::TopicInfo<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions,
-                replication_factor: v.replication_factor,
-                topic_configs: v.topic_configs.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions,
+                    replication_factor: v.replication_factor,
+                    topic_configs: v.topic_configs.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1747,21 +1850,24 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::str_size(&self.name, true, "subtopologies[].state_changelog_topics[].name")?;
-            n += rt::owned::vec_size(
-                &self.topic_configs,
-                true,
-                v,
-                "subtopologies[].state_changelog_topics[].topic_configs",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::str_size(&self.name, true, "subtopologies[].state_changelog_topics[].name")?;
+                n += rt::owned::vec_size(
+                    &self.topic_configs,
+                    true,
+                    v,
+                    "subtopologies[].state_changelog_topics[].topic_configs",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1796,6 +1902,7 @@ pub mod owned {
     }
 
     impl Default for CopartitionGroup {
+        #[inline]
         fn default() -> Self {
             Self {
                 source_topics: rt::SmallVec::new(),
@@ -1807,13 +1914,16 @@ pub mod owned {
     }
 
     impl From<&super::CopartitionGroup<'_>> for CopartitionGroup {
+        #[inline]
         fn from(v: &super::CopartitionGroup<'_>) -> Self {
-            Self {
-                source_topics: v.source_topics.iter().collect(),
-                source_topic_regex: v.source_topic_regex.iter().collect(),
-                repartition_source_topics: v.repartition_source_topics.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    source_topics: v.source_topics.iter().collect(),
+                    source_topic_regex: v.source_topic_regex.iter().collect(),
+                    repartition_source_topics: v.repartition_source_topics.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1846,32 +1956,35 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(
-                &self.source_topics,
-                true,
-                v,
-                "subtopologies[].copartition_groups[].source_topics",
-            )?;
-            n += rt::owned::vec_size(
-                &self.source_topic_regex,
-                true,
-                v,
-                "subtopologies[].copartition_groups[].source_topic_regex",
-            )?;
-            n += rt::owned::vec_size(
-                &self.repartition_source_topics,
-                true,
-                v,
-                "subtopologies[].copartition_groups[].repartition_source_topics",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(
+                    &self.source_topics,
+                    true,
+                    v,
+                    "subtopologies[].copartition_groups[].source_topics",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.source_topic_regex,
+                    true,
+                    v,
+                    "subtopologies[].copartition_groups[].source_topic_regex",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.repartition_source_topics,
+                    true,
+                    v,
+                    "subtopologies[].copartition_groups[].repartition_source_topics",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1913,6 +2026,7 @@ pub mod owned {
     }
 
     impl Default for TopicConfig {
+        #[inline]
         fn default() -> Self {
             Self {
                 key: rt::CompactString::const_new(""),
@@ -1923,12 +2037,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicConfig<'_>> for TopicConfig {
+        #[inline]
         fn from(v: &super::TopicConfig<'_>) -> Self {
-            Self {
-                key: v.key.into(),
-                value: v.value.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    key: v.key.into(),
+                    value: v.value.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1960,24 +2077,27 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(
-                &self.key,
-                true,
-                "subtopologies[].state_changelog_topics[].topic_configs[].key",
-            )?;
-            n += rt::write::str_size(
-                &self.value,
-                true,
-                "subtopologies[].state_changelog_topics[].topic_configs[].value",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(
+                    &self.key,
+                    true,
+                    "subtopologies[].state_changelog_topics[].topic_configs[].key",
+                )?;
+                n += rt::write::str_size(
+                    &self.value,
+                    true,
+                    "subtopologies[].state_changelog_topics[].topic_configs[].value",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1998,6 +2118,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for StreamsGroupTopologyValue {
         type View<'a> = super::StreamsGroupTopologyValue<'a>;
+        #[inline]
         fn from_view(v: &super::StreamsGroupTopologyValue<'_>) -> Self {
             Self::from(v)
         }

@@ -30,6 +30,7 @@ impl<'a> TransactionLogKey<'a> {
 }
 
 impl Default for TransactionLogKey<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,13 +38,16 @@ impl Default for TransactionLogKey<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TransactionLogKey<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TransactionLogKey {{ transactional_id: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.transactional_id,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TransactionLogKey {{ transactional_id: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.transactional_id,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -75,18 +79,24 @@ impl<'a> rt::Struct<'a> for TransactionLogKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.transactional_id, false, "transactional_id")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.transactional_id, false, "transactional_id")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.transactional_id, false, "transactional_id");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.str(self.transactional_id, false, "transactional_id");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -159,6 +169,7 @@ pub mod owned {
     }
 
     impl Default for TransactionLogKey {
+        #[inline]
         fn default() -> Self {
             Self {
                 transactional_id: rt::CompactString::const_new(""),
@@ -168,11 +179,14 @@ pub mod owned {
     }
 
     impl From<&super::TransactionLogKey<'_>> for TransactionLogKey {
+        #[inline]
         fn from(v: &super::TransactionLogKey<'_>) -> Self {
-            Self {
-                transactional_id: v.transactional_id.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    transactional_id: v.transactional_id.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -188,23 +202,30 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.transactional_id, false, "transactional_id")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.transactional_id, false, "transactional_id")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.transactional_id, false, "transactional_id");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.str(&self.transactional_id, false, "transactional_id");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for TransactionLogKey {
         type View<'a> = super::TransactionLogKey<'a>;
+        #[inline]
         fn from_view(v: &super::TransactionLogKey<'_>) -> Self {
             Self::from(v)
         }

@@ -60,6 +60,7 @@ impl<'a> TransactionLogValue<'a> {
 }
 
 impl Default for TransactionLogValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -67,8 +68,11 @@ impl Default for TransactionLogValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TransactionLogValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TransactionLogValue {{ producer_id: {=i64}, previous_producer_id: {=i64}, next_producer_id: {=i64}, producer_epoch: {=i16}, next_producer_epoch: {=i16}, transaction_timeout_ms: {=i32}, transaction_status: {=i8}, transaction_partitions: {}, transaction_last_update_timestamp_ms: {=i64}, transaction_start_timestamp_ms: {=i64}, client_transaction_version: {=i16}, unknown_tagged_fields: {} }}", self.producer_id, self.previous_producer_id, self.next_producer_id, self.producer_epoch, self.next_producer_epoch, self.transaction_timeout_ms, self.transaction_status, self.transaction_partitions, self.transaction_last_update_timestamp_ms, self.transaction_start_timestamp_ms, self.client_transaction_version, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TransactionLogValue {{ producer_id: {=i64}, previous_producer_id: {=i64}, next_producer_id: {=i64}, producer_epoch: {=i16}, next_producer_epoch: {=i16}, transaction_timeout_ms: {=i32}, transaction_status: {=i8}, transaction_partitions: {}, transaction_last_update_timestamp_ms: {=i64}, transaction_start_timestamp_ms: {=i64}, client_transaction_version: {=i16}, unknown_tagged_fields: {} }}", self.producer_id, self.previous_producer_id, self.next_producer_id, self.producer_epoch, self.next_producer_epoch, self.transaction_timeout_ms, self.transaction_status, self.transaction_partitions, self.transaction_last_update_timestamp_ms, self.transaction_start_timestamp_ms, self.client_transaction_version, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -225,120 +229,126 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 31;
-        if v <= 0 && self.previous_producer_id != -1_i64 {
-            return Err(rt::write::not_in_version("previous_producer_id"));
-        }
-        if v <= 0 && self.next_producer_id != -1_i64 {
-            return Err(rt::write::not_in_version("next_producer_id"));
-        }
-        if v <= 0 && self.next_producer_epoch != -1_i16 {
-            return Err(rt::write::not_in_version("next_producer_epoch"));
-        }
-        n += rt::write::opt_array_size(&self.transaction_partitions, v >= 1, true, v, "transaction_partitions")?;
-        if v <= 0 && self.client_transaction_version != 0_i16 {
-            return Err(rt::write::not_in_version("client_transaction_version"));
-        }
-        if v >= 1 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.previous_producer_id != -1_i64 {
-                let s = 8;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 31;
+            if v <= 0 && self.previous_producer_id != -1_i64 {
+                return Err(rt::write::not_in_version("previous_producer_id"));
             }
-            if self.next_producer_id != -1_i64 {
-                let s = 8;
-                tags += 1;
-                n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 0 && self.next_producer_id != -1_i64 {
+                return Err(rt::write::not_in_version("next_producer_id"));
             }
-            if self.client_transaction_version != 0_i16 {
-                let s = 2;
-                tags += 1;
-                n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 0 && self.next_producer_epoch != -1_i16 {
+                return Err(rt::write::not_in_version("next_producer_epoch"));
             }
-            if self.next_producer_epoch != -1_i16 {
-                let s = 2;
-                tags += 1;
-                n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+            n += rt::write::opt_array_size(&self.transaction_partitions, v >= 1, true, v, "transaction_partitions")?;
+            if v <= 0 && self.client_transaction_version != 0_i16 {
+                return Err(rt::write::not_in_version("client_transaction_version"));
             }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.previous_producer_id != -1_i64 {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.next_producer_id != -1_i64 {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.client_transaction_version != 0_i16 {
+                    let s = 2;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.next_producer_epoch != -1_i16 {
+                    let s = 2;
+                    tags += 1;
+                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.previous_producer_id != -1_i64 {
-            w.fail(rt::write::not_in_version("previous_producer_id"));
-        }
-        if v <= 0 && self.next_producer_id != -1_i64 {
-            w.fail(rt::write::not_in_version("next_producer_id"));
-        }
-        if v <= 0 && self.next_producer_epoch != -1_i16 {
-            w.fail(rt::write::not_in_version("next_producer_epoch"));
-        }
-        if v <= 0 && self.client_transaction_version != 0_i16 {
-            w.fail(rt::write::not_in_version("client_transaction_version"));
-        }
-        w.i64(self.producer_id, "producer_id");
-        w.i16(self.producer_epoch, "producer_epoch");
-        w.i32(self.transaction_timeout_ms, "transaction_timeout_ms");
-        w.i8(self.transaction_status, "transaction_status");
-        w.opt_array(&self.transaction_partitions, v >= 1, true, v, "transaction_partitions");
-        w.i64(
-            self.transaction_last_update_timestamp_ms,
-            "transaction_last_update_timestamp_ms",
-        );
-        w.i64(self.transaction_start_timestamp_ms, "transaction_start_timestamp_ms");
-        if v >= 1 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_previous_producer_id = self.previous_producer_id != -1_i64;
-            tags += usize::from(has_previous_producer_id);
-            let has_next_producer_id = self.next_producer_id != -1_i64;
-            tags += usize::from(has_next_producer_id);
-            let has_client_transaction_version = self.client_transaction_version != 0_i16;
-            tags += usize::from(has_client_transaction_version);
-            let has_next_producer_epoch = self.next_producer_epoch != -1_i16;
-            tags += usize::from(has_next_producer_epoch);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_previous_producer_id {
-                let s = 8;
-                w.uvarint(0, "previous_producer_id");
-                w.uvarint(s as u32, "previous_producer_id");
-                w.i64(self.previous_producer_id, "previous_producer_id");
+        rt::outline(move || {
+            if v <= 0 && self.previous_producer_id != -1_i64 {
+                w.fail(rt::write::not_in_version("previous_producer_id"));
             }
-            w.unknown_tags_before(&mut unknown, 1);
-            if has_next_producer_id {
-                let s = 8;
-                w.uvarint(1, "next_producer_id");
-                w.uvarint(s as u32, "next_producer_id");
-                w.i64(self.next_producer_id, "next_producer_id");
+            if v <= 0 && self.next_producer_id != -1_i64 {
+                w.fail(rt::write::not_in_version("next_producer_id"));
             }
-            w.unknown_tags_before(&mut unknown, 2);
-            if has_client_transaction_version {
-                let s = 2;
-                w.uvarint(2, "client_transaction_version");
-                w.uvarint(s as u32, "client_transaction_version");
-                w.i16(self.client_transaction_version, "client_transaction_version");
+            if v <= 0 && self.next_producer_epoch != -1_i16 {
+                w.fail(rt::write::not_in_version("next_producer_epoch"));
             }
-            w.unknown_tags_before(&mut unknown, 3);
-            if has_next_producer_epoch {
-                let s = 2;
-                w.uvarint(3, "next_producer_epoch");
-                w.uvarint(s as u32, "next_producer_epoch");
-                w.i16(self.next_producer_epoch, "next_producer_epoch");
+            if v <= 0 && self.client_transaction_version != 0_i16 {
+                w.fail(rt::write::not_in_version("client_transaction_version"));
             }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.i64(self.producer_id, "producer_id");
+            w.i16(self.producer_epoch, "producer_epoch");
+            w.i32(self.transaction_timeout_ms, "transaction_timeout_ms");
+            w.i8(self.transaction_status, "transaction_status");
+            w.opt_array(&self.transaction_partitions, v >= 1, true, v, "transaction_partitions");
+            w.i64(
+                self.transaction_last_update_timestamp_ms,
+                "transaction_last_update_timestamp_ms",
+            );
+            w.i64(self.transaction_start_timestamp_ms, "transaction_start_timestamp_ms");
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_previous_producer_id = self.previous_producer_id != -1_i64;
+                tags += usize::from(has_previous_producer_id);
+                let has_next_producer_id = self.next_producer_id != -1_i64;
+                tags += usize::from(has_next_producer_id);
+                let has_client_transaction_version = self.client_transaction_version != 0_i16;
+                tags += usize::from(has_client_transaction_version);
+                let has_next_producer_epoch = self.next_producer_epoch != -1_i16;
+                tags += usize::from(has_next_producer_epoch);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_previous_producer_id {
+                    let s = 8;
+                    w.uvarint(0, "previous_producer_id");
+                    w.uvarint(s as u32, "previous_producer_id");
+                    w.i64(self.previous_producer_id, "previous_producer_id");
+                }
+                w.unknown_tags_before(&mut unknown, 1);
+                if has_next_producer_id {
+                    let s = 8;
+                    w.uvarint(1, "next_producer_id");
+                    w.uvarint(s as u32, "next_producer_id");
+                    w.i64(self.next_producer_id, "next_producer_id");
+                }
+                w.unknown_tags_before(&mut unknown, 2);
+                if has_client_transaction_version {
+                    let s = 2;
+                    w.uvarint(2, "client_transaction_version");
+                    w.uvarint(s as u32, "client_transaction_version");
+                    w.i16(self.client_transaction_version, "client_transaction_version");
+                }
+                w.unknown_tags_before(&mut unknown, 3);
+                if has_next_producer_epoch {
+                    let s = 2;
+                    w.uvarint(3, "next_producer_epoch");
+                    w.uvarint(s as u32, "next_producer_epoch");
+                    w.i16(self.next_producer_epoch, "next_producer_epoch");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            }
+        })
     }
 }
 
@@ -365,6 +375,7 @@ impl<'a> PartitionsSchema<'a> {
 }
 
 impl Default for PartitionsSchema<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -372,14 +383,17 @@ impl Default for PartitionsSchema<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionsSchema<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "PartitionsSchema {{ topic: \"{=str}\", partition_ids: {}, unknown_tagged_fields: {} }}",
-            self.topic,
-            self.partition_ids,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "PartitionsSchema {{ topic: \"{=str}\", partition_ids: {}, unknown_tagged_fields: {} }}",
+                self.topic,
+                self.partition_ids,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -415,13 +429,16 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip_array::<i32>(c, v >= 1, v)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip_array::<i32>(c, v >= 1, v)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -457,35 +474,41 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic, v >= 1, "transaction_partitions[].topic")?;
-        n += rt::write::array_size(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "transaction_partitions[]._tagged_fields",
-                ));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic, v >= 1, "transaction_partitions[].topic")?;
+            n += rt::write::array_size(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "transaction_partitions[]._tagged_fields",
+                    ));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic, v >= 1, "transaction_partitions[].topic");
-        w.array(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "transaction_partitions[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            w.str(self.topic, v >= 1, "transaction_partitions[].topic");
+            w.array(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "transaction_partitions[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -800,6 +823,7 @@ pub mod owned {
     }
 
     impl Default for TransactionLogValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 producer_id: 0_i64,
@@ -819,23 +843,26 @@ pub mod owned {
     }
 
     impl From<&super::TransactionLogValue<'_>> for TransactionLogValue {
+        #[inline]
         fn from(v: &super::TransactionLogValue<'_>) -> Self {
-            Self {
-                producer_id: v.producer_id,
-                previous_producer_id: v.previous_producer_id,
-                next_producer_id: v.next_producer_id,
-                producer_epoch: v.producer_epoch,
-                next_producer_epoch: v.next_producer_epoch,
-                transaction_timeout_ms: v.transaction_timeout_ms,
-                transaction_status: v.transaction_status,
-                transaction_partitions: v
-                    .transaction_partitions
-                    .map(|a| a.iter().map(|e| (&e).into()).collect()),
-                transaction_last_update_timestamp_ms: v.transaction_last_update_timestamp_ms,
-                transaction_start_timestamp_ms: v.transaction_start_timestamp_ms,
-                client_transaction_version: v.client_transaction_version,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    producer_id: v.producer_id,
+                    previous_producer_id: v.previous_producer_id,
+                    next_producer_id: v.next_producer_id,
+                    producer_epoch: v.producer_epoch,
+                    next_producer_epoch: v.next_producer_epoch,
+                    transaction_timeout_ms: v.transaction_timeout_ms,
+                    transaction_status: v.transaction_status,
+                    transaction_partitions: v
+                        .transaction_partitions
+                        .map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    transaction_last_update_timestamp_ms: v.transaction_last_update_timestamp_ms,
+                    transaction_start_timestamp_ms: v.transaction_start_timestamp_ms,
+                    client_transaction_version: v.client_transaction_version,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -926,134 +953,140 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 31;
-            if v <= 0 && self.previous_producer_id != -1_i64 {
-                return Err(rt::write::not_in_version("previous_producer_id"));
-            }
-            if v <= 0 && self.next_producer_id != -1_i64 {
-                return Err(rt::write::not_in_version("next_producer_id"));
-            }
-            if v <= 0 && self.next_producer_epoch != -1_i16 {
-                return Err(rt::write::not_in_version("next_producer_epoch"));
-            }
-            n += rt::owned::opt_vec_size(
-                self.transaction_partitions.as_deref(),
-                v >= 1,
-                true,
-                v,
-                "transaction_partitions",
-            )?;
-            if v <= 0 && self.client_transaction_version != 0_i16 {
-                return Err(rt::write::not_in_version("client_transaction_version"));
-            }
-            if v >= 1 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.previous_producer_id != -1_i64 {
-                    let s = 8;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 31;
+                if v <= 0 && self.previous_producer_id != -1_i64 {
+                    return Err(rt::write::not_in_version("previous_producer_id"));
                 }
-                if self.next_producer_id != -1_i64 {
-                    let s = 8;
-                    tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 0 && self.next_producer_id != -1_i64 {
+                    return Err(rt::write::not_in_version("next_producer_id"));
                 }
-                if self.client_transaction_version != 0_i16 {
-                    let s = 2;
-                    tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 0 && self.next_producer_epoch != -1_i16 {
+                    return Err(rt::write::not_in_version("next_producer_epoch"));
                 }
-                if self.next_producer_epoch != -1_i16 {
-                    let s = 2;
-                    tags += 1;
-                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                n += rt::owned::opt_vec_size(
+                    self.transaction_partitions.as_deref(),
+                    v >= 1,
+                    true,
+                    v,
+                    "transaction_partitions",
+                )?;
+                if v <= 0 && self.client_transaction_version != 0_i16 {
+                    return Err(rt::write::not_in_version("client_transaction_version"));
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                if v >= 1 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.previous_producer_id != -1_i64 {
+                        let s = 8;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.next_producer_id != -1_i64 {
+                        let s = 8;
+                        tags += 1;
+                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.client_transaction_version != 0_i16 {
+                        let s = 2;
+                        tags += 1;
+                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.next_producer_epoch != -1_i16 {
+                        let s = 2;
+                        tags += 1;
+                        n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.previous_producer_id != -1_i64 {
-                w.fail(rt::write::not_in_version("previous_producer_id"));
-            }
-            if v <= 0 && self.next_producer_id != -1_i64 {
-                w.fail(rt::write::not_in_version("next_producer_id"));
-            }
-            if v <= 0 && self.next_producer_epoch != -1_i16 {
-                w.fail(rt::write::not_in_version("next_producer_epoch"));
-            }
-            if v <= 0 && self.client_transaction_version != 0_i16 {
-                w.fail(rt::write::not_in_version("client_transaction_version"));
-            }
-            w.i64(self.producer_id, "producer_id");
-            w.i16(self.producer_epoch, "producer_epoch");
-            if let Some(r) = w.run::<5>("transaction_timeout_ms") {
-                r[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
-                r[4..5].copy_from_slice(&self.transaction_status.to_be_bytes());
-            }
-            rt::owned::write_opt_vec(
-                w,
-                self.transaction_partitions.as_deref(),
-                v >= 1,
-                true,
-                v,
-                "transaction_partitions",
-            );
-            if let Some(r) = w.run::<16>("transaction_last_update_timestamp_ms") {
-                r[0..8].copy_from_slice(&self.transaction_last_update_timestamp_ms.to_be_bytes());
-                r[8..16].copy_from_slice(&self.transaction_start_timestamp_ms.to_be_bytes());
-            }
-            if v >= 1 {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_previous_producer_id = self.previous_producer_id != -1_i64;
-                tags += usize::from(has_previous_producer_id);
-                let has_next_producer_id = self.next_producer_id != -1_i64;
-                tags += usize::from(has_next_producer_id);
-                let has_client_transaction_version = self.client_transaction_version != 0_i16;
-                tags += usize::from(has_client_transaction_version);
-                let has_next_producer_epoch = self.next_producer_epoch != -1_i16;
-                tags += usize::from(has_next_producer_epoch);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_previous_producer_id {
-                    let s = 8;
-                    w.uvarint(0, "previous_producer_id");
-                    w.uvarint(s as u32, "previous_producer_id");
-                    w.i64(self.previous_producer_id, "previous_producer_id");
+            rt::outline(move || {
+                if v <= 0 && self.previous_producer_id != -1_i64 {
+                    w.fail(rt::write::not_in_version("previous_producer_id"));
                 }
-                w.unknown_tags_before(&mut unknown, 1);
-                if has_next_producer_id {
-                    let s = 8;
-                    w.uvarint(1, "next_producer_id");
-                    w.uvarint(s as u32, "next_producer_id");
-                    w.i64(self.next_producer_id, "next_producer_id");
+                if v <= 0 && self.next_producer_id != -1_i64 {
+                    w.fail(rt::write::not_in_version("next_producer_id"));
                 }
-                w.unknown_tags_before(&mut unknown, 2);
-                if has_client_transaction_version {
-                    let s = 2;
-                    w.uvarint(2, "client_transaction_version");
-                    w.uvarint(s as u32, "client_transaction_version");
-                    w.i16(self.client_transaction_version, "client_transaction_version");
+                if v <= 0 && self.next_producer_epoch != -1_i16 {
+                    w.fail(rt::write::not_in_version("next_producer_epoch"));
                 }
-                w.unknown_tags_before(&mut unknown, 3);
-                if has_next_producer_epoch {
-                    let s = 2;
-                    w.uvarint(3, "next_producer_epoch");
-                    w.uvarint(s as u32, "next_producer_epoch");
-                    w.i16(self.next_producer_epoch, "next_producer_epoch");
+                if v <= 0 && self.client_transaction_version != 0_i16 {
+                    w.fail(rt::write::not_in_version("client_transaction_version"));
                 }
-                w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.i64(self.producer_id, "producer_id");
+                w.i16(self.producer_epoch, "producer_epoch");
+                if let Some(r) = w.run::<5>("transaction_timeout_ms") {
+                    r[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
+                    r[4..5].copy_from_slice(&self.transaction_status.to_be_bytes());
+                }
+                rt::owned::write_opt_vec(
+                    w,
+                    self.transaction_partitions.as_deref(),
+                    v >= 1,
+                    true,
+                    v,
+                    "transaction_partitions",
+                );
+                if let Some(r) = w.run::<16>("transaction_last_update_timestamp_ms") {
+                    r[0..8].copy_from_slice(&self.transaction_last_update_timestamp_ms.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.transaction_start_timestamp_ms.to_be_bytes());
+                }
+                if v >= 1 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_previous_producer_id = self.previous_producer_id != -1_i64;
+                    tags += usize::from(has_previous_producer_id);
+                    let has_next_producer_id = self.next_producer_id != -1_i64;
+                    tags += usize::from(has_next_producer_id);
+                    let has_client_transaction_version = self.client_transaction_version != 0_i16;
+                    tags += usize::from(has_client_transaction_version);
+                    let has_next_producer_epoch = self.next_producer_epoch != -1_i16;
+                    tags += usize::from(has_next_producer_epoch);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_previous_producer_id {
+                        let s = 8;
+                        w.uvarint(0, "previous_producer_id");
+                        w.uvarint(s as u32, "previous_producer_id");
+                        w.i64(self.previous_producer_id, "previous_producer_id");
+                    }
+                    w.unknown_tags_before(&mut unknown, 1);
+                    if has_next_producer_id {
+                        let s = 8;
+                        w.uvarint(1, "next_producer_id");
+                        w.uvarint(s as u32, "next_producer_id");
+                        w.i64(self.next_producer_id, "next_producer_id");
+                    }
+                    w.unknown_tags_before(&mut unknown, 2);
+                    if has_client_transaction_version {
+                        let s = 2;
+                        w.uvarint(2, "client_transaction_version");
+                        w.uvarint(s as u32, "client_transaction_version");
+                        w.i16(self.client_transaction_version, "client_transaction_version");
+                    }
+                    w.unknown_tags_before(&mut unknown, 3);
+                    if has_next_producer_epoch {
+                        let s = 2;
+                        w.uvarint(3, "next_producer_epoch");
+                        w.uvarint(s as u32, "next_producer_epoch");
+                        w.i16(self.next_producer_epoch, "next_producer_epoch");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
+            })
         }
     }
 
@@ -1069,6 +1102,7 @@ pub mod owned {
     }
 
     impl Default for PartitionsSchema {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic: rt::CompactString::const_new(""),
@@ -1079,12 +1113,15 @@ pub mod owned {
     }
 
     impl From<&super::PartitionsSchema<'_>> for PartitionsSchema {
+        #[inline]
         fn from(v: &super::PartitionsSchema<'_>) -> Self {
-            Self {
-                topic: v.topic.into(),
-                partition_ids: v.partition_ids.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic: v.topic.into(),
+                    partition_ids: v.partition_ids.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1113,22 +1150,25 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic, v >= 1, "transaction_partitions[].topic")?;
-            n += rt::owned::vec_size(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "transaction_partitions[]._tagged_fields",
-                    ));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic, v >= 1, "transaction_partitions[].topic")?;
+                n += rt::owned::vec_size(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "transaction_partitions[]._tagged_fields",
+                        ));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1154,6 +1194,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for TransactionLogValue {
         type View<'a> = super::TransactionLogValue<'a>;
+        #[inline]
         fn from_view(v: &super::TransactionLogValue<'_>) -> Self {
             Self::from(v)
         }

@@ -39,6 +39,7 @@ impl<'a> AbortedTxn<'a> {
 }
 
 impl Default for AbortedTxn<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for AbortedTxn<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AbortedTxn<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AbortedTxn {{ producer_id: {=i64}, first_offset: {=i64}, last_offset: {=i64}, last_stable_offset: {=i64}, unknown_tagged_fields: {} }}", self.producer_id, self.first_offset, self.last_offset, self.last_stable_offset, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AbortedTxn {{ producer_id: {=i64}, first_offset: {=i64}, last_offset: {=i64}, last_stable_offset: {=i64}, unknown_tagged_fields: {} }}", self.producer_id, self.first_offset, self.last_offset, self.last_stable_offset, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -95,20 +99,26 @@ impl<'a> rt::Struct<'a> for AbortedTxn<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let n: usize = 32;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let n: usize = 32;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i64(self.producer_id, "producer_id");
-        w.i64(self.first_offset, "first_offset");
-        w.i64(self.last_offset, "last_offset");
-        w.i64(self.last_stable_offset, "last_stable_offset");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.i64(self.producer_id, "producer_id");
+            w.i64(self.first_offset, "first_offset");
+            w.i64(self.last_offset, "last_offset");
+            w.i64(self.last_stable_offset, "last_stable_offset");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -243,6 +253,7 @@ pub mod owned {
     }
 
     impl Default for AbortedTxn {
+        #[inline]
         fn default() -> Self {
             Self {
                 producer_id: 0_i64,
@@ -255,14 +266,17 @@ pub mod owned {
     }
 
     impl From<&super::AbortedTxn<'_>> for AbortedTxn {
+        #[inline]
         fn from(v: &super::AbortedTxn<'_>) -> Self {
-            Self {
-                producer_id: v.producer_id,
-                first_offset: v.first_offset,
-                last_offset: v.last_offset,
-                last_stable_offset: v.last_stable_offset,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    producer_id: v.producer_id,
+                    first_offset: v.first_offset,
+                    last_offset: v.last_offset,
+                    last_stable_offset: v.last_stable_offset,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -294,27 +308,34 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let n: usize = 32;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let n: usize = 32;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if let Some(r) = w.run::<32>("producer_id") {
-                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                r[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
-                r[16..24].copy_from_slice(&self.last_offset.to_be_bytes());
-                r[24..32].copy_from_slice(&self.last_stable_offset.to_be_bytes());
-            }
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                if let Some(r) = w.run::<32>("producer_id") {
+                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
+                    r[16..24].copy_from_slice(&self.last_offset.to_be_bytes());
+                    r[24..32].copy_from_slice(&self.last_stable_offset.to_be_bytes());
+                }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for AbortedTxn {
         type View<'a> = super::AbortedTxn<'a>;
+        #[inline]
         fn from_view(v: &super::AbortedTxn<'_>) -> Self {
             Self::from(v)
         }

@@ -40,6 +40,7 @@ impl<'a> AddOffsetsToTxnRequest<'a> {
 }
 
 impl Default for AddOffsetsToTxnRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -47,8 +48,11 @@ impl Default for AddOffsetsToTxnRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AddOffsetsToTxnRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AddOffsetsToTxnRequest {{ transactional_id: \"{=str}\", producer_id: {=i64}, producer_epoch: {=i16}, group_id: \"{=str}\", unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.producer_epoch, self.group_id, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AddOffsetsToTxnRequest {{ transactional_id: \"{=str}\", producer_id: {=i64}, producer_epoch: {=i16}, group_id: \"{=str}\", unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.producer_epoch, self.group_id, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -105,32 +109,38 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 10;
-        n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
-        n += rt::write::str_size(self.group_id, v >= 3, "group_id")?;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 10;
+            n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
+            n += rt::write::str_size(self.group_id, v >= 3, "group_id")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.transactional_id, v >= 3, "transactional_id");
-        w.i64(self.producer_id, "producer_id");
-        w.i16(self.producer_epoch, "producer_epoch");
-        w.str(self.group_id, v >= 3, "group_id");
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.transactional_id, v >= 3, "transactional_id");
+            w.i64(self.producer_id, "producer_id");
+            w.i16(self.producer_epoch, "producer_epoch");
+            w.str(self.group_id, v >= 3, "group_id");
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -265,6 +275,7 @@ pub mod owned {
     }
 
     impl Default for AddOffsetsToTxnRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 transactional_id: rt::CompactString::const_new(""),
@@ -277,14 +288,17 @@ pub mod owned {
     }
 
     impl From<&super::AddOffsetsToTxnRequest<'_>> for AddOffsetsToTxnRequest {
+        #[inline]
         fn from(v: &super::AddOffsetsToTxnRequest<'_>) -> Self {
-            Self {
-                transactional_id: v.transactional_id.into(),
-                producer_id: v.producer_id,
-                producer_epoch: v.producer_epoch,
-                group_id: v.group_id.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    transactional_id: v.transactional_id.into(),
+                    producer_id: v.producer_id,
+                    producer_epoch: v.producer_epoch,
+                    group_id: v.group_id.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -319,39 +333,46 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 10;
-            n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
-            n += rt::write::str_size(&self.group_id, v >= 3, "group_id")?;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 10;
+                n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
+                n += rt::write::str_size(&self.group_id, v >= 3, "group_id")?;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.str(&self.transactional_id, v >= 3, "transactional_id");
-            if let Some(r) = w.run::<10>("producer_id") {
-                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-            }
-            w.str(&self.group_id, v >= 3, "group_id");
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.str(&self.transactional_id, v >= 3, "transactional_id");
+                if let Some(r) = w.run::<10>("producer_id") {
+                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                    r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                }
+                w.str(&self.group_id, v >= 3, "group_id");
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
     impl rt::OwnedMessage for AddOffsetsToTxnRequest {
         type View<'a> = super::AddOffsetsToTxnRequest<'a>;
+        #[inline]
         fn from_view(v: &super::AddOffsetsToTxnRequest<'_>) -> Self {
             Self::from(v)
         }

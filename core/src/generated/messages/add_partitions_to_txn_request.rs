@@ -43,6 +43,7 @@ impl<'a> AddPartitionsToTxnRequest<'a> {
 }
 
 impl Default for AddPartitionsToTxnRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -50,59 +51,65 @@ impl Default for AddPartitionsToTxnRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AddPartitionsToTxnRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AddPartitionsToTxnRequest {{ transactions: {}, v3_and_below_transactional_id: \"{=str}\", v3_and_below_producer_id: {=i64}, v3_and_below_producer_epoch: {=i16}, v3_and_below_topics: {}, unknown_tagged_fields: {} }}", self.transactions, self.v3_and_below_transactional_id, self.v3_and_below_producer_id, self.v3_and_below_producer_epoch, self.v3_and_below_topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AddPartitionsToTxnRequest {{ transactions: {}, v3_and_below_transactional_id: \"{=str}\", v3_and_below_producer_id: {=i64}, v3_and_below_producer_epoch: {=i16}, v3_and_below_topics: {}, unknown_tagged_fields: {} }}", self.transactions, self.v3_and_below_transactional_id, self.v3_and_below_producer_id, self.v3_and_below_producer_epoch, self.v3_and_below_topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for AddPartitionsToTxnRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let transactions = if v >= 4 {
-            rt::read::array::<AddPartitionsToTxnTransaction<'a>>(c, v >= 3, v, "transactions")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let v3_and_below_transactional_id = if v <= 3 {
-            rt::read::str(c, v >= 3, "v3_and_below_transactional_id")?
-        } else {
-            ""
-        };
-        let v3_and_below_producer_id;
-        let v3_and_below_producer_epoch;
-        if v <= 3 {
-            let r: [u8; 10] = match rt::read::run::<10>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i64(c, "v3_and_below_producer_id")?;
-                    rt::read::i16(c, "v3_and_below_producer_epoch")?;
-                    return Err(rt::read::short(c, "v3_and_below_producer_id"));
-                }
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let transactions = if v >= 4 {
+                rt::read::array::<AddPartitionsToTxnTransaction<'a>>(c, v >= 3, v, "transactions")?
+            } else {
+                rt::Array::EMPTY
             };
-            v3_and_below_producer_id = rt::read::i64_at::<10, 0>(&r);
-            v3_and_below_producer_epoch = rt::read::i16_at::<10, 8>(&r);
-        } else {
-            v3_and_below_producer_id = 0_i64;
-            v3_and_below_producer_epoch = 0_i16;
-        }
-        let v3_and_below_topics = if v <= 3 {
-            rt::read::array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v, "v3_and_below_topics")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            transactions,
-            v3_and_below_transactional_id,
-            v3_and_below_producer_id,
-            v3_and_below_producer_epoch,
-            v3_and_below_topics,
-            unknown_tagged_fields,
+            let v3_and_below_transactional_id = if v <= 3 {
+                rt::read::str(c, v >= 3, "v3_and_below_transactional_id")?
+            } else {
+                ""
+            };
+            let v3_and_below_producer_id;
+            let v3_and_below_producer_epoch;
+            if v <= 3 {
+                let r: [u8; 10] = match rt::read::run::<10>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i64(c, "v3_and_below_producer_id")?;
+                        rt::read::i16(c, "v3_and_below_producer_epoch")?;
+                        return Err(rt::read::short(c, "v3_and_below_producer_id"));
+                    }
+                };
+                v3_and_below_producer_id = rt::read::i64_at::<10, 0>(&r);
+                v3_and_below_producer_epoch = rt::read::i16_at::<10, 8>(&r);
+            } else {
+                v3_and_below_producer_id = 0_i64;
+                v3_and_below_producer_epoch = 0_i16;
+            }
+            let v3_and_below_topics = if v <= 3 {
+                rt::read::array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v, "v3_and_below_topics")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                transactions,
+                v3_and_below_transactional_id,
+                v3_and_below_producer_id,
+                v3_and_below_producer_epoch,
+                v3_and_below_topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -160,94 +167,100 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 4 {
-            n += rt::write::array_size(&self.transactions, v >= 3, v, "transactions")?;
-        }
-        if v <= 3 && !self.transactions.is_empty() {
-            return Err(rt::write::not_in_version("transactions"));
-        }
-        if v <= 3 {
-            n += rt::write::str_size(
-                self.v3_and_below_transactional_id,
-                v >= 3,
-                "v3_and_below_transactional_id",
-            )?;
-        }
-        if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
-            return Err(rt::write::not_in_version("v3_and_below_transactional_id"));
-        }
-        if v <= 3 {
-            n += 8;
-        }
-        if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
-            return Err(rt::write::not_in_version("v3_and_below_producer_id"));
-        }
-        if v <= 3 {
-            n += 2;
-        }
-        if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
-            return Err(rt::write::not_in_version("v3_and_below_producer_epoch"));
-        }
-        if v <= 3 {
-            n += rt::write::array_size(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
-        }
-        if v >= 4 && !self.v3_and_below_topics.is_empty() {
-            return Err(rt::write::not_in_version("v3_and_below_topics"));
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 4 {
+                n += rt::write::array_size(&self.transactions, v >= 3, v, "transactions")?;
             }
-        }
-        Ok(n)
+            if v <= 3 && !self.transactions.is_empty() {
+                return Err(rt::write::not_in_version("transactions"));
+            }
+            if v <= 3 {
+                n += rt::write::str_size(
+                    self.v3_and_below_transactional_id,
+                    v >= 3,
+                    "v3_and_below_transactional_id",
+                )?;
+            }
+            if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
+                return Err(rt::write::not_in_version("v3_and_below_transactional_id"));
+            }
+            if v <= 3 {
+                n += 8;
+            }
+            if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
+                return Err(rt::write::not_in_version("v3_and_below_producer_id"));
+            }
+            if v <= 3 {
+                n += 2;
+            }
+            if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
+                return Err(rt::write::not_in_version("v3_and_below_producer_epoch"));
+            }
+            if v <= 3 {
+                n += rt::write::array_size(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
+            }
+            if v >= 4 && !self.v3_and_below_topics.is_empty() {
+                return Err(rt::write::not_in_version("v3_and_below_topics"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 3 && !self.transactions.is_empty() {
-            w.fail(rt::write::not_in_version("transactions"));
-        }
-        if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
-            w.fail(rt::write::not_in_version("v3_and_below_transactional_id"));
-        }
-        if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
-            w.fail(rt::write::not_in_version("v3_and_below_producer_id"));
-        }
-        if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
-            w.fail(rt::write::not_in_version("v3_and_below_producer_epoch"));
-        }
-        if v >= 4 && !self.v3_and_below_topics.is_empty() {
-            w.fail(rt::write::not_in_version("v3_and_below_topics"));
-        }
-        if v >= 4 {
-            w.array(&self.transactions, v >= 3, v, "transactions");
-        }
-        if v <= 3 {
-            w.str(
-                self.v3_and_below_transactional_id,
-                v >= 3,
-                "v3_and_below_transactional_id",
-            );
-        }
-        if v <= 3 {
-            w.i64(self.v3_and_below_producer_id, "v3_and_below_producer_id");
-        }
-        if v <= 3 {
-            w.i16(self.v3_and_below_producer_epoch, "v3_and_below_producer_epoch");
-        }
-        if v <= 3 {
-            w.array(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics");
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 3 && !self.transactions.is_empty() {
+                w.fail(rt::write::not_in_version("transactions"));
+            }
+            if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
+                w.fail(rt::write::not_in_version("v3_and_below_transactional_id"));
+            }
+            if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
+                w.fail(rt::write::not_in_version("v3_and_below_producer_id"));
+            }
+            if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
+                w.fail(rt::write::not_in_version("v3_and_below_producer_epoch"));
+            }
+            if v >= 4 && !self.v3_and_below_topics.is_empty() {
+                w.fail(rt::write::not_in_version("v3_and_below_topics"));
+            }
+            if v >= 4 {
+                w.array(&self.transactions, v >= 3, v, "transactions");
+            }
+            if v <= 3 {
+                w.str(
+                    self.v3_and_below_transactional_id,
+                    v >= 3,
+                    "v3_and_below_transactional_id",
+                );
+            }
+            if v <= 3 {
+                w.i64(self.v3_and_below_producer_id, "v3_and_below_producer_id");
+            }
+            if v <= 3 {
+                w.i16(self.v3_and_below_producer_epoch, "v3_and_below_producer_epoch");
+            }
+            if v <= 3 {
+                w.array(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics");
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -283,6 +296,7 @@ impl<'a> AddPartitionsToTxnTransaction<'a> {
 }
 
 impl Default for AddPartitionsToTxnTransaction<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -290,8 +304,11 @@ impl Default for AddPartitionsToTxnTransaction<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AddPartitionsToTxnTransaction<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AddPartitionsToTxnTransaction {{ transactional_id: \"{=str}\", producer_id: {=i64}, producer_epoch: {=i16}, verify_only: {=bool}, topics: {}, unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.producer_epoch, self.verify_only, self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AddPartitionsToTxnTransaction {{ transactional_id: \"{=str}\", producer_id: {=i64}, producer_epoch: {=i16}, verify_only: {=bool}, topics: {}, unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.producer_epoch, self.verify_only, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -378,20 +395,23 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 4 {
-            rt::read::skip_str(c, v >= 3)?;
-        }
-        if v >= 4 {
-            rt::read::skip(c, 11)?;
-        }
-        if v >= 4 {
-            rt::read::skip_array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v)?;
-        }
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 4 {
+                rt::read::skip_str(c, v >= 3)?;
+            }
+            if v >= 4 {
+                rt::read::skip(c, 11)?;
+            }
+            if v >= 4 {
+                rt::read::skip_array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v)?;
+            }
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -450,89 +470,95 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 4 {
-            n += rt::write::str_size(self.transactional_id, v >= 3, "transactions[].transactional_id")?;
-        }
-        if v <= 3 && !self.transactional_id.is_empty() {
-            return Err(rt::write::not_in_version("transactions[].transactional_id"));
-        }
-        if v >= 4 {
-            n += 8;
-        }
-        if v <= 3 && self.producer_id != 0_i64 {
-            return Err(rt::write::not_in_version("transactions[].producer_id"));
-        }
-        if v >= 4 {
-            n += 2;
-        }
-        if v <= 3 && self.producer_epoch != 0_i16 {
-            return Err(rt::write::not_in_version("transactions[].producer_epoch"));
-        }
-        if v >= 4 {
-            n += 1;
-        }
-        if v <= 3 && self.verify_only {
-            return Err(rt::write::not_in_version("transactions[].verify_only"));
-        }
-        if v >= 4 {
-            n += rt::write::array_size(&self.topics, v >= 3, v, "transactions[].topics")
-                .map_err(|e| e.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
-        }
-        if v <= 3 && !self.topics.is_empty() {
-            return Err(rt::write::not_in_version("transactions[].topics"));
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("transactions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 4 {
+                n += rt::write::str_size(self.transactional_id, v >= 3, "transactions[].transactional_id")?;
             }
-        }
-        Ok(n)
+            if v <= 3 && !self.transactional_id.is_empty() {
+                return Err(rt::write::not_in_version("transactions[].transactional_id"));
+            }
+            if v >= 4 {
+                n += 8;
+            }
+            if v <= 3 && self.producer_id != 0_i64 {
+                return Err(rt::write::not_in_version("transactions[].producer_id"));
+            }
+            if v >= 4 {
+                n += 2;
+            }
+            if v <= 3 && self.producer_epoch != 0_i16 {
+                return Err(rt::write::not_in_version("transactions[].producer_epoch"));
+            }
+            if v >= 4 {
+                n += 1;
+            }
+            if v <= 3 && self.verify_only {
+                return Err(rt::write::not_in_version("transactions[].verify_only"));
+            }
+            if v >= 4 {
+                n += rt::write::array_size(&self.topics, v >= 3, v, "transactions[].topics")
+                    .map_err(|e| e.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
+            }
+            if v <= 3 && !self.topics.is_empty() {
+                return Err(rt::write::not_in_version("transactions[].topics"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("transactions[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 3 && !self.transactional_id.is_empty() {
-            w.fail(rt::write::not_in_version("transactions[].transactional_id"));
-        }
-        if v <= 3 && self.producer_id != 0_i64 {
-            w.fail(rt::write::not_in_version("transactions[].producer_id"));
-        }
-        if v <= 3 && self.producer_epoch != 0_i16 {
-            w.fail(rt::write::not_in_version("transactions[].producer_epoch"));
-        }
-        if v <= 3 && self.verify_only {
-            w.fail(rt::write::not_in_version("transactions[].verify_only"));
-        }
-        if v <= 3 && !self.topics.is_empty() {
-            w.fail(rt::write::not_in_version("transactions[].topics"));
-        }
-        if v >= 4 {
-            w.str(self.transactional_id, v >= 3, "transactions[].transactional_id");
-        }
-        if v >= 4 {
-            w.i64(self.producer_id, "transactions[].producer_id");
-        }
-        if v >= 4 {
-            w.i16(self.producer_epoch, "transactions[].producer_epoch");
-        }
-        if v >= 4 {
-            w.bool(self.verify_only, "transactions[].verify_only");
-        }
-        if v >= 4 {
-            w.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths, |w| {
-                w.array(&self.topics, v >= 3, v, "transactions[].topics")
-            });
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 3 && !self.transactional_id.is_empty() {
+                w.fail(rt::write::not_in_version("transactions[].transactional_id"));
+            }
+            if v <= 3 && self.producer_id != 0_i64 {
+                w.fail(rt::write::not_in_version("transactions[].producer_id"));
+            }
+            if v <= 3 && self.producer_epoch != 0_i16 {
+                w.fail(rt::write::not_in_version("transactions[].producer_epoch"));
+            }
+            if v <= 3 && self.verify_only {
+                w.fail(rt::write::not_in_version("transactions[].verify_only"));
+            }
+            if v <= 3 && !self.topics.is_empty() {
+                w.fail(rt::write::not_in_version("transactions[].topics"));
+            }
+            if v >= 4 {
+                w.str(self.transactional_id, v >= 3, "transactions[].transactional_id");
+            }
+            if v >= 4 {
+                w.i64(self.producer_id, "transactions[].producer_id");
+            }
+            if v >= 4 {
+                w.i16(self.producer_epoch, "transactions[].producer_epoch");
+            }
+            if v >= 4 {
+                w.bool(self.verify_only, "transactions[].verify_only");
+            }
+            if v >= 4 {
+                w.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths, |w| {
+                    w.array(&self.topics, v >= 3, v, "transactions[].topics")
+                });
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -559,6 +585,7 @@ impl<'a> AddPartitionsToTxnTopic<'a> {
 }
 
 impl Default for AddPartitionsToTxnTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -566,14 +593,17 @@ impl Default for AddPartitionsToTxnTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AddPartitionsToTxnTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AddPartitionsToTxnTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AddPartitionsToTxnTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -609,13 +639,16 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 3)?;
-        rt::read::skip_array::<i32>(c, v >= 3, v)?;
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 3)?;
+            rt::read::skip_array::<i32>(c, v >= 3, v)?;
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -651,30 +684,36 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, v >= 3, "v3_and_below_topics[].name")?;
-        n += rt::write::array_size(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("v3_and_below_topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, v >= 3, "v3_and_below_topics[].name")?;
+            n += rt::write::array_size(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("v3_and_below_topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 3, "v3_and_below_topics[].name");
-        w.array(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 3, "v3_and_below_topics[].name");
+            w.array(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -1031,6 +1070,7 @@ pub mod owned {
     }
 
     impl Default for AddPartitionsToTxnRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 transactions: Vec::new(),
@@ -1044,157 +1084,169 @@ pub mod owned {
     }
 
     impl From<&super::AddPartitionsToTxnRequest<'_>> for AddPartitionsToTxnRequest {
+        #[inline]
         fn from(v: &super::AddPartitionsToTxnRequest<'_>) -> Self {
-            Self {
-                transactions: v.transactions.iter().map(|e| (&e).into()).collect(),
-                v3_and_below_transactional_id: v.v3_and_below_transactional_id.into(),
-                v3_and_below_producer_id: v.v3_and_below_producer_id,
-                v3_and_below_producer_epoch: v.v3_and_below_producer_epoch,
-                v3_and_below_topics: v.v3_and_below_topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    transactions: v.transactions.iter().map(|e| (&e).into()).collect(),
+                    v3_and_below_transactional_id: v.v3_and_below_transactional_id.into(),
+                    v3_and_below_producer_id: v.v3_and_below_producer_id,
+                    v3_and_below_producer_epoch: v.v3_and_below_producer_epoch,
+                    v3_and_below_topics: v.v3_and_below_topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AddPartitionsToTxnRequest {}
 
     impl rt::OwnedStruct for AddPartitionsToTxnRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let transactions = if v >= 4 {
-                rt::owned::read_array::<AddPartitionsToTxnTransaction, _>(c, v >= 3, v, "transactions")?
-            } else {
-                Vec::new()
-            };
-            let v3_and_below_transactional_id = if v <= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "v3_and_below_transactional_id")?)
-            } else {
-                rt::CompactString::const_new("")
-            };
-            let v3_and_below_producer_id;
-            let v3_and_below_producer_epoch;
-            if v <= 3 {
-                let r: [u8; 10] = match rt::read::run::<10>(c) {
-                    Some(r) => r,
-                    None => {
-                        rt::read::i64(c, "v3_and_below_producer_id")?;
-                        rt::read::i16(c, "v3_and_below_producer_epoch")?;
-                        return Err(rt::read::short(c, "v3_and_below_producer_id"));
-                    }
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let transactions = if v >= 4 {
+                    rt::owned::read_array::<AddPartitionsToTxnTransaction, _>(c, v >= 3, v, "transactions")?
+                } else {
+                    Vec::new()
                 };
-                v3_and_below_producer_id = rt::read::i64_at::<10, 0>(&r);
-                v3_and_below_producer_epoch = rt::read::i16_at::<10, 8>(&r);
-            } else {
-                v3_and_below_producer_id = 0_i64;
-                v3_and_below_producer_epoch = 0_i16;
-            }
-            let v3_and_below_topics = if v <= 3 {
-                rt::owned::read_array::<AddPartitionsToTxnTopic, _>(c, v >= 3, v, "v3_and_below_topics")?
-            } else {
-                Vec::new()
-            };
-            let unknown_tagged_fields = if v >= 3 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                transactions,
-                v3_and_below_transactional_id,
-                v3_and_below_producer_id,
-                v3_and_below_producer_epoch,
-                v3_and_below_topics,
-                unknown_tagged_fields,
+                let v3_and_below_transactional_id = if v <= 3 {
+                    rt::CompactString::from(rt::read::str(c, v >= 3, "v3_and_below_transactional_id")?)
+                } else {
+                    rt::CompactString::const_new("")
+                };
+                let v3_and_below_producer_id;
+                let v3_and_below_producer_epoch;
+                if v <= 3 {
+                    let r: [u8; 10] = match rt::read::run::<10>(c) {
+                        Some(r) => r,
+                        None => {
+                            rt::read::i64(c, "v3_and_below_producer_id")?;
+                            rt::read::i16(c, "v3_and_below_producer_epoch")?;
+                            return Err(rt::read::short(c, "v3_and_below_producer_id"));
+                        }
+                    };
+                    v3_and_below_producer_id = rt::read::i64_at::<10, 0>(&r);
+                    v3_and_below_producer_epoch = rt::read::i16_at::<10, 8>(&r);
+                } else {
+                    v3_and_below_producer_id = 0_i64;
+                    v3_and_below_producer_epoch = 0_i16;
+                }
+                let v3_and_below_topics = if v <= 3 {
+                    rt::owned::read_array::<AddPartitionsToTxnTopic, _>(c, v >= 3, v, "v3_and_below_topics")?
+                } else {
+                    Vec::new()
+                };
+                let unknown_tagged_fields = if v >= 3 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    transactions,
+                    v3_and_below_transactional_id,
+                    v3_and_below_producer_id,
+                    v3_and_below_producer_epoch,
+                    v3_and_below_topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 4 {
-                n += rt::owned::vec_size(&self.transactions, v >= 3, v, "transactions")?;
-            }
-            if v <= 3 && !self.transactions.is_empty() {
-                return Err(rt::write::not_in_version("transactions"));
-            }
-            if v <= 3 {
-                n += rt::write::str_size(
-                    &self.v3_and_below_transactional_id,
-                    v >= 3,
-                    "v3_and_below_transactional_id",
-                )?;
-            }
-            if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
-                return Err(rt::write::not_in_version("v3_and_below_transactional_id"));
-            }
-            if v <= 3 {
-                n += 8;
-            }
-            if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
-                return Err(rt::write::not_in_version("v3_and_below_producer_id"));
-            }
-            if v <= 3 {
-                n += 2;
-            }
-            if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
-                return Err(rt::write::not_in_version("v3_and_below_producer_epoch"));
-            }
-            if v <= 3 {
-                n += rt::owned::vec_size(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
-            }
-            if v >= 4 && !self.v3_and_below_topics.is_empty() {
-                return Err(rt::write::not_in_version("v3_and_below_topics"));
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 4 {
+                    n += rt::owned::vec_size(&self.transactions, v >= 3, v, "transactions")?;
                 }
-            }
-            Ok(n)
+                if v <= 3 && !self.transactions.is_empty() {
+                    return Err(rt::write::not_in_version("transactions"));
+                }
+                if v <= 3 {
+                    n += rt::write::str_size(
+                        &self.v3_and_below_transactional_id,
+                        v >= 3,
+                        "v3_and_below_transactional_id",
+                    )?;
+                }
+                if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
+                    return Err(rt::write::not_in_version("v3_and_below_transactional_id"));
+                }
+                if v <= 3 {
+                    n += 8;
+                }
+                if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
+                    return Err(rt::write::not_in_version("v3_and_below_producer_id"));
+                }
+                if v <= 3 {
+                    n += 2;
+                }
+                if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
+                    return Err(rt::write::not_in_version("v3_and_below_producer_epoch"));
+                }
+                if v <= 3 {
+                    n += rt::owned::vec_size(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
+                }
+                if v >= 4 && !self.v3_and_below_topics.is_empty() {
+                    return Err(rt::write::not_in_version("v3_and_below_topics"));
+                }
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 3 && !self.transactions.is_empty() {
-                w.fail(rt::write::not_in_version("transactions"));
-            }
-            if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
-                w.fail(rt::write::not_in_version("v3_and_below_transactional_id"));
-            }
-            if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
-                w.fail(rt::write::not_in_version("v3_and_below_producer_id"));
-            }
-            if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
-                w.fail(rt::write::not_in_version("v3_and_below_producer_epoch"));
-            }
-            if v >= 4 && !self.v3_and_below_topics.is_empty() {
-                w.fail(rt::write::not_in_version("v3_and_below_topics"));
-            }
-            if v >= 4 {
-                rt::owned::write_vec(w, &self.transactions, v >= 3, v, "transactions");
-            }
-            if v <= 3 {
-                w.str(
-                    &self.v3_and_below_transactional_id,
-                    v >= 3,
-                    "v3_and_below_transactional_id",
-                );
-            }
-            if v <= 3 {
-                if let Some(r) = w.run::<10>("v3_and_below_producer_id") {
-                    r[0..8].copy_from_slice(&self.v3_and_below_producer_id.to_be_bytes());
-                    r[8..10].copy_from_slice(&self.v3_and_below_producer_epoch.to_be_bytes());
+            rt::outline(move || {
+                if v <= 3 && !self.transactions.is_empty() {
+                    w.fail(rt::write::not_in_version("transactions"));
                 }
-            }
-            if v <= 3 {
-                rt::owned::write_vec(w, &self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics");
-            }
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+                if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
+                    w.fail(rt::write::not_in_version("v3_and_below_transactional_id"));
+                }
+                if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
+                    w.fail(rt::write::not_in_version("v3_and_below_producer_id"));
+                }
+                if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
+                    w.fail(rt::write::not_in_version("v3_and_below_producer_epoch"));
+                }
+                if v >= 4 && !self.v3_and_below_topics.is_empty() {
+                    w.fail(rt::write::not_in_version("v3_and_below_topics"));
+                }
+                if v >= 4 {
+                    rt::owned::write_vec(w, &self.transactions, v >= 3, v, "transactions");
+                }
+                if v <= 3 {
+                    w.str(
+                        &self.v3_and_below_transactional_id,
+                        v >= 3,
+                        "v3_and_below_transactional_id",
+                    );
+                }
+                if v <= 3 {
+                    if let Some(r) = w.run::<10>("v3_and_below_producer_id") {
+                        r[0..8].copy_from_slice(&self.v3_and_below_producer_id.to_be_bytes());
+                        r[8..10].copy_from_slice(&self.v3_and_below_producer_epoch.to_be_bytes());
+                    }
+                }
+                if v <= 3 {
+                    rt::owned::write_vec(w, &self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics");
+                }
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1216,6 +1268,7 @@ pub mod owned {
     }
 
     impl Default for AddPartitionsToTxnTransaction {
+        #[inline]
         fn default() -> Self {
             Self {
                 transactional_id: rt::CompactString::const_new(""),
@@ -1229,15 +1282,18 @@ pub mod owned {
     }
 
     impl From<&super::AddPartitionsToTxnTransaction<'_>> for AddPartitionsToTxnTransaction {
+        #[inline]
         fn from(v: &super::AddPartitionsToTxnTransaction<'_>) -> Self {
-            Self {
-                transactional_id: v.transactional_id.into(),
-                producer_id: v.producer_id,
-                producer_epoch: v.producer_epoch,
-                verify_only: v.verify_only,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    transactional_id: v.transactional_id.into(),
+                    producer_id: v.producer_id,
+                    producer_epoch: v.producer_epoch,
+                    verify_only: v.verify_only,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1295,49 +1351,52 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 4 {
-                n += rt::write::str_size(&self.transactional_id, v >= 3, "transactions[].transactional_id")?;
-            }
-            if v <= 3 && !self.transactional_id.is_empty() {
-                return Err(rt::write::not_in_version("transactions[].transactional_id"));
-            }
-            if v >= 4 {
-                n += 8;
-            }
-            if v <= 3 && self.producer_id != 0_i64 {
-                return Err(rt::write::not_in_version("transactions[].producer_id"));
-            }
-            if v >= 4 {
-                n += 2;
-            }
-            if v <= 3 && self.producer_epoch != 0_i16 {
-                return Err(rt::write::not_in_version("transactions[].producer_epoch"));
-            }
-            if v >= 4 {
-                n += 1;
-            }
-            if v <= 3 && self.verify_only {
-                return Err(rt::write::not_in_version("transactions[].verify_only"));
-            }
-            if v >= 4 {
-                n += rt::owned::vec_size(&self.topics, v >= 3, v, "transactions[].topics")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
-            }
-            if v <= 3 && !self.topics.is_empty() {
-                return Err(rt::write::not_in_version("transactions[].topics"));
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("transactions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 4 {
+                    n += rt::write::str_size(&self.transactional_id, v >= 3, "transactions[].transactional_id")?;
                 }
-            }
-            Ok(n)
+                if v <= 3 && !self.transactional_id.is_empty() {
+                    return Err(rt::write::not_in_version("transactions[].transactional_id"));
+                }
+                if v >= 4 {
+                    n += 8;
+                }
+                if v <= 3 && self.producer_id != 0_i64 {
+                    return Err(rt::write::not_in_version("transactions[].producer_id"));
+                }
+                if v >= 4 {
+                    n += 2;
+                }
+                if v <= 3 && self.producer_epoch != 0_i16 {
+                    return Err(rt::write::not_in_version("transactions[].producer_epoch"));
+                }
+                if v >= 4 {
+                    n += 1;
+                }
+                if v <= 3 && self.verify_only {
+                    return Err(rt::write::not_in_version("transactions[].verify_only"));
+                }
+                if v >= 4 {
+                    n += rt::owned::vec_size(&self.topics, v >= 3, v, "transactions[].topics")
+                        .map_err(|e| e.renamed(super::fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
+                }
+                if v <= 3 && !self.topics.is_empty() {
+                    return Err(rt::write::not_in_version("transactions[].topics"));
+                }
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("transactions[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1392,6 +1451,7 @@ pub mod owned {
     }
 
     impl Default for AddPartitionsToTxnTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1402,12 +1462,15 @@ pub mod owned {
     }
 
     impl From<&super::AddPartitionsToTxnTopic<'_>> for AddPartitionsToTxnTopic {
+        #[inline]
         fn from(v: &super::AddPartitionsToTxnTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1432,20 +1495,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, v >= 3, "v3_and_below_topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("v3_and_below_topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, v >= 3, "v3_and_below_topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("v3_and_below_topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1462,6 +1528,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AddPartitionsToTxnRequest {
         type View<'a> = super::AddPartitionsToTxnRequest<'a>;
+        #[inline]
         fn from_view(v: &super::AddPartitionsToTxnRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -39,6 +39,7 @@ impl<'a> AddPartitionsToTxnResponse<'a> {
 }
 
 impl Default for AddPartitionsToTxnResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,38 +47,44 @@ impl Default for AddPartitionsToTxnResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AddPartitionsToTxnResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AddPartitionsToTxnResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, results_by_transaction: {}, results_by_topic_v3_and_below: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.results_by_transaction, self.results_by_topic_v3_and_below, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AddPartitionsToTxnResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, results_by_transaction: {}, results_by_topic_v3_and_below: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.results_by_transaction, self.results_by_topic_v3_and_below, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for AddPartitionsToTxnResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
-        let results_by_transaction = if v >= 4 {
-            rt::read::array::<AddPartitionsToTxnResult<'a>>(c, v >= 3, v, "results_by_transaction")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let results_by_topic_v3_and_below = if v <= 3 {
-            rt::read::array::<AddPartitionsToTxnTopicResult<'a>>(c, v >= 3, v, "results_by_topic_v3_and_below")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            results_by_transaction,
-            results_by_topic_v3_and_below,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
+            let results_by_transaction = if v >= 4 {
+                rt::read::array::<AddPartitionsToTxnResult<'a>>(c, v >= 3, v, "results_by_transaction")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let results_by_topic_v3_and_below = if v <= 3 {
+                rt::read::array::<AddPartitionsToTxnTopicResult<'a>>(c, v >= 3, v, "results_by_topic_v3_and_below")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                results_by_transaction,
+                results_by_topic_v3_and_below,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -121,67 +128,73 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        if v >= 4 {
-            n += 2;
-        }
-        if v >= 4 {
-            n += rt::write::array_size(&self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
-        }
-        if v <= 3 && !self.results_by_transaction.is_empty() {
-            return Err(rt::write::not_in_version("results_by_transaction"));
-        }
-        if v <= 3 {
-            n += rt::write::array_size(
-                &self.results_by_topic_v3_and_below,
-                v >= 3,
-                v,
-                "results_by_topic_v3_and_below",
-            )?;
-        }
-        if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
-            return Err(rt::write::not_in_version("results_by_topic_v3_and_below"));
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            if v >= 4 {
+                n += 2;
             }
-        }
-        Ok(n)
+            if v >= 4 {
+                n += rt::write::array_size(&self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
+            }
+            if v <= 3 && !self.results_by_transaction.is_empty() {
+                return Err(rt::write::not_in_version("results_by_transaction"));
+            }
+            if v <= 3 {
+                n += rt::write::array_size(
+                    &self.results_by_topic_v3_and_below,
+                    v >= 3,
+                    v,
+                    "results_by_topic_v3_and_below",
+                )?;
+            }
+            if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
+                return Err(rt::write::not_in_version("results_by_topic_v3_and_below"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 3 && !self.results_by_transaction.is_empty() {
-            w.fail(rt::write::not_in_version("results_by_transaction"));
-        }
-        if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
-            w.fail(rt::write::not_in_version("results_by_topic_v3_and_below"));
-        }
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        if v >= 4 {
-            w.i16(self.error_code, "error_code");
-        }
-        if v >= 4 {
-            w.array(&self.results_by_transaction, v >= 3, v, "results_by_transaction");
-        }
-        if v <= 3 {
-            w.array(
-                &self.results_by_topic_v3_and_below,
-                v >= 3,
-                v,
-                "results_by_topic_v3_and_below",
-            );
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 3 && !self.results_by_transaction.is_empty() {
+                w.fail(rt::write::not_in_version("results_by_transaction"));
+            }
+            if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
+                w.fail(rt::write::not_in_version("results_by_topic_v3_and_below"));
+            }
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            if v >= 4 {
+                w.i16(self.error_code, "error_code");
+            }
+            if v >= 4 {
+                w.array(&self.results_by_transaction, v >= 3, v, "results_by_transaction");
+            }
+            if v <= 3 {
+                w.array(
+                    &self.results_by_topic_v3_and_below,
+                    v >= 3,
+                    v,
+                    "results_by_topic_v3_and_below",
+                );
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -208,6 +221,7 @@ impl<'a> AddPartitionsToTxnResult<'a> {
 }
 
 impl Default for AddPartitionsToTxnResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -215,78 +229,89 @@ impl Default for AddPartitionsToTxnResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AddPartitionsToTxnResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AddPartitionsToTxnResult {{ transactional_id: \"{=str}\", topic_results: {}, unknown_tagged_fields: {} }}",
-            self.transactional_id,
-            self.topic_results,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "AddPartitionsToTxnResult {{ transactional_id: \"{=str}\", topic_results: {}, unknown_tagged_fields: {} }}", self.transactional_id, self.topic_results, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for AddPartitionsToTxnResult<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let transactional_id = if v >= 4 {
-            rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?
-        } else {
-            ""
-        };
-        let topic_results = if v >= 4 {
-            rt::read::array::<AddPartitionsToTxnTopicResult<'a>>(c, v >= 3, v, "results_by_transaction[].topic_results")
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let transactional_id = if v >= 4 {
+                rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?
+            } else {
+                ""
+            };
+            let topic_results = if v >= 4 {
+                rt::read::array::<AddPartitionsToTxnTopicResult<'a>>(
+                    c,
+                    v >= 3,
+                    v,
+                    "results_by_transaction[].topic_results",
+                )
                 .map_err(|e| e.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "results_by_transaction[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            transactional_id,
-            topic_results,
-            unknown_tagged_fields,
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "results_by_transaction[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                transactional_id,
+                topic_results,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 4 {
-            rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?;
-        }
-        if v >= 4 {
-            rt::read::check_array::<AddPartitionsToTxnTopicResult<'a>>(
-                c,
-                v >= 3,
-                false,
-                v,
-                "results_by_transaction[].topic_results",
-            )
-            .map_err(|e| e.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
-        }
-        if v >= 3 {
-            rt::read::check_tags(c, "results_by_transaction[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            if v >= 4 {
+                rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?;
+            }
+            if v >= 4 {
+                rt::read::check_array::<AddPartitionsToTxnTopicResult<'a>>(
+                    c,
+                    v >= 3,
+                    false,
+                    v,
+                    "results_by_transaction[].topic_results",
+                )
+                .map_err(|e| e.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
+            }
+            if v >= 3 {
+                rt::read::check_tags(c, "results_by_transaction[]._tagged_fields")?;
+            }
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 4 {
-            rt::read::skip_str(c, v >= 3)?;
-        }
-        if v >= 4 {
-            rt::read::skip_array::<AddPartitionsToTxnTopicResult<'a>>(c, v >= 3, v)?;
-        }
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 4 {
+                rt::read::skip_str(c, v >= 3)?;
+            }
+            if v >= 4 {
+                rt::read::skip_array::<AddPartitionsToTxnTopicResult<'a>>(c, v >= 3, v)?;
+            }
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -326,66 +351,72 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 4 {
-            n += rt::write::str_size(
-                self.transactional_id,
-                v >= 3,
-                "results_by_transaction[].transactional_id",
-            )?;
-        }
-        if v <= 3 && !self.transactional_id.is_empty() {
-            return Err(rt::write::not_in_version("results_by_transaction[].transactional_id"));
-        }
-        if v >= 4 {
-            n += rt::write::array_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")
-                .map_err(|e| e.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
-        }
-        if v <= 3 && !self.topic_results.is_empty() {
-            return Err(rt::write::not_in_version("results_by_transaction[].topic_results"));
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "results_by_transaction[]._tagged_fields",
-                ));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 4 {
+                n += rt::write::str_size(
+                    self.transactional_id,
+                    v >= 3,
+                    "results_by_transaction[].transactional_id",
+                )?;
             }
-        }
-        Ok(n)
+            if v <= 3 && !self.transactional_id.is_empty() {
+                return Err(rt::write::not_in_version("results_by_transaction[].transactional_id"));
+            }
+            if v >= 4 {
+                n += rt::write::array_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")
+                    .map_err(|e| e.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
+            }
+            if v <= 3 && !self.topic_results.is_empty() {
+                return Err(rt::write::not_in_version("results_by_transaction[].topic_results"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "results_by_transaction[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 3 && !self.transactional_id.is_empty() {
-            w.fail(rt::write::not_in_version("results_by_transaction[].transactional_id"));
-        }
-        if v <= 3 && !self.topic_results.is_empty() {
-            w.fail(rt::write::not_in_version("results_by_transaction[].topic_results"));
-        }
-        if v >= 4 {
-            w.str(
-                self.transactional_id,
-                v >= 3,
-                "results_by_transaction[].transactional_id",
-            );
-        }
-        if v >= 4 {
-            w.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths, |w| {
-                w.array(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")
-            });
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "results_by_transaction[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 3 && !self.transactional_id.is_empty() {
+                w.fail(rt::write::not_in_version("results_by_transaction[].transactional_id"));
+            }
+            if v <= 3 && !self.topic_results.is_empty() {
+                w.fail(rt::write::not_in_version("results_by_transaction[].topic_results"));
+            }
+            if v >= 4 {
+                w.str(
+                    self.transactional_id,
+                    v >= 3,
+                    "results_by_transaction[].transactional_id",
+                );
+            }
+            if v >= 4 {
+                w.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths, |w| {
+                    w.array(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")
+                });
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "results_by_transaction[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -412,6 +443,7 @@ impl<'a> AddPartitionsToTxnTopicResult<'a> {
 }
 
 impl Default for AddPartitionsToTxnTopicResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -419,14 +451,11 @@ impl Default for AddPartitionsToTxnTopicResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AddPartitionsToTxnTopicResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AddPartitionsToTxnTopicResult {{ name: \"{=str}\", results_by_partition: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.results_by_partition,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "AddPartitionsToTxnTopicResult {{ name: \"{=str}\", results_by_partition: {}, unknown_tagged_fields: {} }}", self.name, self.results_by_partition, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -473,13 +502,16 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 3)?;
-        rt::read::skip_array::<AddPartitionsToTxnPartitionResult<'a>>(c, v >= 3, v)?;
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 3)?;
+            rt::read::skip_array::<AddPartitionsToTxnPartitionResult<'a>>(c, v >= 3, v)?;
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -515,45 +547,51 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, v >= 3, "results_by_topic_v3_and_below[].name")?;
-        n += rt::write::array_size(
-            &self.results_by_partition,
-            v >= 3,
-            v,
-            "results_by_topic_v3_and_below[].results_by_partition",
-        )?;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "results_by_topic_v3_and_below[]._tagged_fields",
-                ));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, v >= 3, "results_by_topic_v3_and_below[].name")?;
+            n += rt::write::array_size(
+                &self.results_by_partition,
+                v >= 3,
+                v,
+                "results_by_topic_v3_and_below[].results_by_partition",
+            )?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "results_by_topic_v3_and_below[]._tagged_fields",
+                    ));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 3, "results_by_topic_v3_and_below[].name");
-        w.array(
-            &self.results_by_partition,
-            v >= 3,
-            v,
-            "results_by_topic_v3_and_below[].results_by_partition",
-        );
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "results_by_topic_v3_and_below[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 3, "results_by_topic_v3_and_below[].name");
+            w.array(
+                &self.results_by_partition,
+                v >= 3,
+                v,
+                "results_by_topic_v3_and_below[].results_by_partition",
+            );
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "results_by_topic_v3_and_below[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -580,6 +618,7 @@ impl<'a> AddPartitionsToTxnPartitionResult<'a> {
 }
 
 impl Default for AddPartitionsToTxnPartitionResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -587,8 +626,11 @@ impl Default for AddPartitionsToTxnPartitionResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AddPartitionsToTxnPartitionResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AddPartitionsToTxnPartitionResult {{ partition_index: {=i32}, partition_error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.partition_error_code, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AddPartitionsToTxnPartitionResult {{ partition_index: {=i32}, partition_error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.partition_error_code, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -662,12 +704,15 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -704,39 +749,45 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
-                ));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+                    ));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(
-            self.partition_index,
-            "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
-        );
-        w.i16(
-            self.partition_error_code,
-            "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
-        );
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            w.i32(
+                self.partition_index,
+                "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
+            );
+            w.i16(
+                self.partition_error_code,
+                "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
+            );
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -1108,6 +1159,7 @@ pub mod owned {
     }
 
     impl Default for AddPartitionsToTxnResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -1120,114 +1172,130 @@ pub mod owned {
     }
 
     impl From<&super::AddPartitionsToTxnResponse<'_>> for AddPartitionsToTxnResponse {
+        #[inline]
         fn from(v: &super::AddPartitionsToTxnResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                results_by_transaction: v.results_by_transaction.iter().map(|e| (&e).into()).collect(),
-                results_by_topic_v3_and_below: v.results_by_topic_v3_and_below.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    results_by_transaction: v.results_by_transaction.iter().map(|e| (&e).into()).collect(),
+                    results_by_topic_v3_and_below: v
+                        .results_by_topic_v3_and_below
+                        .iter()
+                        .map(|e| (&e).into())
+                        .collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AddPartitionsToTxnResponse {}
 
     impl rt::OwnedStruct for AddPartitionsToTxnResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
-            let results_by_transaction = if v >= 4 {
-                rt::owned::read_array::<AddPartitionsToTxnResult, _>(c, v >= 3, v, "results_by_transaction")?
-            } else {
-                Vec::new()
-            };
-            let results_by_topic_v3_and_below = if v <= 3 {
-                rt::owned::read_array::<AddPartitionsToTxnTopicResult, _>(
-                    c,
-                    v >= 3,
-                    v,
-                    "results_by_topic_v3_and_below",
-                )?
-            } else {
-                Vec::new()
-            };
-            let unknown_tagged_fields = if v >= 3 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                results_by_transaction,
-                results_by_topic_v3_and_below,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
+                let results_by_transaction = if v >= 4 {
+                    rt::owned::read_array::<AddPartitionsToTxnResult, _>(c, v >= 3, v, "results_by_transaction")?
+                } else {
+                    Vec::new()
+                };
+                let results_by_topic_v3_and_below = if v <= 3 {
+                    rt::owned::read_array::<AddPartitionsToTxnTopicResult, _>(
+                        c,
+                        v >= 3,
+                        v,
+                        "results_by_topic_v3_and_below",
+                    )?
+                } else {
+                    Vec::new()
+                };
+                let unknown_tagged_fields = if v >= 3 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    results_by_transaction,
+                    results_by_topic_v3_and_below,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            if v >= 4 {
-                n += 2;
-            }
-            if v >= 4 {
-                n += rt::owned::vec_size(&self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
-            }
-            if v <= 3 && !self.results_by_transaction.is_empty() {
-                return Err(rt::write::not_in_version("results_by_transaction"));
-            }
-            if v <= 3 {
-                n += rt::owned::vec_size(
-                    &self.results_by_topic_v3_and_below,
-                    v >= 3,
-                    v,
-                    "results_by_topic_v3_and_below",
-                )?;
-            }
-            if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
-                return Err(rt::write::not_in_version("results_by_topic_v3_and_below"));
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                if v >= 4 {
+                    n += 2;
                 }
-            }
-            Ok(n)
+                if v >= 4 {
+                    n += rt::owned::vec_size(&self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
+                }
+                if v <= 3 && !self.results_by_transaction.is_empty() {
+                    return Err(rt::write::not_in_version("results_by_transaction"));
+                }
+                if v <= 3 {
+                    n += rt::owned::vec_size(
+                        &self.results_by_topic_v3_and_below,
+                        v >= 3,
+                        v,
+                        "results_by_topic_v3_and_below",
+                    )?;
+                }
+                if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
+                    return Err(rt::write::not_in_version("results_by_topic_v3_and_below"));
+                }
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 3 && !self.results_by_transaction.is_empty() {
-                w.fail(rt::write::not_in_version("results_by_transaction"));
-            }
-            if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
-                w.fail(rt::write::not_in_version("results_by_topic_v3_and_below"));
-            }
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            if v >= 4 {
-                w.i16(self.error_code, "error_code");
-            }
-            if v >= 4 {
-                rt::owned::write_vec(w, &self.results_by_transaction, v >= 3, v, "results_by_transaction");
-            }
-            if v <= 3 {
-                rt::owned::write_vec(
-                    w,
-                    &self.results_by_topic_v3_and_below,
-                    v >= 3,
-                    v,
-                    "results_by_topic_v3_and_below",
-                );
-            }
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 3 && !self.results_by_transaction.is_empty() {
+                    w.fail(rt::write::not_in_version("results_by_transaction"));
+                }
+                if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
+                    w.fail(rt::write::not_in_version("results_by_topic_v3_and_below"));
+                }
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                if v >= 4 {
+                    w.i16(self.error_code, "error_code");
+                }
+                if v >= 4 {
+                    rt::owned::write_vec(w, &self.results_by_transaction, v >= 3, v, "results_by_transaction");
+                }
+                if v <= 3 {
+                    rt::owned::write_vec(
+                        w,
+                        &self.results_by_topic_v3_and_below,
+                        v >= 3,
+                        v,
+                        "results_by_topic_v3_and_below",
+                    );
+                }
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1243,6 +1311,7 @@ pub mod owned {
     }
 
     impl Default for AddPartitionsToTxnResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 transactional_id: rt::CompactString::const_new(""),
@@ -1253,83 +1322,92 @@ pub mod owned {
     }
 
     impl From<&super::AddPartitionsToTxnResult<'_>> for AddPartitionsToTxnResult {
+        #[inline]
         fn from(v: &super::AddPartitionsToTxnResult<'_>) -> Self {
-            Self {
-                transactional_id: v.transactional_id.into(),
-                topic_results: v.topic_results.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    transactional_id: v.transactional_id.into(),
+                    topic_results: v.topic_results.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AddPartitionsToTxnResult {}
 
     impl rt::OwnedStruct for AddPartitionsToTxnResult {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let transactional_id = if v >= 4 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?)
-            } else {
-                rt::CompactString::const_new("")
-            };
-            let topic_results = if v >= 4 {
-                rt::owned::read_array::<AddPartitionsToTxnTopicResult, _>(
-                    c,
-                    v >= 3,
-                    v,
-                    "results_by_transaction[].topic_results",
-                )
-                .map_err(|e| e.renamed(super::fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?
-            } else {
-                Vec::new()
-            };
-            let unknown_tagged_fields = if v >= 3 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
-                    c,
-                    "results_by_transaction[]._tagged_fields",
-                )?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                transactional_id,
-                topic_results,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let transactional_id = if v >= 4 {
+                    rt::CompactString::from(rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?)
+                } else {
+                    rt::CompactString::const_new("")
+                };
+                let topic_results = if v >= 4 {
+                    rt::owned::read_array::<AddPartitionsToTxnTopicResult, _>(
+                        c,
+                        v >= 3,
+                        v,
+                        "results_by_transaction[].topic_results",
+                    )
+                    .map_err(|e| e.renamed(super::fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?
+                } else {
+                    Vec::new()
+                };
+                let unknown_tagged_fields = if v >= 3 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                        c,
+                        "results_by_transaction[]._tagged_fields",
+                    )?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    transactional_id,
+                    topic_results,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 4 {
-                n += rt::write::str_size(
-                    &self.transactional_id,
-                    v >= 3,
-                    "results_by_transaction[].transactional_id",
-                )?;
-            }
-            if v <= 3 && !self.transactional_id.is_empty() {
-                return Err(rt::write::not_in_version("results_by_transaction[].transactional_id"));
-            }
-            if v >= 4 {
-                n += rt::owned::vec_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
-            }
-            if v <= 3 && !self.topic_results.is_empty() {
-                return Err(rt::write::not_in_version("results_by_transaction[].topic_results"));
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "results_by_transaction[]._tagged_fields",
-                    ));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 4 {
+                    n += rt::write::str_size(
+                        &self.transactional_id,
+                        v >= 3,
+                        "results_by_transaction[].transactional_id",
+                    )?;
                 }
-            }
-            Ok(n)
+                if v <= 3 && !self.transactional_id.is_empty() {
+                    return Err(rt::write::not_in_version("results_by_transaction[].transactional_id"));
+                }
+                if v >= 4 {
+                    n += rt::owned::vec_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")
+                        .map_err(|e| e.renamed(super::fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
+                }
+                if v <= 3 && !self.topic_results.is_empty() {
+                    return Err(rt::write::not_in_version("results_by_transaction[].topic_results"));
+                }
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "results_by_transaction[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1381,6 +1459,7 @@ pub mod owned {
     }
 
     impl Default for AddPartitionsToTxnTopicResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1391,12 +1470,15 @@ pub mod owned {
     }
 
     impl From<&super::AddPartitionsToTxnTopicResult<'_>> for AddPartitionsToTxnTopicResult {
+        #[inline]
         fn from(v: &super::AddPartitionsToTxnTopicResult<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                results_by_partition: v.results_by_partition.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    results_by_partition: v.results_by_partition.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1429,27 +1511,30 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, v >= 3, "results_by_topic_v3_and_below[].name")?;
-            n += rt::owned::vec_size(
-                &self.results_by_partition,
-                v >= 3,
-                v,
-                "results_by_topic_v3_and_below[].results_by_partition",
-            )?;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "results_by_topic_v3_and_below[]._tagged_fields",
-                    ));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, v >= 3, "results_by_topic_v3_and_below[].name")?;
+                n += rt::owned::vec_size(
+                    &self.results_by_partition,
+                    v >= 3,
+                    v,
+                    "results_by_topic_v3_and_below[].results_by_partition",
+                )?;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "results_by_topic_v3_and_below[]._tagged_fields",
+                        ));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1485,6 +1570,7 @@ pub mod owned {
     }
 
     impl Default for AddPartitionsToTxnPartitionResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1495,12 +1581,15 @@ pub mod owned {
     }
 
     impl From<&super::AddPartitionsToTxnPartitionResult<'_>> for AddPartitionsToTxnPartitionResult {
+        #[inline]
         fn from(v: &super::AddPartitionsToTxnPartitionResult<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                partition_error_code: v.partition_error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    partition_error_code: v.partition_error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1545,20 +1634,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
-                    ));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+                        ));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1588,6 +1680,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AddPartitionsToTxnResponse {
         type View<'a> = super::AddPartitionsToTxnResponse<'a>;
+        #[inline]
         fn from_view(v: &super::AddPartitionsToTxnResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -46,6 +46,7 @@ impl<'a> AddRaftVoterRequest<'a> {
 }
 
 impl Default for AddRaftVoterRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -53,8 +54,11 @@ impl Default for AddRaftVoterRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AddRaftVoterRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AddRaftVoterRequest {{ cluster_id: {}, timeout_ms: {=i32}, voter_id: {=i32}, voter_directory_id: {}, listeners: {}, ack_when_committed: {=bool}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.timeout_ms, self.voter_id, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.listeners, self.ack_when_committed, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AddRaftVoterRequest {{ cluster_id: {}, timeout_ms: {=i32}, voter_id: {=i32}, voter_directory_id: {}, listeners: {}, ack_when_committed: {=bool}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.timeout_ms, self.voter_id, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.listeners, self.ack_when_committed, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -115,37 +119,43 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 24;
-        n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
-        n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && !self.ack_when_committed {
-            return Err(rt::write::not_in_version("ack_when_committed"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 24;
+            n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
+            n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && !self.ack_when_committed {
+                return Err(rt::write::not_in_version("ack_when_committed"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.ack_when_committed {
-            w.fail(rt::write::not_in_version("ack_when_committed"));
-        }
-        w.opt_str(self.cluster_id, true, true, "cluster_id");
-        w.i32(self.timeout_ms, "timeout_ms");
-        w.i32(self.voter_id, "voter_id");
-        w.uuid(self.voter_directory_id, "voter_directory_id");
-        w.array(&self.listeners, true, v, "listeners");
-        if v >= 1 {
-            w.bool(self.ack_when_committed, "ack_when_committed");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && !self.ack_when_committed {
+                w.fail(rt::write::not_in_version("ack_when_committed"));
+            }
+            w.opt_str(self.cluster_id, true, true, "cluster_id");
+            w.i32(self.timeout_ms, "timeout_ms");
+            w.i32(self.voter_id, "voter_id");
+            w.uuid(self.voter_directory_id, "voter_directory_id");
+            w.array(&self.listeners, true, v, "listeners");
+            if v >= 1 {
+                w.bool(self.ack_when_committed, "ack_when_committed");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -175,6 +185,7 @@ impl<'a> Listener<'a> {
 }
 
 impl Default for Listener<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -182,15 +193,18 @@ impl Default for Listener<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Listener<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.host,
-            self.port,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.host,
+                self.port,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -223,12 +237,15 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 2)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 2)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -253,23 +270,29 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.name, true, "listeners[].name")?;
-        n += rt::write::str_size(self.host, true, "listeners[].host")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.name, true, "listeners[].name")?;
+            n += rt::write::str_size(self.host, true, "listeners[].host")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "listeners[].name");
-        w.str(self.host, true, "listeners[].host");
-        w.u16(self.port, "listeners[].port");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "listeners[].name");
+            w.str(self.host, true, "listeners[].host");
+            w.u16(self.port, "listeners[].port");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -506,6 +529,7 @@ pub mod owned {
     }
 
     impl Default for AddRaftVoterRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 cluster_id: Some(rt::CompactString::const_new("")),
@@ -520,16 +544,19 @@ pub mod owned {
     }
 
     impl From<&super::AddRaftVoterRequest<'_>> for AddRaftVoterRequest {
+        #[inline]
         fn from(v: &super::AddRaftVoterRequest<'_>) -> Self {
-            Self {
-                cluster_id: v.cluster_id.map(rt::CompactString::from),
-                timeout_ms: v.timeout_ms,
-                voter_id: v.voter_id,
-                voter_directory_id: v.voter_directory_id,
-                listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
-                ack_when_committed: v.ack_when_committed,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    timeout_ms: v.timeout_ms,
+                    voter_id: v.voter_id,
+                    voter_directory_id: v.voter_directory_id,
+                    listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
+                    ack_when_committed: v.ack_when_committed,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -569,46 +596,52 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 24;
-            n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
-            n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && !self.ack_when_committed {
-                return Err(rt::write::not_in_version("ack_when_committed"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 24;
+                n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
+                n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && !self.ack_when_committed {
+                    return Err(rt::write::not_in_version("ack_when_committed"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && !self.ack_when_committed {
-                w.fail(rt::write::not_in_version("ack_when_committed"));
-            }
-            w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
-            if let Some(r) = w.run::<24>("timeout_ms") {
-                r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
-                r[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
-                r[8..24].copy_from_slice(self.voter_directory_id.as_bytes());
-            }
-            rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
-            if v >= 1 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("ack_when_committed") {
-                    r[0] = u8::from(self.ack_when_committed);
-                    r[1] = 0;
+            rt::outline(move || {
+                if v <= 0 && !self.ack_when_committed {
+                    w.fail(rt::write::not_in_version("ack_when_committed"));
                 }
-            } else {
-                if v >= 1 {
-                    w.bool(self.ack_when_committed, "ack_when_committed");
+                w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
+                if let Some(r) = w.run::<24>("timeout_ms") {
+                    r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
+                    r[8..24].copy_from_slice(self.voter_directory_id.as_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+                rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
+                if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("ack_when_committed") {
+                        r[0] = u8::from(self.ack_when_committed);
+                        r[1] = 0;
+                    }
+                } else {
+                    if v >= 1 {
+                        w.bool(self.ack_when_committed, "ack_when_committed");
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                }
+            })
         }
     }
 
@@ -626,6 +659,7 @@ pub mod owned {
     }
 
     impl Default for Listener {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -637,13 +671,16 @@ pub mod owned {
     }
 
     impl From<&super::Listener<'_>> for Listener {
+        #[inline]
         fn from(v: &super::Listener<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -667,16 +704,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.name, true, "listeners[].name")?;
-            n += rt::write::str_size(&self.host, true, "listeners[].host")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.name, true, "listeners[].name")?;
+                n += rt::write::str_size(&self.host, true, "listeners[].host")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -697,6 +737,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AddRaftVoterRequest {
         type View<'a> = super::AddRaftVoterRequest<'a>;
+        #[inline]
         fn from_view(v: &super::AddRaftVoterRequest<'_>) -> Self {
             Self::from(v)
         }

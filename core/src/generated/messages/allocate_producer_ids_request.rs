@@ -34,6 +34,7 @@ impl<'a> AllocateProducerIdsRequest<'a> {
 }
 
 impl Default for AllocateProducerIdsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,14 +42,17 @@ impl Default for AllocateProducerIdsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AllocateProducerIdsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AllocateProducerIdsRequest {{ broker_id: {=i32}, broker_epoch: {=i64}, unknown_tagged_fields: {} }}",
-            self.broker_id,
-            self.broker_epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AllocateProducerIdsRequest {{ broker_id: {=i32}, broker_epoch: {=i64}, unknown_tagged_fields: {} }}",
+                self.broker_id,
+                self.broker_epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -90,20 +94,26 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.broker_id, "broker_id");
-        w.i64(self.broker_epoch, "broker_epoch");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.broker_id, "broker_id");
+            w.i64(self.broker_epoch, "broker_epoch");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -196,6 +206,7 @@ pub mod owned {
     }
 
     impl Default for AllocateProducerIdsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -206,12 +217,15 @@ pub mod owned {
     }
 
     impl From<&super::AllocateProducerIdsRequest<'_>> for AllocateProducerIdsRequest {
+        #[inline]
         fn from(v: &super::AllocateProducerIdsRequest<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                broker_epoch: v.broker_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    broker_epoch: v.broker_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -238,35 +252,42 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<13>("broker_id") {
-                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                    r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                    r[12] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<13>("broker_id") {
+                        r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                        r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                        r[12] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<12>("broker_id") {
+                        r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                        r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<12>("broker_id") {
-                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                    r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for AllocateProducerIdsRequest {
         type View<'a> = super::AllocateProducerIdsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::AllocateProducerIdsRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -39,6 +39,7 @@ impl<'a> AllocateProducerIdsResponse<'a> {
 }
 
 impl Default for AllocateProducerIdsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for AllocateProducerIdsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AllocateProducerIdsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AllocateProducerIdsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, producer_id_start: {=i64}, producer_id_len: {=i32}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.producer_id_start, self.producer_id_len, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AllocateProducerIdsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, producer_id_start: {=i64}, producer_id_len: {=i32}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.producer_id_start, self.producer_id_len, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -97,22 +101,28 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 18;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 18;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.i64(self.producer_id_start, "producer_id_start");
-        w.i32(self.producer_id_len, "producer_id_len");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.i64(self.producer_id_start, "producer_id_start");
+            w.i32(self.producer_id_len, "producer_id_len");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -247,6 +257,7 @@ pub mod owned {
     }
 
     impl Default for AllocateProducerIdsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -259,14 +270,17 @@ pub mod owned {
     }
 
     impl From<&super::AllocateProducerIdsResponse<'_>> for AllocateProducerIdsResponse {
+        #[inline]
         fn from(v: &super::AllocateProducerIdsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                producer_id_start: v.producer_id_start,
-                producer_id_len: v.producer_id_len,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    producer_id_start: v.producer_id_start,
+                    producer_id_len: v.producer_id_len,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -299,39 +313,46 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 18;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 18;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<19>("throttle_time_ms") {
-                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
-                    r[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
-                    r[18] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<19>("throttle_time_ms") {
+                        r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                        r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
+                        r[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
+                        r[18] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<18>("throttle_time_ms") {
+                        r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                        r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
+                        r[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<18>("throttle_time_ms") {
-                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
-                    r[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for AllocateProducerIdsResponse {
         type View<'a> = super::AllocateProducerIdsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::AllocateProducerIdsResponse<'_>) -> Self {
             Self::from(v)
         }

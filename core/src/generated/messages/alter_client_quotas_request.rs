@@ -34,6 +34,7 @@ impl<'a> AlterClientQuotasRequest<'a> {
 }
 
 impl Default for AlterClientQuotasRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,32 +42,38 @@ impl Default for AlterClientQuotasRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterClientQuotasRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AlterClientQuotasRequest {{ entries: {}, validate_only: {=bool}, unknown_tagged_fields: {} }}",
-            self.entries,
-            self.validate_only,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AlterClientQuotasRequest {{ entries: {}, validate_only: {=bool}, unknown_tagged_fields: {} }}",
+                self.entries,
+                self.validate_only,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for AlterClientQuotasRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
-        let validate_only = rt::read::bool(c, "validate_only")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            entries,
-            validate_only,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
+            let validate_only = rt::read::bool(c, "validate_only")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                entries,
+                validate_only,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -86,29 +93,35 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::array_size(&self.entries, v >= 1, v, "entries")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::array_size(&self.entries, v >= 1, v, "entries")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.entries, v >= 1, v, "entries");
-        w.bool(self.validate_only, "validate_only");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.array(&self.entries, v >= 1, v, "entries");
+            w.bool(self.validate_only, "validate_only");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -135,6 +148,7 @@ impl<'a> EntryData<'a> {
 }
 
 impl Default for EntryData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -142,14 +156,17 @@ impl Default for EntryData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EntryData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "EntryData {{ entity: {}, ops: {}, unknown_tagged_fields: {} }}",
-            self.entity,
-            self.ops,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "EntryData {{ entity: {}, ops: {}, unknown_tagged_fields: {} }}",
+                self.entity,
+                self.ops,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -185,13 +202,16 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
-        rt::read::skip_array::<OpData<'a>>(c, v >= 1, v)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
+            rt::read::skip_array::<OpData<'a>>(c, v >= 1, v)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -211,30 +231,36 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.entity, v >= 1, v, "entries[].entity")?;
-        n += rt::write::array_size(&self.ops, v >= 1, v, "entries[].ops")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.entity, v >= 1, v, "entries[].entity")?;
+            n += rt::write::array_size(&self.ops, v >= 1, v, "entries[].ops")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.entity, v >= 1, v, "entries[].entity");
-        w.array(&self.ops, v >= 1, v, "entries[].ops");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.array(&self.entity, v >= 1, v, "entries[].entity");
+            w.array(&self.ops, v >= 1, v, "entries[].ops");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -261,6 +287,7 @@ impl<'a> EntityData<'a> {
 }
 
 impl Default for EntityData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -268,14 +295,17 @@ impl Default for EntityData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EntityData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "EntityData {{ entity_type: \"{=str}\", entity_name: {}, unknown_tagged_fields: {} }}",
-            self.entity_type,
-            rt::defmt_fmt::OptStr(self.entity_name),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "EntityData {{ entity_type: \"{=str}\", entity_name: {}, unknown_tagged_fields: {} }}",
+                self.entity_type,
+                rt::defmt_fmt::OptStr(self.entity_name),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -311,13 +341,16 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip_str(c, v >= 1)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip_str(c, v >= 1)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -348,30 +381,36 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
-        n += rt::write::opt_str_size(self.entity_name, v >= 1, true, "entries[].entity[].entity_name")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
+            n += rt::write::opt_str_size(self.entity_name, v >= 1, true, "entries[].entity[].entity_name")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
-        w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
+            w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -401,6 +440,7 @@ impl<'a> OpData<'a> {
 }
 
 impl Default for OpData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -408,15 +448,18 @@ impl Default for OpData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OpData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OpData {{ key: \"{=str}\", value: {=f64}, remove: {=bool}, unknown_tagged_fields: {} }}",
-            self.key,
-            self.value,
-            self.remove,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "OpData {{ key: \"{=str}\", value: {=f64}, remove: {=bool}, unknown_tagged_fields: {} }}",
+                self.key,
+                self.value,
+                self.remove,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -471,13 +514,16 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip(c, 9)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip(c, 9)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -506,30 +552,36 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 9;
-        n += rt::write::str_size(self.key, v >= 1, "entries[].ops[].key")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entries[].ops[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 9;
+            n += rt::write::str_size(self.key, v >= 1, "entries[].ops[].key")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("entries[].ops[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.key, v >= 1, "entries[].ops[].key");
-        w.f64(self.value, "entries[].ops[].value");
-        w.bool(self.remove, "entries[].ops[].remove");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entries[].ops[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.key, v >= 1, "entries[].ops[].key");
+            w.f64(self.value, "entries[].ops[].value");
+            w.bool(self.remove, "entries[].ops[].remove");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[].ops[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -782,6 +834,7 @@ pub mod owned {
     }
 
     impl Default for AlterClientQuotasRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 entries: Vec::new(),
@@ -792,63 +845,75 @@ pub mod owned {
     }
 
     impl From<&super::AlterClientQuotasRequest<'_>> for AlterClientQuotasRequest {
+        #[inline]
         fn from(v: &super::AlterClientQuotasRequest<'_>) -> Self {
-            Self {
-                entries: v.entries.iter().map(|e| (&e).into()).collect(),
-                validate_only: v.validate_only,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    entries: v.entries.iter().map(|e| (&e).into()).collect(),
+                    validate_only: v.validate_only,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AlterClientQuotasRequest {}
 
     impl rt::OwnedStruct for AlterClientQuotasRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let entries = rt::owned::read_array::<EntryData, _>(c, v >= 1, v, "entries")?;
-            let validate_only = rt::read::bool(c, "validate_only")?;
-            let unknown_tagged_fields = if v >= 1 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                entries,
-                validate_only,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let entries = rt::owned::read_array::<EntryData, _>(c, v >= 1, v, "entries")?;
+                let validate_only = rt::read::bool(c, "validate_only")?;
+                let unknown_tagged_fields = if v >= 1 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    entries,
+                    validate_only,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::owned::vec_size(&self.entries, v >= 1, v, "entries")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::owned::vec_size(&self.entries, v >= 1, v, "entries")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.entries, v >= 1, v, "entries");
-            if v >= 1 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("validate_only") {
-                    r[0] = u8::from(self.validate_only);
-                    r[1] = 0;
-                }
-            } else {
-                w.bool(self.validate_only, "validate_only");
-                if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.entries, v >= 1, v, "entries");
+                if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("validate_only") {
+                        r[0] = u8::from(self.validate_only);
+                        r[1] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.bool(self.validate_only, "validate_only");
+                    if v >= 1 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -864,6 +929,7 @@ pub mod owned {
     }
 
     impl Default for EntryData {
+        #[inline]
         fn default() -> Self {
             Self {
                 entity: Vec::new(),
@@ -874,12 +940,15 @@ pub mod owned {
     }
 
     impl From<&super::EntryData<'_>> for EntryData {
+        #[inline]
         fn from(v: &super::EntryData<'_>) -> Self {
-            Self {
-                entity: v.entity.iter().map(|e| (&e).into()).collect(),
-                ops: v.ops.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    entity: v.entity.iter().map(|e| (&e).into()).collect(),
+                    ops: v.ops.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -904,20 +973,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
-            n += rt::owned::vec_size(&self.ops, v >= 1, v, "entries[].ops")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
+                n += rt::owned::vec_size(&self.ops, v >= 1, v, "entries[].ops")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -944,6 +1016,7 @@ pub mod owned {
     }
 
     impl Default for EntityData {
+        #[inline]
         fn default() -> Self {
             Self {
                 entity_type: rt::CompactString::const_new(""),
@@ -954,12 +1027,15 @@ pub mod owned {
     }
 
     impl From<&super::EntityData<'_>> for EntityData {
+        #[inline]
         fn from(v: &super::EntityData<'_>) -> Self {
-            Self {
-                entity_type: v.entity_type.into(),
-                entity_name: v.entity_name.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    entity_type: v.entity_type.into(),
+                    entity_name: v.entity_name.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -985,25 +1061,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
-            n += rt::write::opt_str_size(
-                self.entity_name.as_deref(),
-                v >= 1,
-                true,
-                "entries[].entity[].entity_name",
-            )?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
+                n += rt::write::opt_str_size(
+                    self.entity_name.as_deref(),
+                    v >= 1,
+                    true,
+                    "entries[].entity[].entity_name",
+                )?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1037,6 +1116,7 @@ pub mod owned {
     }
 
     impl Default for OpData {
+        #[inline]
         fn default() -> Self {
             Self {
                 key: rt::CompactString::const_new(""),
@@ -1048,13 +1128,16 @@ pub mod owned {
     }
 
     impl From<&super::OpData<'_>> for OpData {
+        #[inline]
         fn from(v: &super::OpData<'_>) -> Self {
-            Self {
-                key: v.key.into(),
-                value: v.value,
-                remove: v.remove,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    key: v.key.into(),
+                    value: v.value,
+                    remove: v.remove,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1089,19 +1172,22 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 9;
-            n += rt::write::str_size(&self.key, v >= 1, "entries[].ops[].key")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("entries[].ops[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 9;
+                n += rt::write::str_size(&self.key, v >= 1, "entries[].ops[].key")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("entries[].ops[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1129,6 +1215,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AlterClientQuotasRequest {
         type View<'a> = super::AlterClientQuotasRequest<'a>;
+        #[inline]
         fn from_view(v: &super::AlterClientQuotasRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -33,6 +33,7 @@ impl<'a> AlterClientQuotasResponse<'a> {
 }
 
 impl Default for AlterClientQuotasResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,32 +41,38 @@ impl Default for AlterClientQuotasResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterClientQuotasResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AlterClientQuotasResponse {{ throttle_time_ms: {=i32}, entries: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.entries,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AlterClientQuotasResponse {{ throttle_time_ms: {=i32}, entries: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.entries,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for AlterClientQuotasResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            entries,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                entries,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -85,29 +92,35 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.entries, v >= 1, v, "entries")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.entries, v >= 1, v, "entries")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.entries, v >= 1, v, "entries");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.entries, v >= 1, v, "entries");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -137,6 +150,7 @@ impl<'a> EntryData<'a> {
 }
 
 impl Default for EntryData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -144,15 +158,18 @@ impl Default for EntryData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EntryData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "EntryData {{ error_code: {=i16}, error_message: {}, entity: {}, unknown_tagged_fields: {} }}",
-            self.error_code,
-            rt::defmt_fmt::OptStr(self.error_message),
-            self.entity,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "EntryData {{ error_code: {=i16}, error_message: {}, entity: {}, unknown_tagged_fields: {} }}",
+                self.error_code,
+                rt::defmt_fmt::OptStr(self.error_message),
+                self.entity,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -191,14 +208,17 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -222,31 +242,37 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::opt_str_size(self.error_message, v >= 1, true, "entries[].error_message")?;
-        n += rt::write::array_size(&self.entity, v >= 1, v, "entries[].entity")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::opt_str_size(self.error_message, v >= 1, true, "entries[].error_message")?;
+            n += rt::write::array_size(&self.entity, v >= 1, v, "entries[].entity")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "entries[].error_code");
-        w.opt_str(self.error_message, v >= 1, true, "entries[].error_message");
-        w.array(&self.entity, v >= 1, v, "entries[].entity");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "entries[].error_code");
+            w.opt_str(self.error_message, v >= 1, true, "entries[].error_message");
+            w.array(&self.entity, v >= 1, v, "entries[].entity");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -273,6 +299,7 @@ impl<'a> EntityData<'a> {
 }
 
 impl Default for EntityData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -280,14 +307,17 @@ impl Default for EntityData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EntityData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "EntityData {{ entity_type: \"{=str}\", entity_name: {}, unknown_tagged_fields: {} }}",
-            self.entity_type,
-            rt::defmt_fmt::OptStr(self.entity_name),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "EntityData {{ entity_type: \"{=str}\", entity_name: {}, unknown_tagged_fields: {} }}",
+                self.entity_type,
+                rt::defmt_fmt::OptStr(self.entity_name),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -323,13 +353,16 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip_str(c, v >= 1)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip_str(c, v >= 1)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -360,30 +393,36 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
-        n += rt::write::opt_str_size(self.entity_name, v >= 1, true, "entries[].entity[].entity_name")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
+            n += rt::write::opt_str_size(self.entity_name, v >= 1, true, "entries[].entity[].entity_name")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
-        w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
+            w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -590,6 +629,7 @@ pub mod owned {
     }
 
     impl Default for AlterClientQuotasResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -600,56 +640,68 @@ pub mod owned {
     }
 
     impl From<&super::AlterClientQuotasResponse<'_>> for AlterClientQuotasResponse {
+        #[inline]
         fn from(v: &super::AlterClientQuotasResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                entries: v.entries.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    entries: v.entries.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AlterClientQuotasResponse {}
 
     impl rt::OwnedStruct for AlterClientQuotasResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let entries = rt::owned::read_array::<EntryData, _>(c, v >= 1, v, "entries")?;
-            let unknown_tagged_fields = if v >= 1 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                entries,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let entries = rt::owned::read_array::<EntryData, _>(c, v >= 1, v, "entries")?;
+                let unknown_tagged_fields = if v >= 1 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    entries,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.entries, v >= 1, v, "entries")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.entries, v >= 1, v, "entries")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            rt::owned::write_vec(w, &self.entries, v >= 1, v, "entries");
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                rt::owned::write_vec(w, &self.entries, v >= 1, v, "entries");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -667,6 +719,7 @@ pub mod owned {
     }
 
     impl Default for EntryData {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -678,13 +731,16 @@ pub mod owned {
     }
 
     impl From<&super::EntryData<'_>> for EntryData {
+        #[inline]
         fn from(v: &super::EntryData<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                entity: v.entity.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    entity: v.entity.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -712,20 +768,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "entries[].error_message")?;
-            n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "entries[].error_message")?;
+                n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -753,6 +812,7 @@ pub mod owned {
     }
 
     impl Default for EntityData {
+        #[inline]
         fn default() -> Self {
             Self {
                 entity_type: rt::CompactString::const_new(""),
@@ -763,12 +823,15 @@ pub mod owned {
     }
 
     impl From<&super::EntityData<'_>> for EntityData {
+        #[inline]
         fn from(v: &super::EntityData<'_>) -> Self {
-            Self {
-                entity_type: v.entity_type.into(),
-                entity_name: v.entity_name.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    entity_type: v.entity_type.into(),
+                    entity_name: v.entity_name.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -794,25 +857,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
-            n += rt::write::opt_str_size(
-                self.entity_name.as_deref(),
-                v >= 1,
-                true,
-                "entries[].entity[].entity_name",
-            )?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
+                n += rt::write::opt_str_size(
+                    self.entity_name.as_deref(),
+                    v >= 1,
+                    true,
+                    "entries[].entity[].entity_name",
+                )?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -834,6 +900,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AlterClientQuotasResponse {
         type View<'a> = super::AlterClientQuotasResponse<'a>;
+        #[inline]
         fn from_view(v: &super::AlterClientQuotasResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -34,6 +34,7 @@ impl<'a> AlterConfigsRequest<'a> {
 }
 
 impl Default for AlterConfigsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,32 +42,38 @@ impl Default for AlterConfigsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterConfigsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AlterConfigsRequest {{ resources: {}, validate_only: {=bool}, unknown_tagged_fields: {} }}",
-            self.resources,
-            self.validate_only,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AlterConfigsRequest {{ resources: {}, validate_only: {=bool}, unknown_tagged_fields: {} }}",
+                self.resources,
+                self.validate_only,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for AlterConfigsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 2, v, "resources")?;
-        let validate_only = rt::read::bool(c, "validate_only")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            resources,
-            validate_only,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 2, v, "resources")?;
+            let validate_only = rt::read::bool(c, "validate_only")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                resources,
+                validate_only,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -86,29 +93,35 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::array_size(&self.resources, v >= 2, v, "resources")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::array_size(&self.resources, v >= 2, v, "resources")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.resources, v >= 2, v, "resources");
-        w.bool(self.validate_only, "validate_only");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.array(&self.resources, v >= 2, v, "resources");
+            w.bool(self.validate_only, "validate_only");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -138,6 +151,7 @@ impl<'a> AlterConfigsResource<'a> {
 }
 
 impl Default for AlterConfigsResource<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -145,8 +159,11 @@ impl Default for AlterConfigsResource<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterConfigsResource<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AlterConfigsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", configs: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.configs, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AlterConfigsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", configs: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.configs, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -185,14 +202,17 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 1)?;
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_array::<AlterableConfig<'a>>(c, v >= 2, v)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 1)?;
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_array::<AlterableConfig<'a>>(c, v >= 2, v)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -227,31 +247,37 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::str_size(self.resource_name, v >= 2, "resources[].resource_name")?;
-        n += rt::write::array_size(&self.configs, v >= 2, v, "resources[].configs")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::str_size(self.resource_name, v >= 2, "resources[].resource_name")?;
+            n += rt::write::array_size(&self.configs, v >= 2, v, "resources[].configs")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i8(self.resource_type, "resources[].resource_type");
-        w.str(self.resource_name, v >= 2, "resources[].resource_name");
-        w.array(&self.configs, v >= 2, v, "resources[].configs");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i8(self.resource_type, "resources[].resource_type");
+            w.str(self.resource_name, v >= 2, "resources[].resource_name");
+            w.array(&self.configs, v >= 2, v, "resources[].configs");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -278,6 +304,7 @@ impl<'a> AlterableConfig<'a> {
 }
 
 impl Default for AlterableConfig<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -285,14 +312,17 @@ impl Default for AlterableConfig<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterableConfig<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AlterableConfig {{ name: \"{=str}\", value: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            rt::defmt_fmt::OptStr(self.value),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AlterableConfig {{ name: \"{=str}\", value: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                rt::defmt_fmt::OptStr(self.value),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -328,13 +358,16 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_str(c, v >= 2)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_str(c, v >= 2)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -365,30 +398,36 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, v >= 2, "resources[].configs[].name")?;
-        n += rt::write::opt_str_size(self.value, v >= 2, true, "resources[].configs[].value")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, v >= 2, "resources[].configs[].name")?;
+            n += rt::write::opt_str_size(self.value, v >= 2, true, "resources[].configs[].value")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 2, "resources[].configs[].name");
-        w.opt_str(self.value, v >= 2, true, "resources[].configs[].value");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 2, "resources[].configs[].name");
+            w.opt_str(self.value, v >= 2, true, "resources[].configs[].value");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -595,6 +634,7 @@ pub mod owned {
     }
 
     impl Default for AlterConfigsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 resources: Vec::new(),
@@ -605,63 +645,75 @@ pub mod owned {
     }
 
     impl From<&super::AlterConfigsRequest<'_>> for AlterConfigsRequest {
+        #[inline]
         fn from(v: &super::AlterConfigsRequest<'_>) -> Self {
-            Self {
-                resources: v.resources.iter().map(|e| (&e).into()).collect(),
-                validate_only: v.validate_only,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    resources: v.resources.iter().map(|e| (&e).into()).collect(),
+                    validate_only: v.validate_only,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AlterConfigsRequest {}
 
     impl rt::OwnedStruct for AlterConfigsRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let resources = rt::owned::read_array::<AlterConfigsResource, _>(c, v >= 2, v, "resources")?;
-            let validate_only = rt::read::bool(c, "validate_only")?;
-            let unknown_tagged_fields = if v >= 2 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                resources,
-                validate_only,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let resources = rt::owned::read_array::<AlterConfigsResource, _>(c, v >= 2, v, "resources")?;
+                let validate_only = rt::read::bool(c, "validate_only")?;
+                let unknown_tagged_fields = if v >= 2 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    resources,
+                    validate_only,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::owned::vec_size(&self.resources, v >= 2, v, "resources")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::owned::vec_size(&self.resources, v >= 2, v, "resources")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.resources, v >= 2, v, "resources");
-            if v >= 2 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("validate_only") {
-                    r[0] = u8::from(self.validate_only);
-                    r[1] = 0;
-                }
-            } else {
-                w.bool(self.validate_only, "validate_only");
-                if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.resources, v >= 2, v, "resources");
+                if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("validate_only") {
+                        r[0] = u8::from(self.validate_only);
+                        r[1] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.bool(self.validate_only, "validate_only");
+                    if v >= 2 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -679,6 +731,7 @@ pub mod owned {
     }
 
     impl Default for AlterConfigsResource {
+        #[inline]
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
@@ -690,13 +743,16 @@ pub mod owned {
     }
 
     impl From<&super::AlterConfigsResource<'_>> for AlterConfigsResource {
+        #[inline]
         fn from(v: &super::AlterConfigsResource<'_>) -> Self {
-            Self {
-                resource_type: v.resource_type,
-                resource_name: v.resource_name.into(),
-                configs: v.configs.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    resource_type: v.resource_type,
+                    resource_name: v.resource_name.into(),
+                    configs: v.configs.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -723,20 +779,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::write::str_size(&self.resource_name, v >= 2, "resources[].resource_name")?;
-            n += rt::owned::vec_size(&self.configs, v >= 2, v, "resources[].configs")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::write::str_size(&self.resource_name, v >= 2, "resources[].resource_name")?;
+                n += rt::owned::vec_size(&self.configs, v >= 2, v, "resources[].configs")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -764,6 +823,7 @@ pub mod owned {
     }
 
     impl Default for AlterableConfig {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -774,12 +834,15 @@ pub mod owned {
     }
 
     impl From<&super::AlterableConfig<'_>> for AlterableConfig {
+        #[inline]
         fn from(v: &super::AlterableConfig<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                value: v.value.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    value: v.value.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -804,20 +867,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, v >= 2, "resources[].configs[].name")?;
-            n += rt::write::opt_str_size(self.value.as_deref(), v >= 2, true, "resources[].configs[].value")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, v >= 2, "resources[].configs[].name")?;
+                n += rt::write::opt_str_size(self.value.as_deref(), v >= 2, true, "resources[].configs[].value")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -834,6 +900,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AlterConfigsRequest {
         type View<'a> = super::AlterConfigsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::AlterConfigsRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -37,6 +37,7 @@ impl<'a> AlterPartitionReassignmentsRequest<'a> {
 }
 
 impl Default for AlterPartitionReassignmentsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,28 +45,34 @@ impl Default for AlterPartitionReassignmentsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterPartitionReassignmentsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AlterPartitionReassignmentsRequest {{ timeout_ms: {=i32}, allow_replication_factor_change: {=bool}, topics: {}, unknown_tagged_fields: {} }}", self.timeout_ms, self.allow_replication_factor_change, self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AlterPartitionReassignmentsRequest {{ timeout_ms: {=i32}, allow_replication_factor_change: {=bool}, topics: {}, unknown_tagged_fields: {} }}", self.timeout_ms, self.allow_replication_factor_change, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for AlterPartitionReassignmentsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let timeout_ms = rt::read::i32(c, "timeout_ms")?;
-        let allow_replication_factor_change = if v >= 1 {
-            rt::read::bool(c, "allow_replication_factor_change")?
-        } else {
-            true
-        };
-        let topics = rt::read::array::<ReassignableTopic<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            timeout_ms,
-            allow_replication_factor_change,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+            let allow_replication_factor_change = if v >= 1 {
+                rt::read::bool(c, "allow_replication_factor_change")?
+            } else {
+                true
+            };
+            let topics = rt::read::array::<ReassignableTopic<'a>>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                timeout_ms,
+                allow_replication_factor_change,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -89,33 +96,39 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && !self.allow_replication_factor_change {
-            return Err(rt::write::not_in_version("allow_replication_factor_change"));
-        }
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && !self.allow_replication_factor_change {
+                return Err(rt::write::not_in_version("allow_replication_factor_change"));
+            }
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.allow_replication_factor_change {
-            w.fail(rt::write::not_in_version("allow_replication_factor_change"));
-        }
-        w.i32(self.timeout_ms, "timeout_ms");
-        if v >= 1 {
-            w.bool(self.allow_replication_factor_change, "allow_replication_factor_change");
-        }
-        w.array(&self.topics, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && !self.allow_replication_factor_change {
+                w.fail(rt::write::not_in_version("allow_replication_factor_change"));
+            }
+            w.i32(self.timeout_ms, "timeout_ms");
+            if v >= 1 {
+                w.bool(self.allow_replication_factor_change, "allow_replication_factor_change");
+            }
+            w.array(&self.topics, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -142,6 +155,7 @@ impl<'a> ReassignableTopic<'a> {
 }
 
 impl Default for ReassignableTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -149,14 +163,17 @@ impl Default for ReassignableTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReassignableTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ReassignableTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ReassignableTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -186,11 +203,14 @@ impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<ReassignablePartition<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<ReassignablePartition<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -216,22 +236,28 @@ impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, true, "topics[].name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, true, "topics[].name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, true, "topics[].name");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "topics[].name");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -258,6 +284,7 @@ impl<'a> ReassignablePartition<'a> {
 }
 
 impl Default for ReassignablePartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -265,14 +292,17 @@ impl Default for ReassignablePartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReassignablePartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ReassignablePartition {{ partition_index: {=i32}, replicas: {}, unknown_tagged_fields: {} }}",
-            self.partition_index,
-            self.replicas,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ReassignablePartition {{ partition_index: {=i32}, replicas: {}, unknown_tagged_fields: {} }}",
+                self.partition_index,
+                self.replicas,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -302,11 +332,14 @@ impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -340,21 +373,27 @@ impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::opt_array_size(&self.replicas, true, true, v, "topics[].partitions[].replicas")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::opt_array_size(&self.replicas, true, true, v, "topics[].partitions[].replicas")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.opt_array(&self.replicas, true, true, v, "topics[].partitions[].replicas");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.opt_array(&self.replicas, true, true, v, "topics[].partitions[].replicas");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -563,6 +602,7 @@ pub mod owned {
     }
 
     impl Default for AlterPartitionReassignmentsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 timeout_ms: 60000_i32,
@@ -574,63 +614,76 @@ pub mod owned {
     }
 
     impl From<&super::AlterPartitionReassignmentsRequest<'_>> for AlterPartitionReassignmentsRequest {
+        #[inline]
         fn from(v: &super::AlterPartitionReassignmentsRequest<'_>) -> Self {
-            Self {
-                timeout_ms: v.timeout_ms,
-                allow_replication_factor_change: v.allow_replication_factor_change,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    timeout_ms: v.timeout_ms,
+                    allow_replication_factor_change: v.allow_replication_factor_change,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AlterPartitionReassignmentsRequest {}
 
     impl rt::OwnedStruct for AlterPartitionReassignmentsRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
-            let allow_replication_factor_change = if v >= 1 {
-                rt::read::bool(c, "allow_replication_factor_change")?
-            } else {
-                true
-            };
-            let topics = rt::owned::read_array::<ReassignableTopic, _>(c, true, v, "topics")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                timeout_ms,
-                allow_replication_factor_change,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+                let allow_replication_factor_change = if v >= 1 {
+                    rt::read::bool(c, "allow_replication_factor_change")?
+                } else {
+                    true
+                };
+                let topics = rt::owned::read_array::<ReassignableTopic, _>(c, true, v, "topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    timeout_ms,
+                    allow_replication_factor_change,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && !self.allow_replication_factor_change {
-                return Err(rt::write::not_in_version("allow_replication_factor_change"));
-            }
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && !self.allow_replication_factor_change {
+                    return Err(rt::write::not_in_version("allow_replication_factor_change"));
+                }
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && !self.allow_replication_factor_change {
-                w.fail(rt::write::not_in_version("allow_replication_factor_change"));
-            }
-            w.i32(self.timeout_ms, "timeout_ms");
-            if v >= 1 {
-                w.bool(self.allow_replication_factor_change, "allow_replication_factor_change");
-            }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if v <= 0 && !self.allow_replication_factor_change {
+                    w.fail(rt::write::not_in_version("allow_replication_factor_change"));
+                }
+                w.i32(self.timeout_ms, "timeout_ms");
+                if v >= 1 {
+                    w.bool(self.allow_replication_factor_change, "allow_replication_factor_change");
+                }
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -646,6 +699,7 @@ pub mod owned {
     }
 
     impl Default for ReassignableTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -656,12 +710,15 @@ pub mod owned {
     }
 
     impl From<&super::ReassignableTopic<'_>> for ReassignableTopic {
+        #[inline]
         fn from(v: &super::ReassignableTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -683,16 +740,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, true, "topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, true, "topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -715,6 +775,7 @@ pub mod owned {
     }
 
     impl Default for ReassignablePartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -725,12 +786,15 @@ pub mod owned {
     }
 
     impl From<&super::ReassignablePartition<'_>> for ReassignablePartition {
+        #[inline]
         fn from(v: &super::ReassignablePartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                replicas: v.replicas.map(|a| a.iter().collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    replicas: v.replicas.map(|a| a.iter().collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -752,21 +816,24 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::opt_vec_size(
-                self.replicas.as_deref(),
-                true,
-                true,
-                v,
-                "topics[].partitions[].replicas",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::opt_vec_size(
+                    self.replicas.as_deref(),
+                    true,
+                    true,
+                    v,
+                    "topics[].partitions[].replicas",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -786,6 +853,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AlterPartitionReassignmentsRequest {
         type View<'a> = super::AlterPartitionReassignmentsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::AlterPartitionReassignmentsRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -42,6 +42,7 @@ impl<'a> AlterPartitionReassignmentsResponse<'a> {
 }
 
 impl Default for AlterPartitionReassignmentsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -49,32 +50,38 @@ impl Default for AlterPartitionReassignmentsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterPartitionReassignmentsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AlterPartitionReassignmentsResponse {{ throttle_time_ms: {=i32}, allow_replication_factor_change: {=bool}, error_code: {=i16}, error_message: {}, responses: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.allow_replication_factor_change, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.responses, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AlterPartitionReassignmentsResponse {{ throttle_time_ms: {=i32}, allow_replication_factor_change: {=bool}, error_code: {=i16}, error_message: {}, responses: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.allow_replication_factor_change, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.responses, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for AlterPartitionReassignmentsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let allow_replication_factor_change = if v >= 1 {
-            rt::read::bool(c, "allow_replication_factor_change")?
-        } else {
-            true
-        };
-        let error_code = rt::read::i16(c, "error_code")?;
-        let error_message = rt::read::opt_str(c, true, true, "error_message")?;
-        let responses = rt::read::array::<ReassignableTopicResponse<'a>>(c, true, v, "responses")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            allow_replication_factor_change,
-            error_code,
-            error_message,
-            responses,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let allow_replication_factor_change = if v >= 1 {
+                rt::read::bool(c, "allow_replication_factor_change")?
+            } else {
+                true
+            };
+            let error_code = rt::read::i16(c, "error_code")?;
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?;
+            let responses = rt::read::array::<ReassignableTopicResponse<'a>>(c, true, v, "responses")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                allow_replication_factor_change,
+                error_code,
+                error_message,
+                responses,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -103,30 +110,36 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        if v >= 1 {
-            n += 1;
-        }
-        n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        n += rt::write::array_size(&self.responses, true, v, "responses")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            if v >= 1 {
+                n += 1;
+            }
+            n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
+            n += rt::write::array_size(&self.responses, true, v, "responses")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        if v >= 1 {
-            w.bool(self.allow_replication_factor_change, "allow_replication_factor_change");
-        }
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, true, true, "error_message");
-        w.array(&self.responses, true, v, "responses");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            if v >= 1 {
+                w.bool(self.allow_replication_factor_change, "allow_replication_factor_change");
+            }
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, true, true, "error_message");
+            w.array(&self.responses, true, v, "responses");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -153,6 +166,7 @@ impl<'a> ReassignableTopicResponse<'a> {
 }
 
 impl Default for ReassignableTopicResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -160,14 +174,17 @@ impl Default for ReassignableTopicResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReassignableTopicResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ReassignableTopicResponse {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ReassignableTopicResponse {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -197,11 +214,14 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<ReassignablePartitionResponse<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<ReassignablePartitionResponse<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -230,22 +250,28 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, true, "responses[].name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, true, "responses[].name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, true, "responses[].name");
-        w.array(&self.partitions, true, v, "responses[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "responses[].name");
+            w.array(&self.partitions, true, v, "responses[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -275,6 +301,7 @@ impl<'a> ReassignablePartitionResponse<'a> {
 }
 
 impl Default for ReassignablePartitionResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -282,8 +309,11 @@ impl Default for ReassignablePartitionResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReassignablePartitionResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ReassignablePartitionResponse {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ReassignablePartitionResponse {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -330,11 +360,14 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -367,22 +400,28 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, true, true, "responses[].partitions[].error_message")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, true, true, "responses[].partitions[].error_message")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.partition_index, "responses[].partitions[].partition_index");
-        w.i16(self.error_code, "responses[].partitions[].error_code");
-        w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "responses[].partitions[].partition_index");
+            w.i16(self.error_code, "responses[].partitions[].error_code");
+            w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -646,6 +685,7 @@ pub mod owned {
     }
 
     impl Default for AlterPartitionReassignmentsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -659,66 +699,79 @@ pub mod owned {
     }
 
     impl From<&super::AlterPartitionReassignmentsResponse<'_>> for AlterPartitionReassignmentsResponse {
+        #[inline]
         fn from(v: &super::AlterPartitionReassignmentsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                allow_replication_factor_change: v.allow_replication_factor_change,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                responses: v.responses.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    allow_replication_factor_change: v.allow_replication_factor_change,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AlterPartitionReassignmentsResponse {}
 
     impl rt::OwnedStruct for AlterPartitionReassignmentsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let allow_replication_factor_change = if v >= 1 {
-                rt::read::bool(c, "allow_replication_factor_change")?
-            } else {
-                true
-            };
-            let error_code = rt::read::i16(c, "error_code")?;
-            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
-            let responses = rt::owned::read_array::<ReassignableTopicResponse, _>(c, true, v, "responses")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                allow_replication_factor_change,
-                error_code,
-                error_message,
-                responses,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let allow_replication_factor_change = if v >= 1 {
+                    rt::read::bool(c, "allow_replication_factor_change")?
+                } else {
+                    true
+                };
+                let error_code = rt::read::i16(c, "error_code")?;
+                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let responses = rt::owned::read_array::<ReassignableTopicResponse, _>(c, true, v, "responses")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    allow_replication_factor_change,
+                    error_code,
+                    error_message,
+                    responses,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            if v >= 1 {
-                n += 1;
-            }
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                if v >= 1 {
+                    n += 1;
+                }
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+                n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            if v >= 1 {
-                w.bool(self.allow_replication_factor_change, "allow_replication_factor_change");
-            }
-            w.i16(self.error_code, "error_code");
-            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            rt::owned::write_vec(w, &self.responses, true, v, "responses");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                if v >= 1 {
+                    w.bool(self.allow_replication_factor_change, "allow_replication_factor_change");
+                }
+                w.i16(self.error_code, "error_code");
+                w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+                rt::owned::write_vec(w, &self.responses, true, v, "responses");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -734,6 +787,7 @@ pub mod owned {
     }
 
     impl Default for ReassignableTopicResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -744,12 +798,15 @@ pub mod owned {
     }
 
     impl From<&super::ReassignableTopicResponse<'_>> for ReassignableTopicResponse {
+        #[inline]
         fn from(v: &super::ReassignableTopicResponse<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -772,16 +829,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, true, "responses[].name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, true, "responses[].name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -806,6 +866,7 @@ pub mod owned {
     }
 
     impl Default for ReassignablePartitionResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -817,13 +878,16 @@ pub mod owned {
     }
 
     impl From<&super::ReassignablePartitionResponse<'_>> for ReassignablePartitionResponse {
+        #[inline]
         fn from(v: &super::ReassignablePartitionResponse<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -858,20 +922,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(
-                self.error_message.as_deref(),
-                true,
-                true,
-                "responses[].partitions[].error_message",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    true,
+                    true,
+                    "responses[].partitions[].error_message",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -892,6 +959,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AlterPartitionReassignmentsResponse {
         type View<'a> = super::AlterPartitionReassignmentsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::AlterPartitionReassignmentsResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -38,6 +38,7 @@ impl<'a> AlterPartitionRequest<'a> {
 }
 
 impl Default for AlterPartitionRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -45,32 +46,38 @@ impl Default for AlterPartitionRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterPartitionRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AlterPartitionRequest {{ broker_id: {=i32}, broker_epoch: {=i64}, topics: {}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AlterPartitionRequest {{ broker_id: {=i32}, broker_epoch: {=i64}, topics: {}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for AlterPartitionRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "broker_id")?;
-                rt::read::i64(c, "broker_epoch")?;
-                return Err(rt::read::short(c, "broker_id"));
-            }
-        };
-        let broker_id = rt::read::i32_at::<12, 0>(&r);
-        let broker_epoch = rt::read::i64_at::<12, 4>(&r);
-        let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            broker_id,
-            broker_epoch,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "broker_id")?;
+                    rt::read::i64(c, "broker_epoch")?;
+                    return Err(rt::read::short(c, "broker_id"));
+                }
+            };
+            let broker_id = rt::read::i32_at::<12, 0>(&r);
+            let broker_epoch = rt::read::i64_at::<12, 4>(&r);
+            let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -89,22 +96,28 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.broker_id, "broker_id");
-        w.i64(self.broker_epoch, "broker_epoch");
-        w.array(&self.topics, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.broker_id, "broker_id");
+            w.i64(self.broker_epoch, "broker_epoch");
+            w.array(&self.topics, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -134,6 +147,7 @@ impl<'a> TopicData<'a> {
 }
 
 impl Default for TopicData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -141,67 +155,79 @@ impl Default for TopicData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicData {{ topic_name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicData {{ topic_name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let topic_name = if v <= 1 {
-            rt::read::str(c, true, "topics[].topic_name")?
-        } else {
-            ""
-        };
-        let topic_id = if v >= 2 {
-            rt::read::uuid(c, "topics[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_name,
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let topic_name = if v <= 1 {
+                rt::read::str(c, true, "topics[].topic_name")?
+            } else {
+                ""
+            };
+            let topic_id = if v >= 2 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 1 {
-            rt::read::str(c, true, "topics[].topic_name")?;
-        }
-        if v >= 2 {
-            rt::read::uuid(c, "topics[].topic_id")?;
-        }
-        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
-        rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            if v <= 1 {
+                rt::read::str(c, true, "topics[].topic_name")?;
+            }
+            if v >= 2 {
+                rt::read::uuid(c, "topics[].topic_id")?;
+            }
+            rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 1 {
-            rt::read::skip_str(c, true)?;
-        }
-        if v >= 2 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 1 {
+                rt::read::skip_str(c, true)?;
+            }
+            if v >= 2 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -234,32 +260,38 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 1 {
-            n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
-        }
-        if v >= 2 {
-            n += 16;
-        }
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 1 {
+                n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
+            }
+            if v >= 2 {
+                n += 16;
+            }
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 {
-            w.str(self.topic_name, true, "topics[].topic_name");
-        }
-        if v >= 2 {
-            w.uuid(self.topic_id, "topics[].topic_id");
-        }
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 1 {
+                w.str(self.topic_name, true, "topics[].topic_name");
+            }
+            if v >= 2 {
+                w.uuid(self.topic_id, "topics[].topic_id");
+            }
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -298,6 +330,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -305,8 +338,11 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, leader_epoch: {=i32}, new_isr: {}, new_isr_with_epochs: {}, leader_recovery_state: {=i8}, partition_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.leader_epoch, self.new_isr, self.new_isr_with_epochs, self.leader_recovery_state, self.partition_epoch, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionData {{ partition_index: {=i32}, leader_epoch: {=i32}, new_isr: {}, new_isr_with_epochs: {}, leader_recovery_state: {=i8}, partition_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.leader_epoch, self.new_isr, self.new_isr_with_epochs, self.leader_recovery_state, self.partition_epoch, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -380,20 +416,23 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 8)?;
-        if v <= 2 {
-            rt::read::skip_array::<i32>(c, true, v)?;
-        }
-        if v >= 3 {
-            rt::read::skip_array::<BrokerState<'a>>(c, true, v)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 1)?;
-        }
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 8)?;
+            if v <= 2 {
+                rt::read::skip_array::<i32>(c, true, v)?;
+            }
+            if v >= 3 {
+                rt::read::skip_array::<BrokerState<'a>>(c, true, v)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -454,70 +493,76 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        if v <= 2 {
-            n += rt::write::array_size(&self.new_isr, true, v, "topics[].partitions[].new_isr")?;
-        }
-        if v >= 3 && !self.new_isr.is_empty() {
-            return Err(rt::write::not_in_version("topics[].partitions[].new_isr"));
-        }
-        if v >= 3 {
-            n += rt::write::array_size(
-                &self.new_isr_with_epochs,
-                true,
-                v,
-                "topics[].partitions[].new_isr_with_epochs",
-            )?;
-        }
-        if v <= 2 && !self.new_isr_with_epochs.is_empty() {
-            return Err(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
-        }
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.leader_recovery_state != 0_i8 {
-            return Err(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            if v <= 2 {
+                n += rt::write::array_size(&self.new_isr, true, v, "topics[].partitions[].new_isr")?;
+            }
+            if v >= 3 && !self.new_isr.is_empty() {
+                return Err(rt::write::not_in_version("topics[].partitions[].new_isr"));
+            }
+            if v >= 3 {
+                n += rt::write::array_size(
+                    &self.new_isr_with_epochs,
+                    true,
+                    v,
+                    "topics[].partitions[].new_isr_with_epochs",
+                )?;
+            }
+            if v <= 2 && !self.new_isr_with_epochs.is_empty() {
+                return Err(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.leader_recovery_state != 0_i8 {
+                return Err(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 3 && !self.new_isr.is_empty() {
-            w.fail(rt::write::not_in_version("topics[].partitions[].new_isr"));
-        }
-        if v <= 2 && !self.new_isr_with_epochs.is_empty() {
-            w.fail(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
-        }
-        if v <= 0 && self.leader_recovery_state != 0_i8 {
-            w.fail(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
-        }
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-        if v <= 2 {
-            w.array(&self.new_isr, true, v, "topics[].partitions[].new_isr");
-        }
-        if v >= 3 {
-            w.array(
-                &self.new_isr_with_epochs,
-                true,
-                v,
-                "topics[].partitions[].new_isr_with_epochs",
-            );
-        }
-        if v >= 1 {
-            w.i8(
-                self.leader_recovery_state,
-                "topics[].partitions[].leader_recovery_state",
-            );
-        }
-        w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v >= 3 && !self.new_isr.is_empty() {
+                w.fail(rt::write::not_in_version("topics[].partitions[].new_isr"));
+            }
+            if v <= 2 && !self.new_isr_with_epochs.is_empty() {
+                w.fail(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
+            }
+            if v <= 0 && self.leader_recovery_state != 0_i8 {
+                w.fail(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
+            }
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+            if v <= 2 {
+                w.array(&self.new_isr, true, v, "topics[].partitions[].new_isr");
+            }
+            if v >= 3 {
+                w.array(
+                    &self.new_isr_with_epochs,
+                    true,
+                    v,
+                    "topics[].partitions[].new_isr_with_epochs",
+                );
+            }
+            if v >= 1 {
+                w.i8(
+                    self.leader_recovery_state,
+                    "topics[].partitions[].leader_recovery_state",
+                );
+            }
+            w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -544,6 +589,7 @@ impl<'a> BrokerState<'a> {
 }
 
 impl Default for BrokerState<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -551,14 +597,17 @@ impl Default for BrokerState<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for BrokerState<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "BrokerState {{ broker_id: {=i32}, broker_epoch: {=i64}, unknown_tagged_fields: {} }}",
-            self.broker_id,
-            self.broker_epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "BrokerState {{ broker_id: {=i32}, broker_epoch: {=i64}, unknown_tagged_fields: {} }}",
+                self.broker_id,
+                self.broker_epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -618,12 +667,15 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 3 {
-            rt::read::skip(c, 12)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 3 {
+                rt::read::skip(c, 12)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -656,53 +708,59 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 3 {
-            n += 4;
-        }
-        if v <= 2 && self.broker_id != 0_i32 {
-            return Err(rt::write::not_in_version(
-                "topics[].partitions[].new_isr_with_epochs[].broker_id",
-            ));
-        }
-        if v >= 3 {
-            n += 8;
-        }
-        if v <= 2 && self.broker_epoch != -1_i64 {
-            return Err(rt::write::not_in_version(
-                "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
-            ));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += 4;
+            }
+            if v <= 2 && self.broker_id != 0_i32 {
+                return Err(rt::write::not_in_version(
+                    "topics[].partitions[].new_isr_with_epochs[].broker_id",
+                ));
+            }
+            if v >= 3 {
+                n += 8;
+            }
+            if v <= 2 && self.broker_epoch != -1_i64 {
+                return Err(rt::write::not_in_version(
+                    "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
+                ));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && self.broker_id != 0_i32 {
-            w.fail(rt::write::not_in_version(
-                "topics[].partitions[].new_isr_with_epochs[].broker_id",
-            ));
-        }
-        if v <= 2 && self.broker_epoch != -1_i64 {
-            w.fail(rt::write::not_in_version(
-                "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
-            ));
-        }
-        if v >= 3 {
-            w.i32(self.broker_id, "topics[].partitions[].new_isr_with_epochs[].broker_id");
-        }
-        if v >= 3 {
-            w.i64(
-                self.broker_epoch,
-                "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
-            );
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 2 && self.broker_id != 0_i32 {
+                w.fail(rt::write::not_in_version(
+                    "topics[].partitions[].new_isr_with_epochs[].broker_id",
+                ));
+            }
+            if v <= 2 && self.broker_epoch != -1_i64 {
+                w.fail(rt::write::not_in_version(
+                    "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
+                ));
+            }
+            if v >= 3 {
+                w.i32(self.broker_id, "topics[].partitions[].new_isr_with_epochs[].broker_id");
+            }
+            if v >= 3 {
+                w.i64(
+                    self.broker_epoch,
+                    "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
+                );
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1042,6 +1100,7 @@ pub mod owned {
     }
 
     impl Default for AlterPartitionRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -1053,58 +1112,71 @@ pub mod owned {
     }
 
     impl From<&super::AlterPartitionRequest<'_>> for AlterPartitionRequest {
+        #[inline]
         fn from(v: &super::AlterPartitionRequest<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                broker_epoch: v.broker_epoch,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    broker_epoch: v.broker_epoch,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AlterPartitionRequest {}
 
     impl rt::OwnedStruct for AlterPartitionRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 12] = match rt::read::run::<12>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "broker_id")?;
-                    rt::read::i64(c, "broker_epoch")?;
-                    return Err(rt::read::short(c, "broker_id"));
-                }
-            };
-            let broker_id = rt::read::i32_at::<12, 0>(&r);
-            let broker_epoch = rt::read::i64_at::<12, 4>(&r);
-            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                broker_id,
-                broker_epoch,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "broker_id")?;
+                        rt::read::i64(c, "broker_epoch")?;
+                        return Err(rt::read::short(c, "broker_id"));
+                    }
+                };
+                let broker_id = rt::read::i32_at::<12, 0>(&r);
+                let broker_epoch = rt::read::i64_at::<12, 4>(&r);
+                let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    broker_id,
+                    broker_epoch,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<12>("broker_id") {
-                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<12>("broker_id") {
+                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -1122,6 +1194,7 @@ pub mod owned {
     }
 
     impl Default for TopicData {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -1133,58 +1206,67 @@ pub mod owned {
     }
 
     impl From<&super::TopicData<'_>> for TopicData {
+        #[inline]
         fn from(v: &super::TopicData<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = if v <= 1 {
-                rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?)
-            } else {
-                rt::CompactString::const_new("")
-            };
-            let topic_id = if v >= 2 {
-                rt::read::uuid(c, "topics[].topic_id")?
-            } else {
-                rt::Uuid::nil()
-            };
-            let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
-            Ok(Self {
-                topic_name,
-                topic_id,
-                partitions,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let topic_name = if v <= 1 {
+                    rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?)
+                } else {
+                    rt::CompactString::const_new("")
+                };
+                let topic_id = if v >= 2 {
+                    rt::read::uuid(c, "topics[].topic_id")?
+                } else {
+                    rt::Uuid::nil()
+                };
+                let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+                Ok(Self {
+                    topic_name,
+                    topic_id,
+                    partitions,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 1 {
-                n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
-            }
-            if v >= 2 {
-                n += 16;
-            }
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 1 {
+                    n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+                }
+                if v >= 2 {
+                    n += 16;
+                }
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1220,6 +1302,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1234,16 +1317,19 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                leader_epoch: v.leader_epoch,
-                new_isr: v.new_isr.iter().collect(),
-                new_isr_with_epochs: v.new_isr_with_epochs.iter().map(|e| (&e).into()).collect(),
-                leader_recovery_state: v.leader_recovery_state,
-                partition_epoch: v.partition_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    leader_epoch: v.leader_epoch,
+                    new_isr: v.new_isr.iter().collect(),
+                    new_isr_with_epochs: v.new_isr_with_epochs.iter().map(|e| (&e).into()).collect(),
+                    leader_recovery_state: v.leader_recovery_state,
+                    partition_epoch: v.partition_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1293,37 +1379,40 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            if v <= 2 {
-                n += rt::owned::vec_size(&self.new_isr, true, v, "topics[].partitions[].new_isr")?;
-            }
-            if v >= 3 && !self.new_isr.is_empty() {
-                return Err(rt::write::not_in_version("topics[].partitions[].new_isr"));
-            }
-            if v >= 3 {
-                n += rt::owned::vec_size(
-                    &self.new_isr_with_epochs,
-                    true,
-                    v,
-                    "topics[].partitions[].new_isr_with_epochs",
-                )?;
-            }
-            if v <= 2 && !self.new_isr_with_epochs.is_empty() {
-                return Err(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
-            }
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.leader_recovery_state != 0_i8 {
-                return Err(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                if v <= 2 {
+                    n += rt::owned::vec_size(&self.new_isr, true, v, "topics[].partitions[].new_isr")?;
+                }
+                if v >= 3 && !self.new_isr.is_empty() {
+                    return Err(rt::write::not_in_version("topics[].partitions[].new_isr"));
+                }
+                if v >= 3 {
+                    n += rt::owned::vec_size(
+                        &self.new_isr_with_epochs,
+                        true,
+                        v,
+                        "topics[].partitions[].new_isr_with_epochs",
+                    )?;
+                }
+                if v <= 2 && !self.new_isr_with_epochs.is_empty() {
+                    return Err(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
+                }
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.leader_recovery_state != 0_i8 {
+                    return Err(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1383,6 +1472,7 @@ pub mod owned {
     }
 
     impl Default for BrokerState {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -1393,12 +1483,15 @@ pub mod owned {
     }
 
     impl From<&super::BrokerState<'_>> for BrokerState {
+        #[inline]
         fn from(v: &super::BrokerState<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                broker_epoch: v.broker_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    broker_epoch: v.broker_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1440,30 +1533,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 3 {
-                n += 4;
-            }
-            if v <= 2 && self.broker_id != 0_i32 {
-                return Err(rt::write::not_in_version(
-                    "topics[].partitions[].new_isr_with_epochs[].broker_id",
-                ));
-            }
-            if v >= 3 {
-                n += 8;
-            }
-            if v <= 2 && self.broker_epoch != -1_i64 {
-                return Err(rt::write::not_in_version(
-                    "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
-                ));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 3 {
+                    n += 4;
+                }
+                if v <= 2 && self.broker_id != 0_i32 {
+                    return Err(rt::write::not_in_version(
+                        "topics[].partitions[].new_isr_with_epochs[].broker_id",
+                    ));
+                }
+                if v >= 3 {
+                    n += 8;
+                }
+                if v <= 2 && self.broker_epoch != -1_i64 {
+                    return Err(rt::write::not_in_version(
+                        "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
+                    ));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1498,6 +1594,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AlterPartitionRequest {
         type View<'a> = super::AlterPartitionRequest<'a>;
+        #[inline]
         fn from_view(v: &super::AlterPartitionRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -37,6 +37,7 @@ impl<'a> AlterPartitionResponse<'a> {
 }
 
 impl Default for AlterPartitionResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,32 +45,38 @@ impl Default for AlterPartitionResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterPartitionResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AlterPartitionResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, topics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AlterPartitionResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, topics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for AlterPartitionResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -88,22 +95,28 @@ impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.array(&self.topics, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.array(&self.topics, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -133,6 +146,7 @@ impl<'a> TopicData<'a> {
 }
 
 impl Default for TopicData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -140,15 +154,18 @@ impl Default for TopicData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicData {{ topic_name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicData {{ topic_name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -193,16 +210,19 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 1 {
-            rt::read::skip_str(c, true)?;
-        }
-        if v >= 2 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 1 {
+                rt::read::skip_str(c, true)?;
+            }
+            if v >= 2 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -236,32 +256,38 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 1 {
-            n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
-        }
-        if v >= 2 {
-            n += 16;
-        }
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 1 {
+                n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
+            }
+            if v >= 2 {
+                n += 16;
+            }
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 {
-            w.str(self.topic_name, true, "topics[].topic_name");
-        }
-        if v >= 2 {
-            w.uuid(self.topic_id, "topics[].topic_id");
-        }
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 1 {
+                w.str(self.topic_name, true, "topics[].topic_name");
+            }
+            if v >= 2 {
+                w.uuid(self.topic_id, "topics[].topic_id");
+            }
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -303,6 +329,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -310,8 +337,11 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, leader_id: {=i32}, leader_epoch: {=i32}, isr: {}, leader_recovery_state: {=i8}, partition_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.leader_id, self.leader_epoch, self.isr, self.leader_recovery_state, self.partition_epoch, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, leader_id: {=i32}, leader_epoch: {=i32}, isr: {}, leader_recovery_state: {=i8}, partition_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.leader_id, self.leader_epoch, self.isr, self.leader_recovery_state, self.partition_epoch, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -378,15 +408,18 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 14)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        if v >= 1 {
-            rt::read::skip(c, 1)?;
-        }
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 14)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -442,34 +475,40 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 18;
-        n += rt::write::array_size(&self.isr, true, v, "topics[].partitions[].isr")?;
-        if v >= 1 {
-            n += 1;
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 18;
+            n += rt::write::array_size(&self.isr, true, v, "topics[].partitions[].isr")?;
+            if v >= 1 {
+                n += 1;
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        w.i32(self.leader_id, "topics[].partitions[].leader_id");
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-        w.array(&self.isr, true, v, "topics[].partitions[].isr");
-        if v >= 1 {
-            w.i8(
-                self.leader_recovery_state,
-                "topics[].partitions[].leader_recovery_state",
-            );
-        }
-        w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            w.i32(self.leader_id, "topics[].partitions[].leader_id");
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+            w.array(&self.isr, true, v, "topics[].partitions[].isr");
+            if v >= 1 {
+                w.i8(
+                    self.leader_recovery_state,
+                    "topics[].partitions[].leader_recovery_state",
+                );
+            }
+            w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -780,6 +819,7 @@ pub mod owned {
     }
 
     impl Default for AlterPartitionResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -791,58 +831,71 @@ pub mod owned {
     }
 
     impl From<&super::AlterPartitionResponse<'_>> for AlterPartitionResponse {
+        #[inline]
         fn from(v: &super::AlterPartitionResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AlterPartitionResponse {}
 
     impl rt::OwnedStruct for AlterPartitionResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -860,6 +913,7 @@ pub mod owned {
     }
 
     impl Default for TopicData {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -871,13 +925,16 @@ pub mod owned {
     }
 
     impl From<&super::TopicData<'_>> for TopicData {
+        #[inline]
         fn from(v: &super::TopicData<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -909,21 +966,24 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 1 {
-                n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
-            }
-            if v >= 2 {
-                n += 16;
-            }
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 1 {
+                    n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+                }
+                if v >= 2 {
+                    n += 16;
+                }
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -961,6 +1021,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -976,17 +1037,20 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                isr: v.isr.iter().collect(),
-                leader_recovery_state: v.leader_recovery_state,
-                partition_epoch: v.partition_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    isr: v.isr.iter().collect(),
+                    leader_recovery_state: v.leader_recovery_state,
+                    partition_epoch: v.partition_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1032,18 +1096,21 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 18;
-            n += rt::owned::vec_size(&self.isr, true, v, "topics[].partitions[].isr")?;
-            if v >= 1 {
-                n += 1;
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 18;
+                n += rt::owned::vec_size(&self.isr, true, v, "topics[].partitions[].isr")?;
+                if v >= 1 {
+                    n += 1;
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1075,6 +1142,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AlterPartitionResponse {
         type View<'a> = super::AlterPartitionResponse<'a>;
+        #[inline]
         fn from_view(v: &super::AlterPartitionResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -32,6 +32,7 @@ impl<'a> AlterReplicaLogDirsRequest<'a> {
 }
 
 impl Default for AlterReplicaLogDirsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -39,29 +40,35 @@ impl Default for AlterReplicaLogDirsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterReplicaLogDirsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AlterReplicaLogDirsRequest {{ dirs: {}, unknown_tagged_fields: {} }}",
-            self.dirs,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AlterReplicaLogDirsRequest {{ dirs: {}, unknown_tagged_fields: {} }}",
+                self.dirs,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for AlterReplicaLogDirsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let dirs = rt::read::array::<AlterReplicaLogDir<'a>>(c, v >= 2, v, "dirs")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            dirs,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let dirs = rt::read::array::<AlterReplicaLogDir<'a>>(c, v >= 2, v, "dirs")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                dirs,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -80,28 +87,34 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.dirs, v >= 2, v, "dirs")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.dirs, v >= 2, v, "dirs")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.dirs, v >= 2, v, "dirs");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.array(&self.dirs, v >= 2, v, "dirs");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -128,6 +141,7 @@ impl<'a> AlterReplicaLogDir<'a> {
 }
 
 impl Default for AlterReplicaLogDir<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -135,14 +149,17 @@ impl Default for AlterReplicaLogDir<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterReplicaLogDir<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AlterReplicaLogDir {{ path: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
-            self.path,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AlterReplicaLogDir {{ path: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
+                self.path,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -178,13 +195,16 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, v)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, v)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -212,30 +232,36 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.path, v >= 2, "dirs[].path")?;
-        n += rt::write::array_size(&self.topics, v >= 2, v, "dirs[].topics")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("dirs[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.path, v >= 2, "dirs[].path")?;
+            n += rt::write::array_size(&self.topics, v >= 2, v, "dirs[].topics")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("dirs[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.path, v >= 2, "dirs[].path");
-        w.array(&self.topics, v >= 2, v, "dirs[].topics");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "dirs[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.path, v >= 2, "dirs[].path");
+            w.array(&self.topics, v >= 2, v, "dirs[].topics");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "dirs[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -262,6 +288,7 @@ impl<'a> AlterReplicaLogDirTopic<'a> {
 }
 
 impl Default for AlterReplicaLogDirTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -269,14 +296,17 @@ impl Default for AlterReplicaLogDirTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterReplicaLogDirTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AlterReplicaLogDirTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AlterReplicaLogDirTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -312,13 +342,16 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_array::<i32>(c, v >= 2, v)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_array::<i32>(c, v >= 2, v)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -354,30 +387,36 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, v >= 2, "dirs[].topics[].name")?;
-        n += rt::write::array_size(&self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("dirs[].topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, v >= 2, "dirs[].topics[].name")?;
+            n += rt::write::array_size(&self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("dirs[].topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 2, "dirs[].topics[].name");
-        w.array(&self.partitions, v >= 2, v, "dirs[].topics[].partitions");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "dirs[].topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 2, "dirs[].topics[].name");
+            w.array(&self.partitions, v >= 2, v, "dirs[].topics[].partitions");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "dirs[].topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -546,6 +585,7 @@ pub mod owned {
     }
 
     impl Default for AlterReplicaLogDirsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 dirs: Vec::new(),
@@ -555,52 +595,64 @@ pub mod owned {
     }
 
     impl From<&super::AlterReplicaLogDirsRequest<'_>> for AlterReplicaLogDirsRequest {
+        #[inline]
         fn from(v: &super::AlterReplicaLogDirsRequest<'_>) -> Self {
-            Self {
-                dirs: v.dirs.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    dirs: v.dirs.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AlterReplicaLogDirsRequest {}
 
     impl rt::OwnedStruct for AlterReplicaLogDirsRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let dirs = rt::owned::read_array::<AlterReplicaLogDir, _>(c, v >= 2, v, "dirs")?;
-            let unknown_tagged_fields = if v >= 2 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                dirs,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let dirs = rt::owned::read_array::<AlterReplicaLogDir, _>(c, v >= 2, v, "dirs")?;
+                let unknown_tagged_fields = if v >= 2 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    dirs,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.dirs, v >= 2, v, "dirs")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.dirs, v >= 2, v, "dirs")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.dirs, v >= 2, v, "dirs");
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.dirs, v >= 2, v, "dirs");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -616,6 +668,7 @@ pub mod owned {
     }
 
     impl Default for AlterReplicaLogDir {
+        #[inline]
         fn default() -> Self {
             Self {
                 path: rt::CompactString::const_new(""),
@@ -626,12 +679,15 @@ pub mod owned {
     }
 
     impl From<&super::AlterReplicaLogDir<'_>> for AlterReplicaLogDir {
+        #[inline]
         fn from(v: &super::AlterReplicaLogDir<'_>) -> Self {
-            Self {
-                path: v.path.into(),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    path: v.path.into(),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -656,20 +712,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.path, v >= 2, "dirs[].path")?;
-            n += rt::owned::vec_size(&self.topics, v >= 2, v, "dirs[].topics")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("dirs[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.path, v >= 2, "dirs[].path")?;
+                n += rt::owned::vec_size(&self.topics, v >= 2, v, "dirs[].topics")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("dirs[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -696,6 +755,7 @@ pub mod owned {
     }
 
     impl Default for AlterReplicaLogDirTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -706,12 +766,15 @@ pub mod owned {
     }
 
     impl From<&super::AlterReplicaLogDirTopic<'_>> for AlterReplicaLogDirTopic {
+        #[inline]
         fn from(v: &super::AlterReplicaLogDirTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -736,20 +799,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, v >= 2, "dirs[].topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("dirs[].topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, v >= 2, "dirs[].topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("dirs[].topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -766,6 +832,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AlterReplicaLogDirsRequest {
         type View<'a> = super::AlterReplicaLogDirsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::AlterReplicaLogDirsRequest<'_>) -> Self {
             Self::from(v)
         }

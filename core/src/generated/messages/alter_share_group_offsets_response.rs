@@ -39,6 +39,7 @@ impl<'a> AlterShareGroupOffsetsResponse<'a> {
 }
 
 impl Default for AlterShareGroupOffsetsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,34 +47,40 @@ impl Default for AlterShareGroupOffsetsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterShareGroupOffsetsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AlterShareGroupOffsetsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, responses: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.responses, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AlterShareGroupOffsetsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, responses: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.responses, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for AlterShareGroupOffsetsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "error_message")?;
-        let responses = rt::read::array::<AlterShareGroupOffsetsResponseTopic<'a>>(c, true, v, "responses")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            responses,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?;
+            let responses = rt::read::array::<AlterShareGroupOffsetsResponseTopic<'a>>(c, true, v, "responses")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                responses,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -104,24 +111,30 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        n += rt::write::array_size(&self.responses, true, v, "responses")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
+            n += rt::write::array_size(&self.responses, true, v, "responses")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, true, true, "error_message");
-        w.array(&self.responses, true, v, "responses");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, true, true, "error_message");
+            w.array(&self.responses, true, v, "responses");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -151,6 +164,7 @@ impl<'a> AlterShareGroupOffsetsResponseTopic<'a> {
 }
 
 impl Default for AlterShareGroupOffsetsResponseTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -158,8 +172,11 @@ impl Default for AlterShareGroupOffsetsResponseTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterShareGroupOffsetsResponseTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AlterShareGroupOffsetsResponseTopic {{ topic_name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AlterShareGroupOffsetsResponseTopic {{ topic_name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -199,12 +216,15 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<AlterShareGroupOffsetsResponsePartition<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<AlterShareGroupOffsetsResponsePartition<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -234,23 +254,29 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::str_size(self.topic_name, true, "responses[].topic_name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::str_size(self.topic_name, true, "responses[].topic_name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic_name, true, "responses[].topic_name");
-        w.uuid(self.topic_id, "responses[].topic_id");
-        w.array(&self.partitions, true, v, "responses[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.topic_name, true, "responses[].topic_name");
+            w.uuid(self.topic_id, "responses[].topic_id");
+            w.array(&self.partitions, true, v, "responses[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -280,6 +306,7 @@ impl<'a> AlterShareGroupOffsetsResponsePartition<'a> {
 }
 
 impl Default for AlterShareGroupOffsetsResponsePartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -287,8 +314,11 @@ impl Default for AlterShareGroupOffsetsResponsePartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterShareGroupOffsetsResponsePartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AlterShareGroupOffsetsResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AlterShareGroupOffsetsResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -335,11 +365,14 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -372,22 +405,28 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, true, true, "responses[].partitions[].error_message")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, true, true, "responses[].partitions[].error_message")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.partition_index, "responses[].partitions[].partition_index");
-        w.i16(self.error_code, "responses[].partitions[].error_code");
-        w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "responses[].partitions[].partition_index");
+            w.i16(self.error_code, "responses[].partitions[].error_code");
+            w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -649,6 +688,7 @@ pub mod owned {
     }
 
     impl Default for AlterShareGroupOffsetsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -661,63 +701,77 @@ pub mod owned {
     }
 
     impl From<&super::AlterShareGroupOffsetsResponse<'_>> for AlterShareGroupOffsetsResponse {
+        #[inline]
         fn from(v: &super::AlterShareGroupOffsetsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                responses: v.responses.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AlterShareGroupOffsetsResponse {}
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
-            let responses = rt::owned::read_array::<AlterShareGroupOffsetsResponseTopic, _>(c, true, v, "responses")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                error_message,
-                responses,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let responses =
+                    rt::owned::read_array::<AlterShareGroupOffsetsResponseTopic, _>(c, true, v, "responses")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    error_message,
+                    responses,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+                n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            rt::owned::write_vec(w, &self.responses, true, v, "responses");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+                rt::owned::write_vec(w, &self.responses, true, v, "responses");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -735,6 +789,7 @@ pub mod owned {
     }
 
     impl Default for AlterShareGroupOffsetsResponseTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -746,13 +801,16 @@ pub mod owned {
     }
 
     impl From<&super::AlterShareGroupOffsetsResponseTopic<'_>> for AlterShareGroupOffsetsResponseTopic {
+        #[inline]
         fn from(v: &super::AlterShareGroupOffsetsResponseTopic<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -781,16 +839,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::write::str_size(&self.topic_name, true, "responses[].topic_name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::write::str_size(&self.topic_name, true, "responses[].topic_name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -816,6 +877,7 @@ pub mod owned {
     }
 
     impl Default for AlterShareGroupOffsetsResponsePartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -827,13 +889,16 @@ pub mod owned {
     }
 
     impl From<&super::AlterShareGroupOffsetsResponsePartition<'_>> for AlterShareGroupOffsetsResponsePartition {
+        #[inline]
         fn from(v: &super::AlterShareGroupOffsetsResponsePartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -868,20 +933,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(
-                self.error_message.as_deref(),
-                true,
-                true,
-                "responses[].partitions[].error_message",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    true,
+                    true,
+                    "responses[].partitions[].error_message",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -902,6 +970,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AlterShareGroupOffsetsResponse {
         type View<'a> = super::AlterShareGroupOffsetsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::AlterShareGroupOffsetsResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -34,6 +34,7 @@ impl<'a> AlterUserScramCredentialsRequest<'a> {
 }
 
 impl Default for AlterUserScramCredentialsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,14 +42,17 @@ impl Default for AlterUserScramCredentialsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterUserScramCredentialsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AlterUserScramCredentialsRequest {{ deletions: {}, upsertions: {}, unknown_tagged_fields: {} }}",
-            self.deletions,
-            self.upsertions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AlterUserScramCredentialsRequest {{ deletions: {}, upsertions: {}, unknown_tagged_fields: {} }}",
+                self.deletions,
+                self.upsertions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -82,22 +86,28 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.deletions, true, v, "deletions")?;
-        n += rt::write::array_size(&self.upsertions, true, v, "upsertions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.deletions, true, v, "deletions")?;
+            n += rt::write::array_size(&self.upsertions, true, v, "upsertions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.deletions, true, v, "deletions");
-        w.array(&self.upsertions, true, v, "upsertions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.deletions, true, v, "deletions");
+            w.array(&self.upsertions, true, v, "upsertions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -124,6 +134,7 @@ impl<'a> ScramCredentialDeletion<'a> {
 }
 
 impl Default for ScramCredentialDeletion<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -131,14 +142,17 @@ impl Default for ScramCredentialDeletion<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ScramCredentialDeletion<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ScramCredentialDeletion {{ name: \"{=str}\", mechanism: {=i8}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.mechanism,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ScramCredentialDeletion {{ name: \"{=str}\", mechanism: {=i8}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.mechanism,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -168,11 +182,14 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 1)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 1)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -193,21 +210,27 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::str_size(self.name, true, "deletions[].name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::str_size(self.name, true, "deletions[].name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "deletions[].name");
-        w.i8(self.mechanism, "deletions[].mechanism");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "deletions[].name");
+            w.i8(self.mechanism, "deletions[].mechanism");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -243,6 +266,7 @@ impl<'a> ScramCredentialUpsertion<'a> {
 }
 
 impl Default for ScramCredentialUpsertion<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -250,8 +274,11 @@ impl Default for ScramCredentialUpsertion<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ScramCredentialUpsertion<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ScramCredentialUpsertion {{ name: \"{=str}\", mechanism: {=i8}, iterations: {=i32}, salt: {=[u8]}, salted_password: {=[u8]}, unknown_tagged_fields: {} }}", self.name, self.mechanism, self.iterations, self.salt, self.salted_password, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ScramCredentialUpsertion {{ name: \"{=str}\", mechanism: {=i8}, iterations: {=i32}, salt: {=[u8]}, salted_password: {=[u8]}, unknown_tagged_fields: {} }}", self.name, self.mechanism, self.iterations, self.salt, self.salted_password, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -304,13 +331,16 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 5)?;
-        rt::read::skip_bytes(c, true)?;
-        rt::read::skip_bytes(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 5)?;
+            rt::read::skip_bytes(c, true)?;
+            rt::read::skip_bytes(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -343,26 +373,32 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 5;
-        n += rt::write::str_size(self.name, true, "upsertions[].name")?;
-        n += rt::write::bytes_size(self.salt, true, "upsertions[].salt")?;
-        n += rt::write::bytes_size(self.salted_password, true, "upsertions[].salted_password")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 5;
+            n += rt::write::str_size(self.name, true, "upsertions[].name")?;
+            n += rt::write::bytes_size(self.salt, true, "upsertions[].salt")?;
+            n += rt::write::bytes_size(self.salted_password, true, "upsertions[].salted_password")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "upsertions[].name");
-        w.i8(self.mechanism, "upsertions[].mechanism");
-        w.i32(self.iterations, "upsertions[].iterations");
-        w.bytes(self.salt, true, "upsertions[].salt");
-        w.bytes(self.salted_password, true, "upsertions[].salted_password");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "upsertions[].name");
+            w.i8(self.mechanism, "upsertions[].mechanism");
+            w.i32(self.iterations, "upsertions[].iterations");
+            w.bytes(self.salt, true, "upsertions[].salt");
+            w.bytes(self.salted_password, true, "upsertions[].salted_password");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -603,6 +639,7 @@ pub mod owned {
     }
 
     impl Default for AlterUserScramCredentialsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 deletions: Vec::new(),
@@ -613,12 +650,15 @@ pub mod owned {
     }
 
     impl From<&super::AlterUserScramCredentialsRequest<'_>> for AlterUserScramCredentialsRequest {
+        #[inline]
         fn from(v: &super::AlterUserScramCredentialsRequest<'_>) -> Self {
-            Self {
-                deletions: v.deletions.iter().map(|e| (&e).into()).collect(),
-                upsertions: v.upsertions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    deletions: v.deletions.iter().map(|e| (&e).into()).collect(),
+                    upsertions: v.upsertions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -637,22 +677,28 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.deletions, true, v, "deletions")?;
-            n += rt::owned::vec_size(&self.upsertions, true, v, "upsertions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.deletions, true, v, "deletions")?;
+                n += rt::owned::vec_size(&self.upsertions, true, v, "upsertions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.deletions, true, v, "deletions");
-            rt::owned::write_vec(w, &self.upsertions, true, v, "upsertions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.deletions, true, v, "deletions");
+                rt::owned::write_vec(w, &self.upsertions, true, v, "upsertions");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -668,6 +714,7 @@ pub mod owned {
     }
 
     impl Default for ScramCredentialDeletion {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -678,12 +725,15 @@ pub mod owned {
     }
 
     impl From<&super::ScramCredentialDeletion<'_>> for ScramCredentialDeletion {
+        #[inline]
         fn from(v: &super::ScramCredentialDeletion<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                mechanism: v.mechanism,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    mechanism: v.mechanism,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -705,15 +755,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::write::str_size(&self.name, true, "deletions[].name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::write::str_size(&self.name, true, "deletions[].name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -749,6 +802,7 @@ pub mod owned {
     }
 
     impl Default for ScramCredentialUpsertion {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -762,15 +816,18 @@ pub mod owned {
     }
 
     impl From<&super::ScramCredentialUpsertion<'_>> for ScramCredentialUpsertion {
+        #[inline]
         fn from(v: &super::ScramCredentialUpsertion<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                mechanism: v.mechanism,
-                iterations: v.iterations,
-                salt: v.salt.to_vec(),
-                salted_password: v.salted_password.to_vec(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    mechanism: v.mechanism,
+                    iterations: v.iterations,
+                    salt: v.salt.to_vec(),
+                    salted_password: v.salted_password.to_vec(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -806,17 +863,20 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 5;
-            n += rt::write::str_size(&self.name, true, "upsertions[].name")?;
-            n += rt::write::bytes_size(&self.salt, true, "upsertions[].salt")?;
-            n += rt::write::bytes_size(&self.salted_password, true, "upsertions[].salted_password")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 5;
+                n += rt::write::str_size(&self.name, true, "upsertions[].name")?;
+                n += rt::write::bytes_size(&self.salt, true, "upsertions[].salt")?;
+                n += rt::write::bytes_size(&self.salted_password, true, "upsertions[].salted_password")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -834,6 +894,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AlterUserScramCredentialsRequest {
         type View<'a> = super::AlterUserScramCredentialsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::AlterUserScramCredentialsRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -33,6 +33,7 @@ impl<'a> AlterUserScramCredentialsResponse<'a> {
 }
 
 impl Default for AlterUserScramCredentialsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,11 @@ impl Default for AlterUserScramCredentialsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterUserScramCredentialsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AlterUserScramCredentialsResponse {{ throttle_time_ms: {=i32}, results: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.results,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "AlterUserScramCredentialsResponse {{ throttle_time_ms: {=i32}, results: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.results, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -81,21 +79,27 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.results, true, v, "results")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.results, true, v, "results")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.results, true, v, "results");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.results, true, v, "results");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -125,6 +129,7 @@ impl<'a> AlterUserScramCredentialsResult<'a> {
 }
 
 impl Default for AlterUserScramCredentialsResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -132,8 +137,11 @@ impl Default for AlterUserScramCredentialsResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterUserScramCredentialsResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AlterUserScramCredentialsResult {{ user: \"{=str}\", error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.user, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AlterUserScramCredentialsResult {{ user: \"{=str}\", error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.user, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -166,12 +174,15 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -193,23 +204,29 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.user, true, "results[].user")?;
-        n += rt::write::opt_str_size(self.error_message, true, true, "results[].error_message")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.user, true, "results[].user")?;
+            n += rt::write::opt_str_size(self.error_message, true, true, "results[].error_message")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.user, true, "results[].user");
-        w.i16(self.error_code, "results[].error_code");
-        w.opt_str(self.error_message, true, true, "results[].error_message");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.user, true, "results[].user");
+            w.i16(self.error_code, "results[].error_code");
+            w.opt_str(self.error_message, true, true, "results[].error_message");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -370,6 +387,7 @@ pub mod owned {
     }
 
     impl Default for AlterUserScramCredentialsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -380,12 +398,15 @@ pub mod owned {
     }
 
     impl From<&super::AlterUserScramCredentialsResponse<'_>> for AlterUserScramCredentialsResponse {
+        #[inline]
         fn from(v: &super::AlterUserScramCredentialsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                results: v.results.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    results: v.results.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -404,21 +425,27 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.results, true, v, "results")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.results, true, v, "results")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            rt::owned::write_vec(w, &self.results, true, v, "results");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                rt::owned::write_vec(w, &self.results, true, v, "results");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -436,6 +463,7 @@ pub mod owned {
     }
 
     impl Default for AlterUserScramCredentialsResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 user: rt::CompactString::const_new(""),
@@ -447,13 +475,16 @@ pub mod owned {
     }
 
     impl From<&super::AlterUserScramCredentialsResult<'_>> for AlterUserScramCredentialsResult {
+        #[inline]
         fn from(v: &super::AlterUserScramCredentialsResult<'_>) -> Self {
-            Self {
-                user: v.user.into(),
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    user: v.user.into(),
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -478,16 +509,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.user, true, "results[].user")?;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.user, true, "results[].user")?;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -501,6 +535,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AlterUserScramCredentialsResponse {
         type View<'a> = super::AlterUserScramCredentialsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::AlterUserScramCredentialsResponse<'_>) -> Self {
             Self::from(v)
         }

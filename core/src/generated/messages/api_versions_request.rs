@@ -40,6 +40,7 @@ impl<'a> ApiVersionsRequest<'a> {
 }
 
 impl Default for ApiVersionsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -47,8 +48,11 @@ impl Default for ApiVersionsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ApiVersionsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ApiVersionsRequest {{ client_software_name: \"{=str}\", client_software_version: \"{=str}\", cluster_id: {}, node_id: {=i32}, unknown_tagged_fields: {} }}", self.client_software_name, self.client_software_version, rt::defmt_fmt::OptStr(self.cluster_id), self.node_id, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ApiVersionsRequest {{ client_software_name: \"{=str}\", client_software_version: \"{=str}\", cluster_id: {}, node_id: {=i32}, unknown_tagged_fields: {} }}", self.client_software_name, self.client_software_version, rt::defmt_fmt::OptStr(self.cluster_id), self.node_id, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -120,50 +124,56 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 3 {
-            n += rt::write::str_size(self.client_software_name, v >= 3, "client_software_name")?;
-        }
-        if v >= 3 {
-            n += rt::write::str_size(self.client_software_version, v >= 3, "client_software_version")?;
-        }
-        if v >= 5 {
-            n += rt::write::opt_str_size(self.cluster_id, v >= 3, v >= 5, "cluster_id")?;
-        }
-        if v >= 5 {
-            n += 4;
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += rt::write::str_size(self.client_software_name, v >= 3, "client_software_name")?;
             }
-        }
-        Ok(n)
+            if v >= 3 {
+                n += rt::write::str_size(self.client_software_version, v >= 3, "client_software_version")?;
+            }
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.cluster_id, v >= 3, v >= 5, "cluster_id")?;
+            }
+            if v >= 5 {
+                n += 4;
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 3 {
-            w.str(self.client_software_name, v >= 3, "client_software_name");
-        }
-        if v >= 3 {
-            w.str(self.client_software_version, v >= 3, "client_software_version");
-        }
-        if v >= 5 {
-            w.opt_str(self.cluster_id, v >= 3, v >= 5, "cluster_id");
-        }
-        if v >= 5 {
-            w.i32(self.node_id, "node_id");
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 3 {
+                w.str(self.client_software_name, v >= 3, "client_software_name");
+            }
+            if v >= 3 {
+                w.str(self.client_software_version, v >= 3, "client_software_version");
+            }
+            if v >= 5 {
+                w.opt_str(self.cluster_id, v >= 3, v >= 5, "cluster_id");
+            }
+            if v >= 5 {
+                w.i32(self.node_id, "node_id");
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -298,6 +308,7 @@ pub mod owned {
     }
 
     impl Default for ApiVersionsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 client_software_name: rt::CompactString::const_new(""),
@@ -310,14 +321,17 @@ pub mod owned {
     }
 
     impl From<&super::ApiVersionsRequest<'_>> for ApiVersionsRequest {
+        #[inline]
         fn from(v: &super::ApiVersionsRequest<'_>) -> Self {
-            Self {
-                client_software_name: v.client_software_name.into(),
-                client_software_version: v.client_software_version.into(),
-                cluster_id: v.cluster_id.map(rt::CompactString::from),
-                node_id: v.node_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    client_software_name: v.client_software_name.into(),
+                    client_software_version: v.client_software_version.into(),
+                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    node_id: v.node_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -356,62 +370,69 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 3 {
-                n += rt::write::str_size(&self.client_software_name, v >= 3, "client_software_name")?;
-            }
-            if v >= 3 {
-                n += rt::write::str_size(&self.client_software_version, v >= 3, "client_software_version")?;
-            }
-            if v >= 5 {
-                n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 3, v >= 5, "cluster_id")?;
-            }
-            if v >= 5 {
-                n += 4;
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
-                }
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 3 {
-                w.str(&self.client_software_name, v >= 3, "client_software_name");
-            }
-            if v >= 3 {
-                w.str(&self.client_software_version, v >= 3, "client_software_version");
-            }
-            if v >= 5 {
-                w.opt_str(self.cluster_id.as_deref(), v >= 3, v >= 5, "cluster_id");
-            }
-            if v >= 5 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<5>("node_id") {
-                    r[0..4].copy_from_slice(&self.node_id.to_be_bytes());
-                    r[4] = 0;
-                }
-            } else {
-                if v >= 5 {
-                    w.i32(self.node_id, "node_id");
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 3 {
+                    n += rt::write::str_size(&self.client_software_name, v >= 3, "client_software_name")?;
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    n += rt::write::str_size(&self.client_software_version, v >= 3, "client_software_version")?;
+                }
+                if v >= 5 {
+                    n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 3, v >= 5, "cluster_id")?;
+                }
+                if v >= 5 {
+                    n += 4;
+                }
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                if v >= 3 {
+                    w.str(&self.client_software_name, v >= 3, "client_software_name");
+                }
+                if v >= 3 {
+                    w.str(&self.client_software_version, v >= 3, "client_software_version");
+                }
+                if v >= 5 {
+                    w.opt_str(self.cluster_id.as_deref(), v >= 3, v >= 5, "cluster_id");
+                }
+                if v >= 5 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<5>("node_id") {
+                        r[0..4].copy_from_slice(&self.node_id.to_be_bytes());
+                        r[4] = 0;
+                    }
+                } else {
+                    if v >= 5 {
+                        w.i32(self.node_id, "node_id");
+                    }
+                    if v >= 3 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for ApiVersionsRequest {
         type View<'a> = super::ApiVersionsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ApiVersionsRequest<'_>) -> Self {
             Self::from(v)
         }

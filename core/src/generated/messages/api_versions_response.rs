@@ -48,6 +48,7 @@ impl<'a> ApiVersionsResponse<'a> {
 }
 
 impl Default for ApiVersionsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -55,8 +56,11 @@ impl Default for ApiVersionsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ApiVersionsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ApiVersionsResponse {{ error_code: {=i16}, api_keys: {}, throttle_time_ms: {=i32}, supported_features: {}, finalized_features_epoch: {=i64}, finalized_features: {}, zk_migration_ready: {=bool}, unknown_tagged_fields: {} }}", self.error_code, self.api_keys, self.throttle_time_ms, self.supported_features, self.finalized_features_epoch, self.finalized_features, self.zk_migration_ready, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ApiVersionsResponse {{ error_code: {=i16}, api_keys: {}, throttle_time_ms: {=i32}, supported_features: {}, finalized_features_epoch: {=i64}, finalized_features: {}, zk_migration_ready: {=bool}, unknown_tagged_fields: {} }}", self.error_code, self.api_keys, self.throttle_time_ms, self.supported_features, self.finalized_features_epoch, self.finalized_features, self.zk_migration_ready, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -191,104 +195,110 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::array_size(&self.api_keys, v >= 3, v, "api_keys")?;
-        if v >= 1 {
-            n += 4;
-        }
-        if v >= 3 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if !self.supported_features.is_empty() {
-                let s = rt::write::array_size(&self.supported_features, true, v, "supported_features")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::array_size(&self.api_keys, v >= 3, v, "api_keys")?;
+            if v >= 1 {
+                n += 4;
             }
-            if self.finalized_features_epoch != -1_i64 {
-                let s = 8;
-                tags += 1;
-                n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+            if v >= 3 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if !self.supported_features.is_empty() {
+                    let s = rt::write::array_size(&self.supported_features, true, v, "supported_features")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.finalized_features_epoch != -1_i64 {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if !self.finalized_features.is_empty() {
+                    let s = rt::write::array_size(&self.finalized_features, true, v, "finalized_features")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.zk_migration_ready {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-            if !self.finalized_features.is_empty() {
-                let s = rt::write::array_size(&self.finalized_features, true, v, "finalized_features")?;
-                tags += 1;
-                n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
-            }
-            if self.zk_migration_ready {
-                let s = 1;
-                tags += 1;
-                n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
-            }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "error_code");
-        w.array(&self.api_keys, v >= 3, v, "api_keys");
-        if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        if v >= 3 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_supported_features = !self.supported_features.is_empty();
-            tags += usize::from(has_supported_features);
-            let has_finalized_features_epoch = self.finalized_features_epoch != -1_i64;
-            tags += usize::from(has_finalized_features_epoch);
-            let has_finalized_features = !self.finalized_features.is_empty();
-            tags += usize::from(has_finalized_features);
-            let has_zk_migration_ready = self.zk_migration_ready;
-            tags += usize::from(has_zk_migration_ready);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_supported_features {
-                let s = w.ok(rt::write::array_size(
-                    &self.supported_features,
-                    true,
-                    v,
-                    "supported_features",
-                ));
-                w.uvarint(0, "supported_features");
-                w.uvarint(s as u32, "supported_features");
-                w.array(&self.supported_features, true, v, "supported_features");
+        rt::outline(move || {
+            w.i16(self.error_code, "error_code");
+            w.array(&self.api_keys, v >= 3, v, "api_keys");
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
-            w.unknown_tags_before(&mut unknown, 1);
-            if has_finalized_features_epoch {
-                let s = 8;
-                w.uvarint(1, "finalized_features_epoch");
-                w.uvarint(s as u32, "finalized_features_epoch");
-                w.i64(self.finalized_features_epoch, "finalized_features_epoch");
+            if v >= 3 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_supported_features = !self.supported_features.is_empty();
+                tags += usize::from(has_supported_features);
+                let has_finalized_features_epoch = self.finalized_features_epoch != -1_i64;
+                tags += usize::from(has_finalized_features_epoch);
+                let has_finalized_features = !self.finalized_features.is_empty();
+                tags += usize::from(has_finalized_features);
+                let has_zk_migration_ready = self.zk_migration_ready;
+                tags += usize::from(has_zk_migration_ready);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_supported_features {
+                    let s = w.ok(rt::write::array_size(
+                        &self.supported_features,
+                        true,
+                        v,
+                        "supported_features",
+                    ));
+                    w.uvarint(0, "supported_features");
+                    w.uvarint(s as u32, "supported_features");
+                    w.array(&self.supported_features, true, v, "supported_features");
+                }
+                w.unknown_tags_before(&mut unknown, 1);
+                if has_finalized_features_epoch {
+                    let s = 8;
+                    w.uvarint(1, "finalized_features_epoch");
+                    w.uvarint(s as u32, "finalized_features_epoch");
+                    w.i64(self.finalized_features_epoch, "finalized_features_epoch");
+                }
+                w.unknown_tags_before(&mut unknown, 2);
+                if has_finalized_features {
+                    let s = w.ok(rt::write::array_size(
+                        &self.finalized_features,
+                        true,
+                        v,
+                        "finalized_features",
+                    ));
+                    w.uvarint(2, "finalized_features");
+                    w.uvarint(s as u32, "finalized_features");
+                    w.array(&self.finalized_features, true, v, "finalized_features");
+                }
+                w.unknown_tags_before(&mut unknown, 3);
+                if has_zk_migration_ready {
+                    let s = 1;
+                    w.uvarint(3, "zk_migration_ready");
+                    w.uvarint(s as u32, "zk_migration_ready");
+                    w.bool(self.zk_migration_ready, "zk_migration_ready");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            w.unknown_tags_before(&mut unknown, 2);
-            if has_finalized_features {
-                let s = w.ok(rt::write::array_size(
-                    &self.finalized_features,
-                    true,
-                    v,
-                    "finalized_features",
-                ));
-                w.uvarint(2, "finalized_features");
-                w.uvarint(s as u32, "finalized_features");
-                w.array(&self.finalized_features, true, v, "finalized_features");
-            }
-            w.unknown_tags_before(&mut unknown, 3);
-            if has_zk_migration_ready {
-                let s = 1;
-                w.uvarint(3, "zk_migration_ready");
-                w.uvarint(s as u32, "zk_migration_ready");
-                w.bool(self.zk_migration_ready, "zk_migration_ready");
-            }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        })
     }
 }
 
@@ -318,6 +328,7 @@ impl<'a> ApiVersion<'a> {
 }
 
 impl Default for ApiVersion<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -325,15 +336,18 @@ impl Default for ApiVersion<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ApiVersion<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ApiVersion {{ api_key: {=i16}, min_version: {=i16}, max_version: {=i16}, unknown_tagged_fields: {} }}",
-            self.api_key,
-            self.min_version,
-            self.max_version,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ApiVersion {{ api_key: {=i16}, min_version: {=i16}, max_version: {=i16}, unknown_tagged_fields: {} }}",
+                self.api_key,
+                self.min_version,
+                self.max_version,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -387,12 +401,15 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -419,29 +436,35 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("api_keys[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("api_keys[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.api_key, "api_keys[].api_key");
-        w.i16(self.min_version, "api_keys[].min_version");
-        w.i16(self.max_version, "api_keys[].max_version");
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.api_key, "api_keys[].api_key");
+            w.i16(self.min_version, "api_keys[].min_version");
+            w.i16(self.max_version, "api_keys[].max_version");
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -471,6 +494,7 @@ impl<'a> SupportedFeatureKey<'a> {
 }
 
 impl Default for SupportedFeatureKey<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -478,8 +502,11 @@ impl Default for SupportedFeatureKey<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SupportedFeatureKey<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "SupportedFeatureKey {{ name: \"{=str}\", min_version: {=i16}, max_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_version, self.max_version, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "SupportedFeatureKey {{ name: \"{=str}\", min_version: {=i16}, max_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_version, self.max_version, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -547,17 +574,20 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 3 {
-            rt::read::skip_str(c, v >= 3)?;
-        }
-        if v >= 3 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 3 {
+                rt::read::skip_str(c, v >= 3)?;
+            }
+            if v >= 3 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -598,62 +628,68 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 3 {
-            n += rt::write::str_size(self.name, v >= 3, "supported_features[].name")?;
-        }
-        if v <= 2 && !self.name.is_empty() {
-            return Err(rt::write::not_in_version("supported_features[].name"));
-        }
-        if v >= 3 {
-            n += 2;
-        }
-        if v <= 2 && self.min_version != 0_i16 {
-            return Err(rt::write::not_in_version("supported_features[].min_version"));
-        }
-        if v >= 3 {
-            n += 2;
-        }
-        if v <= 2 && self.max_version != 0_i16 {
-            return Err(rt::write::not_in_version("supported_features[].max_version"));
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("supported_features[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += rt::write::str_size(self.name, v >= 3, "supported_features[].name")?;
             }
-        }
-        Ok(n)
+            if v <= 2 && !self.name.is_empty() {
+                return Err(rt::write::not_in_version("supported_features[].name"));
+            }
+            if v >= 3 {
+                n += 2;
+            }
+            if v <= 2 && self.min_version != 0_i16 {
+                return Err(rt::write::not_in_version("supported_features[].min_version"));
+            }
+            if v >= 3 {
+                n += 2;
+            }
+            if v <= 2 && self.max_version != 0_i16 {
+                return Err(rt::write::not_in_version("supported_features[].max_version"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("supported_features[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && !self.name.is_empty() {
-            w.fail(rt::write::not_in_version("supported_features[].name"));
-        }
-        if v <= 2 && self.min_version != 0_i16 {
-            w.fail(rt::write::not_in_version("supported_features[].min_version"));
-        }
-        if v <= 2 && self.max_version != 0_i16 {
-            w.fail(rt::write::not_in_version("supported_features[].max_version"));
-        }
-        if v >= 3 {
-            w.str(self.name, v >= 3, "supported_features[].name");
-        }
-        if v >= 3 {
-            w.i16(self.min_version, "supported_features[].min_version");
-        }
-        if v >= 3 {
-            w.i16(self.max_version, "supported_features[].max_version");
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && !self.name.is_empty() {
+                w.fail(rt::write::not_in_version("supported_features[].name"));
+            }
+            if v <= 2 && self.min_version != 0_i16 {
+                w.fail(rt::write::not_in_version("supported_features[].min_version"));
+            }
+            if v <= 2 && self.max_version != 0_i16 {
+                w.fail(rt::write::not_in_version("supported_features[].max_version"));
+            }
+            if v >= 3 {
+                w.str(self.name, v >= 3, "supported_features[].name");
+            }
+            if v >= 3 {
+                w.i16(self.min_version, "supported_features[].min_version");
+            }
+            if v >= 3 {
+                w.i16(self.max_version, "supported_features[].max_version");
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -683,6 +719,7 @@ impl<'a> FinalizedFeatureKey<'a> {
 }
 
 impl Default for FinalizedFeatureKey<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -690,8 +727,11 @@ impl Default for FinalizedFeatureKey<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FinalizedFeatureKey<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "FinalizedFeatureKey {{ name: \"{=str}\", max_version_level: {=i16}, min_version_level: {=i16}, unknown_tagged_fields: {} }}", self.name, self.max_version_level, self.min_version_level, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "FinalizedFeatureKey {{ name: \"{=str}\", max_version_level: {=i16}, min_version_level: {=i16}, unknown_tagged_fields: {} }}", self.name, self.max_version_level, self.min_version_level, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -759,17 +799,20 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 3 {
-            rt::read::skip_str(c, v >= 3)?;
-        }
-        if v >= 3 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 3 {
+                rt::read::skip_str(c, v >= 3)?;
+            }
+            if v >= 3 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -810,62 +853,68 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 3 {
-            n += rt::write::str_size(self.name, v >= 3, "finalized_features[].name")?;
-        }
-        if v <= 2 && !self.name.is_empty() {
-            return Err(rt::write::not_in_version("finalized_features[].name"));
-        }
-        if v >= 3 {
-            n += 2;
-        }
-        if v <= 2 && self.max_version_level != 0_i16 {
-            return Err(rt::write::not_in_version("finalized_features[].max_version_level"));
-        }
-        if v >= 3 {
-            n += 2;
-        }
-        if v <= 2 && self.min_version_level != 0_i16 {
-            return Err(rt::write::not_in_version("finalized_features[].min_version_level"));
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("finalized_features[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += rt::write::str_size(self.name, v >= 3, "finalized_features[].name")?;
             }
-        }
-        Ok(n)
+            if v <= 2 && !self.name.is_empty() {
+                return Err(rt::write::not_in_version("finalized_features[].name"));
+            }
+            if v >= 3 {
+                n += 2;
+            }
+            if v <= 2 && self.max_version_level != 0_i16 {
+                return Err(rt::write::not_in_version("finalized_features[].max_version_level"));
+            }
+            if v >= 3 {
+                n += 2;
+            }
+            if v <= 2 && self.min_version_level != 0_i16 {
+                return Err(rt::write::not_in_version("finalized_features[].min_version_level"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("finalized_features[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && !self.name.is_empty() {
-            w.fail(rt::write::not_in_version("finalized_features[].name"));
-        }
-        if v <= 2 && self.max_version_level != 0_i16 {
-            w.fail(rt::write::not_in_version("finalized_features[].max_version_level"));
-        }
-        if v <= 2 && self.min_version_level != 0_i16 {
-            w.fail(rt::write::not_in_version("finalized_features[].min_version_level"));
-        }
-        if v >= 3 {
-            w.str(self.name, v >= 3, "finalized_features[].name");
-        }
-        if v >= 3 {
-            w.i16(self.max_version_level, "finalized_features[].max_version_level");
-        }
-        if v >= 3 {
-            w.i16(self.min_version_level, "finalized_features[].min_version_level");
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && !self.name.is_empty() {
+                w.fail(rt::write::not_in_version("finalized_features[].name"));
+            }
+            if v <= 2 && self.max_version_level != 0_i16 {
+                w.fail(rt::write::not_in_version("finalized_features[].max_version_level"));
+            }
+            if v <= 2 && self.min_version_level != 0_i16 {
+                w.fail(rt::write::not_in_version("finalized_features[].min_version_level"));
+            }
+            if v >= 3 {
+                w.str(self.name, v >= 3, "finalized_features[].name");
+            }
+            if v >= 3 {
+                w.i16(self.max_version_level, "finalized_features[].max_version_level");
+            }
+            if v >= 3 {
+                w.i16(self.min_version_level, "finalized_features[].min_version_level");
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -1247,6 +1296,7 @@ pub mod owned {
     }
 
     impl Default for ApiVersionsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -1262,17 +1312,20 @@ pub mod owned {
     }
 
     impl From<&super::ApiVersionsResponse<'_>> for ApiVersionsResponse {
+        #[inline]
         fn from(v: &super::ApiVersionsResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                api_keys: v.api_keys.iter().map(|e| (&e).into()).collect(),
-                throttle_time_ms: v.throttle_time_ms,
-                supported_features: v.supported_features.iter().map(|e| (&e).into()).collect(),
-                finalized_features_epoch: v.finalized_features_epoch,
-                finalized_features: v.finalized_features.iter().map(|e| (&e).into()).collect(),
-                zk_migration_ready: v.zk_migration_ready,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    api_keys: v.api_keys.iter().map(|e| (&e).into()).collect(),
+                    throttle_time_ms: v.throttle_time_ms,
+                    supported_features: v.supported_features.iter().map(|e| (&e).into()).collect(),
+                    finalized_features_epoch: v.finalized_features_epoch,
+                    finalized_features: v.finalized_features.iter().map(|e| (&e).into()).collect(),
+                    zk_migration_ready: v.zk_migration_ready,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1344,104 +1397,110 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::owned::vec_size(&self.api_keys, v >= 3, v, "api_keys")?;
-            if v >= 1 {
-                n += 4;
-            }
-            if v >= 3 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if !self.supported_features.is_empty() {
-                    let s = rt::owned::vec_size(&self.supported_features, true, v, "supported_features")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::owned::vec_size(&self.api_keys, v >= 3, v, "api_keys")?;
+                if v >= 1 {
+                    n += 4;
                 }
-                if self.finalized_features_epoch != -1_i64 {
-                    let s = 8;
-                    tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                if v >= 3 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if !self.supported_features.is_empty() {
+                        let s = rt::owned::vec_size(&self.supported_features, true, v, "supported_features")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.finalized_features_epoch != -1_i64 {
+                        let s = 8;
+                        tags += 1;
+                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if !self.finalized_features.is_empty() {
+                        let s = rt::owned::vec_size(&self.finalized_features, true, v, "finalized_features")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.zk_migration_ready {
+                        let s = 1;
+                        tags += 1;
+                        n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-                if !self.finalized_features.is_empty() {
-                    let s = rt::owned::vec_size(&self.finalized_features, true, v, "finalized_features")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
-                }
-                if self.zk_migration_ready {
-                    let s = 1;
-                    tags += 1;
-                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
-                }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
-                }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i16(self.error_code, "error_code");
-            rt::owned::write_vec(w, &self.api_keys, v >= 3, v, "api_keys");
-            if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            if v >= 3 {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_supported_features = !self.supported_features.is_empty();
-                tags += usize::from(has_supported_features);
-                let has_finalized_features_epoch = self.finalized_features_epoch != -1_i64;
-                tags += usize::from(has_finalized_features_epoch);
-                let has_finalized_features = !self.finalized_features.is_empty();
-                tags += usize::from(has_finalized_features);
-                let has_zk_migration_ready = self.zk_migration_ready;
-                tags += usize::from(has_zk_migration_ready);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_supported_features {
-                    let s = w.ok(rt::owned::vec_size(
-                        &self.supported_features,
-                        true,
-                        v,
-                        "supported_features",
-                    ));
-                    w.uvarint(0, "supported_features");
-                    w.uvarint(s as u32, "supported_features");
-                    rt::owned::write_vec(w, &self.supported_features, true, v, "supported_features");
+            rt::outline(move || {
+                w.i16(self.error_code, "error_code");
+                rt::owned::write_vec(w, &self.api_keys, v >= 3, v, "api_keys");
+                if v >= 1 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
-                if has_finalized_features_epoch {
-                    let s = 8;
-                    w.uvarint(1, "finalized_features_epoch");
-                    w.uvarint(s as u32, "finalized_features_epoch");
-                    w.i64(self.finalized_features_epoch, "finalized_features_epoch");
+                if v >= 3 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_supported_features = !self.supported_features.is_empty();
+                    tags += usize::from(has_supported_features);
+                    let has_finalized_features_epoch = self.finalized_features_epoch != -1_i64;
+                    tags += usize::from(has_finalized_features_epoch);
+                    let has_finalized_features = !self.finalized_features.is_empty();
+                    tags += usize::from(has_finalized_features);
+                    let has_zk_migration_ready = self.zk_migration_ready;
+                    tags += usize::from(has_zk_migration_ready);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_supported_features {
+                        let s = w.ok(rt::owned::vec_size(
+                            &self.supported_features,
+                            true,
+                            v,
+                            "supported_features",
+                        ));
+                        w.uvarint(0, "supported_features");
+                        w.uvarint(s as u32, "supported_features");
+                        rt::owned::write_vec(w, &self.supported_features, true, v, "supported_features");
+                    }
+                    w.unknown_tags_before(&mut unknown, 1);
+                    if has_finalized_features_epoch {
+                        let s = 8;
+                        w.uvarint(1, "finalized_features_epoch");
+                        w.uvarint(s as u32, "finalized_features_epoch");
+                        w.i64(self.finalized_features_epoch, "finalized_features_epoch");
+                    }
+                    w.unknown_tags_before(&mut unknown, 2);
+                    if has_finalized_features {
+                        let s = w.ok(rt::owned::vec_size(
+                            &self.finalized_features,
+                            true,
+                            v,
+                            "finalized_features",
+                        ));
+                        w.uvarint(2, "finalized_features");
+                        w.uvarint(s as u32, "finalized_features");
+                        rt::owned::write_vec(w, &self.finalized_features, true, v, "finalized_features");
+                    }
+                    w.unknown_tags_before(&mut unknown, 3);
+                    if has_zk_migration_ready {
+                        let s = 1;
+                        w.uvarint(3, "zk_migration_ready");
+                        w.uvarint(s as u32, "zk_migration_ready");
+                        w.bool(self.zk_migration_ready, "zk_migration_ready");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
                 }
-                w.unknown_tags_before(&mut unknown, 2);
-                if has_finalized_features {
-                    let s = w.ok(rt::owned::vec_size(
-                        &self.finalized_features,
-                        true,
-                        v,
-                        "finalized_features",
-                    ));
-                    w.uvarint(2, "finalized_features");
-                    w.uvarint(s as u32, "finalized_features");
-                    rt::owned::write_vec(w, &self.finalized_features, true, v, "finalized_features");
-                }
-                w.unknown_tags_before(&mut unknown, 3);
-                if has_zk_migration_ready {
-                    let s = 1;
-                    w.uvarint(3, "zk_migration_ready");
-                    w.uvarint(s as u32, "zk_migration_ready");
-                    w.bool(self.zk_migration_ready, "zk_migration_ready");
-                }
-                w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            })
         }
     }
 
@@ -1459,6 +1518,7 @@ pub mod owned {
     }
 
     impl Default for ApiVersion {
+        #[inline]
         fn default() -> Self {
             Self {
                 api_key: 0_i16,
@@ -1470,13 +1530,16 @@ pub mod owned {
     }
 
     impl From<&super::ApiVersion<'_>> for ApiVersion {
+        #[inline]
         fn from(v: &super::ApiVersion<'_>) -> Self {
-            Self {
-                api_key: v.api_key,
-                min_version: v.min_version,
-                max_version: v.max_version,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    api_key: v.api_key,
+                    min_version: v.min_version,
+                    max_version: v.max_version,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1512,18 +1575,21 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("api_keys[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("api_keys[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1564,6 +1630,7 @@ pub mod owned {
     }
 
     impl Default for SupportedFeatureKey {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1575,13 +1642,16 @@ pub mod owned {
     }
 
     impl From<&super::SupportedFeatureKey<'_>> for SupportedFeatureKey {
+        #[inline]
         fn from(v: &super::SupportedFeatureKey<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                min_version: v.min_version,
-                max_version: v.max_version,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    min_version: v.min_version,
+                    max_version: v.max_version,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1627,36 +1697,39 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 3 {
-                n += rt::write::str_size(&self.name, v >= 3, "supported_features[].name")?;
-            }
-            if v <= 2 && !self.name.is_empty() {
-                return Err(rt::write::not_in_version("supported_features[].name"));
-            }
-            if v >= 3 {
-                n += 2;
-            }
-            if v <= 2 && self.min_version != 0_i16 {
-                return Err(rt::write::not_in_version("supported_features[].min_version"));
-            }
-            if v >= 3 {
-                n += 2;
-            }
-            if v <= 2 && self.max_version != 0_i16 {
-                return Err(rt::write::not_in_version("supported_features[].max_version"));
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("supported_features[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 3 {
+                    n += rt::write::str_size(&self.name, v >= 3, "supported_features[].name")?;
                 }
-            }
-            Ok(n)
+                if v <= 2 && !self.name.is_empty() {
+                    return Err(rt::write::not_in_version("supported_features[].name"));
+                }
+                if v >= 3 {
+                    n += 2;
+                }
+                if v <= 2 && self.min_version != 0_i16 {
+                    return Err(rt::write::not_in_version("supported_features[].min_version"));
+                }
+                if v >= 3 {
+                    n += 2;
+                }
+                if v <= 2 && self.max_version != 0_i16 {
+                    return Err(rt::write::not_in_version("supported_features[].max_version"));
+                }
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("supported_features[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1709,6 +1782,7 @@ pub mod owned {
     }
 
     impl Default for FinalizedFeatureKey {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1720,13 +1794,16 @@ pub mod owned {
     }
 
     impl From<&super::FinalizedFeatureKey<'_>> for FinalizedFeatureKey {
+        #[inline]
         fn from(v: &super::FinalizedFeatureKey<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                max_version_level: v.max_version_level,
-                min_version_level: v.min_version_level,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    max_version_level: v.max_version_level,
+                    min_version_level: v.min_version_level,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1772,36 +1849,39 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 3 {
-                n += rt::write::str_size(&self.name, v >= 3, "finalized_features[].name")?;
-            }
-            if v <= 2 && !self.name.is_empty() {
-                return Err(rt::write::not_in_version("finalized_features[].name"));
-            }
-            if v >= 3 {
-                n += 2;
-            }
-            if v <= 2 && self.max_version_level != 0_i16 {
-                return Err(rt::write::not_in_version("finalized_features[].max_version_level"));
-            }
-            if v >= 3 {
-                n += 2;
-            }
-            if v <= 2 && self.min_version_level != 0_i16 {
-                return Err(rt::write::not_in_version("finalized_features[].min_version_level"));
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("finalized_features[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 3 {
+                    n += rt::write::str_size(&self.name, v >= 3, "finalized_features[].name")?;
                 }
-            }
-            Ok(n)
+                if v <= 2 && !self.name.is_empty() {
+                    return Err(rt::write::not_in_version("finalized_features[].name"));
+                }
+                if v >= 3 {
+                    n += 2;
+                }
+                if v <= 2 && self.max_version_level != 0_i16 {
+                    return Err(rt::write::not_in_version("finalized_features[].max_version_level"));
+                }
+                if v >= 3 {
+                    n += 2;
+                }
+                if v <= 2 && self.min_version_level != 0_i16 {
+                    return Err(rt::write::not_in_version("finalized_features[].min_version_level"));
+                }
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("finalized_features[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1842,6 +1922,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ApiVersionsResponse {
         type View<'a> = super::ApiVersionsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ApiVersionsResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -37,6 +37,7 @@ impl<'a> AssignReplicasToDirsRequest<'a> {
 }
 
 impl Default for AssignReplicasToDirsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,32 +45,38 @@ impl Default for AssignReplicasToDirsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AssignReplicasToDirsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AssignReplicasToDirsRequest {{ broker_id: {=i32}, broker_epoch: {=i64}, directories: {}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.directories, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AssignReplicasToDirsRequest {{ broker_id: {=i32}, broker_epoch: {=i64}, directories: {}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.directories, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for AssignReplicasToDirsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "broker_id")?;
-                rt::read::i64(c, "broker_epoch")?;
-                return Err(rt::read::short(c, "broker_id"));
-            }
-        };
-        let broker_id = rt::read::i32_at::<12, 0>(&r);
-        let broker_epoch = rt::read::i64_at::<12, 4>(&r);
-        let directories = rt::read::array::<DirectoryData<'a>>(c, true, v, "directories")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            broker_id,
-            broker_epoch,
-            directories,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "broker_id")?;
+                    rt::read::i64(c, "broker_epoch")?;
+                    return Err(rt::read::short(c, "broker_id"));
+                }
+            };
+            let broker_id = rt::read::i32_at::<12, 0>(&r);
+            let broker_epoch = rt::read::i64_at::<12, 4>(&r);
+            let directories = rt::read::array::<DirectoryData<'a>>(c, true, v, "directories")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                directories,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -88,22 +95,28 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        n += rt::write::array_size(&self.directories, true, v, "directories")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            n += rt::write::array_size(&self.directories, true, v, "directories")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.broker_id, "broker_id");
-        w.i64(self.broker_epoch, "broker_epoch");
-        w.array(&self.directories, true, v, "directories");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.broker_id, "broker_id");
+            w.i64(self.broker_epoch, "broker_epoch");
+            w.array(&self.directories, true, v, "directories");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -130,6 +143,7 @@ impl<'a> DirectoryData<'a> {
 }
 
 impl Default for DirectoryData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -137,46 +151,58 @@ impl Default for DirectoryData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DirectoryData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DirectoryData {{ id: {}, topics: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.id),
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DirectoryData {{ id: {}, topics: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.id),
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for DirectoryData<'_> {}
 
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let id = rt::read::uuid(c, "directories[].id")?;
-        let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?;
-        Ok(Self {
-            id,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let id = rt::read::uuid(c, "directories[].id")?;
+            let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?;
+            Ok(Self {
+                id,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "directories[].id")?;
-        rt::read::check_array::<TopicData<'a>>(c, true, false, v, "directories[].topics")?;
-        rt::read::check_tags(c, "directories[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::uuid(c, "directories[].id")?;
+            rt::read::check_array::<TopicData<'a>>(c, true, false, v, "directories[].topics")?;
+            rt::read::check_tags(c, "directories[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<TopicData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<TopicData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -206,21 +232,27 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.topics, true, v, "directories[].topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.topics, true, v, "directories[].topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.id, "directories[].id");
-        w.array(&self.topics, true, v, "directories[].topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.id, "directories[].id");
+            w.array(&self.topics, true, v, "directories[].topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -247,6 +279,7 @@ impl<'a> TopicData<'a> {
 }
 
 impl Default for TopicData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -254,14 +287,17 @@ impl Default for TopicData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicData {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicData {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -291,11 +327,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -329,21 +368,27 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "directories[].topics[].topic_id");
-        w.array(&self.partitions, true, v, "directories[].topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "directories[].topics[].topic_id");
+            w.array(&self.partitions, true, v, "directories[].topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -367,6 +412,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -374,13 +420,16 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "PartitionData {{ partition_index: {=i32}, unknown_tagged_fields: {} }}",
-            self.partition_index,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "PartitionData {{ partition_index: {=i32}, unknown_tagged_fields: {} }}",
+                self.partition_index,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -408,10 +457,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -436,22 +488,28 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(
-            self.partition_index,
-            "directories[].topics[].partitions[].partition_index",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(
+                self.partition_index,
+                "directories[].topics[].partitions[].partition_index",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -687,6 +745,7 @@ pub mod owned {
     }
 
     impl Default for AssignReplicasToDirsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -698,58 +757,71 @@ pub mod owned {
     }
 
     impl From<&super::AssignReplicasToDirsRequest<'_>> for AssignReplicasToDirsRequest {
+        #[inline]
         fn from(v: &super::AssignReplicasToDirsRequest<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                broker_epoch: v.broker_epoch,
-                directories: v.directories.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    broker_epoch: v.broker_epoch,
+                    directories: v.directories.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AssignReplicasToDirsRequest {}
 
     impl rt::OwnedStruct for AssignReplicasToDirsRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 12] = match rt::read::run::<12>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "broker_id")?;
-                    rt::read::i64(c, "broker_epoch")?;
-                    return Err(rt::read::short(c, "broker_id"));
-                }
-            };
-            let broker_id = rt::read::i32_at::<12, 0>(&r);
-            let broker_epoch = rt::read::i64_at::<12, 4>(&r);
-            let directories = rt::owned::read_array::<DirectoryData, _>(c, true, v, "directories")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                broker_id,
-                broker_epoch,
-                directories,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "broker_id")?;
+                        rt::read::i64(c, "broker_epoch")?;
+                        return Err(rt::read::short(c, "broker_id"));
+                    }
+                };
+                let broker_id = rt::read::i32_at::<12, 0>(&r);
+                let broker_epoch = rt::read::i64_at::<12, 4>(&r);
+                let directories = rt::owned::read_array::<DirectoryData, _>(c, true, v, "directories")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    broker_id,
+                    broker_epoch,
+                    directories,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<12>("broker_id") {
-                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.directories, true, v, "directories");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<12>("broker_id") {
+                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.directories, true, v, "directories");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -765,6 +837,7 @@ pub mod owned {
     }
 
     impl Default for DirectoryData {
+        #[inline]
         fn default() -> Self {
             Self {
                 id: rt::Uuid::nil(),
@@ -775,41 +848,50 @@ pub mod owned {
     }
 
     impl From<&super::DirectoryData<'_>> for DirectoryData {
+        #[inline]
         fn from(v: &super::DirectoryData<'_>) -> Self {
-            Self {
-                id: v.id,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    id: v.id,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DirectoryData {}
 
     impl rt::OwnedStruct for DirectoryData {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let id = rt::read::uuid(c, "directories[].id")?;
-            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "directories[].topics")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?);
-            Ok(Self {
-                id,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let id = rt::read::uuid(c, "directories[].id")?;
+                let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "directories[].topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?);
+                Ok(Self {
+                    id,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.topics, true, v, "directories[].topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.topics, true, v, "directories[].topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -832,6 +914,7 @@ pub mod owned {
     }
 
     impl Default for TopicData {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -842,12 +925,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicData<'_>> for TopicData {
+        #[inline]
         fn from(v: &super::TopicData<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -872,15 +958,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -901,6 +990,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -910,11 +1000,14 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -936,14 +1029,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -965,6 +1061,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AssignReplicasToDirsRequest {
         type View<'a> = super::AssignReplicasToDirsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::AssignReplicasToDirsRequest<'_>) -> Self {
             Self::from(v)
         }

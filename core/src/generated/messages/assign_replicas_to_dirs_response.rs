@@ -36,6 +36,7 @@ impl<'a> AssignReplicasToDirsResponse<'a> {
 }
 
 impl Default for AssignReplicasToDirsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,32 +44,38 @@ impl Default for AssignReplicasToDirsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AssignReplicasToDirsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AssignReplicasToDirsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, directories: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.directories, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AssignReplicasToDirsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, directories: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.directories, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for AssignReplicasToDirsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let directories = rt::read::array::<DirectoryData<'a>>(c, true, v, "directories")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            directories,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let directories = rt::read::array::<DirectoryData<'a>>(c, true, v, "directories")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                directories,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -87,22 +94,28 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::array_size(&self.directories, true, v, "directories")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::array_size(&self.directories, true, v, "directories")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.array(&self.directories, true, v, "directories");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.array(&self.directories, true, v, "directories");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -129,6 +142,7 @@ impl<'a> DirectoryData<'a> {
 }
 
 impl Default for DirectoryData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -136,46 +150,58 @@ impl Default for DirectoryData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DirectoryData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DirectoryData {{ id: {}, topics: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.id),
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DirectoryData {{ id: {}, topics: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.id),
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for DirectoryData<'_> {}
 
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let id = rt::read::uuid(c, "directories[].id")?;
-        let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?;
-        Ok(Self {
-            id,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let id = rt::read::uuid(c, "directories[].id")?;
+            let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?;
+            Ok(Self {
+                id,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "directories[].id")?;
-        rt::read::check_array::<TopicData<'a>>(c, true, false, v, "directories[].topics")?;
-        rt::read::check_tags(c, "directories[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::uuid(c, "directories[].id")?;
+            rt::read::check_array::<TopicData<'a>>(c, true, false, v, "directories[].topics")?;
+            rt::read::check_tags(c, "directories[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<TopicData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<TopicData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -205,21 +231,27 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.topics, true, v, "directories[].topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.topics, true, v, "directories[].topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.id, "directories[].id");
-        w.array(&self.topics, true, v, "directories[].topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.id, "directories[].id");
+            w.array(&self.topics, true, v, "directories[].topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -246,6 +278,7 @@ impl<'a> TopicData<'a> {
 }
 
 impl Default for TopicData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -253,14 +286,17 @@ impl Default for TopicData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicData {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicData {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -290,11 +326,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -328,21 +367,27 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "directories[].topics[].topic_id");
-        w.array(&self.partitions, true, v, "directories[].topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "directories[].topics[].topic_id");
+            w.array(&self.partitions, true, v, "directories[].topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -369,6 +414,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -376,14 +422,17 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}",
-            self.partition_index,
-            self.error_code,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}",
+                self.partition_index,
+                self.error_code,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -434,10 +483,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -466,23 +518,29 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(
-            self.partition_index,
-            "directories[].topics[].partitions[].partition_index",
-        );
-        w.i16(self.error_code, "directories[].topics[].partitions[].error_code");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(
+                self.partition_index,
+                "directories[].topics[].partitions[].partition_index",
+            );
+            w.i16(self.error_code, "directories[].topics[].partitions[].error_code");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -737,6 +795,7 @@ pub mod owned {
     }
 
     impl Default for AssignReplicasToDirsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -748,58 +807,71 @@ pub mod owned {
     }
 
     impl From<&super::AssignReplicasToDirsResponse<'_>> for AssignReplicasToDirsResponse {
+        #[inline]
         fn from(v: &super::AssignReplicasToDirsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                directories: v.directories.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    directories: v.directories.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AssignReplicasToDirsResponse {}
 
     impl rt::OwnedStruct for AssignReplicasToDirsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let directories = rt::owned::read_array::<DirectoryData, _>(c, true, v, "directories")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                directories,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let directories = rt::owned::read_array::<DirectoryData, _>(c, true, v, "directories")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    directories,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.directories, true, v, "directories");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.directories, true, v, "directories");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -815,6 +887,7 @@ pub mod owned {
     }
 
     impl Default for DirectoryData {
+        #[inline]
         fn default() -> Self {
             Self {
                 id: rt::Uuid::nil(),
@@ -825,41 +898,50 @@ pub mod owned {
     }
 
     impl From<&super::DirectoryData<'_>> for DirectoryData {
+        #[inline]
         fn from(v: &super::DirectoryData<'_>) -> Self {
-            Self {
-                id: v.id,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    id: v.id,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DirectoryData {}
 
     impl rt::OwnedStruct for DirectoryData {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let id = rt::read::uuid(c, "directories[].id")?;
-            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "directories[].topics")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?);
-            Ok(Self {
-                id,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let id = rt::read::uuid(c, "directories[].id")?;
+                let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "directories[].topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?);
+                Ok(Self {
+                    id,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.topics, true, v, "directories[].topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.topics, true, v, "directories[].topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -882,6 +964,7 @@ pub mod owned {
     }
 
     impl Default for TopicData {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -892,12 +975,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicData<'_>> for TopicData {
+        #[inline]
         fn from(v: &super::TopicData<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -922,15 +1008,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -953,6 +1042,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -963,12 +1053,15 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1003,14 +1096,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1033,6 +1129,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AssignReplicasToDirsResponse {
         type View<'a> = super::AssignReplicasToDirsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::AssignReplicasToDirsResponse<'_>) -> Self {
             Self::from(v)
         }

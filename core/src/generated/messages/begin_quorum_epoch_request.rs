@@ -40,6 +40,7 @@ impl<'a> BeginQuorumEpochRequest<'a> {
 }
 
 impl Default for BeginQuorumEpochRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -47,34 +48,40 @@ impl Default for BeginQuorumEpochRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for BeginQuorumEpochRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "BeginQuorumEpochRequest {{ cluster_id: {}, voter_id: {=i32}, topics: {}, leader_endpoints: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.voter_id, self.topics, self.leader_endpoints, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "BeginQuorumEpochRequest {{ cluster_id: {}, voter_id: {=i32}, topics: {}, leader_endpoints: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.voter_id, self.topics, self.leader_endpoints, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for BeginQuorumEpochRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
-        let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
-        let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
-        let leader_endpoints = if v >= 1 {
-            rt::read::array::<LeaderEndpoint<'a>>(c, v >= 1, v, "leader_endpoints")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            cluster_id,
-            voter_id,
-            topics,
-            leader_endpoints,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
+            let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
+            let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
+            let leader_endpoints = if v >= 1 {
+                rt::read::array::<LeaderEndpoint<'a>>(c, v >= 1, v, "leader_endpoints")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                cluster_id,
+                voter_id,
+                topics,
+                leader_endpoints,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -108,42 +115,48 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::opt_str_size(self.cluster_id, v >= 1, true, "cluster_id")?;
-        if v >= 1 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.topics, v >= 1, v, "topics")?;
-        if v >= 1 {
-            n += rt::write::array_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::opt_str_size(self.cluster_id, v >= 1, true, "cluster_id")?;
+            if v >= 1 {
+                n += 4;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.topics, v >= 1, v, "topics")?;
+            if v >= 1 {
+                n += rt::write::array_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.opt_str(self.cluster_id, v >= 1, true, "cluster_id");
-        if v >= 1 {
-            w.i32(self.voter_id, "voter_id");
-        }
-        w.array(&self.topics, v >= 1, v, "topics");
-        if v >= 1 {
-            w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints");
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.opt_str(self.cluster_id, v >= 1, true, "cluster_id");
+            if v >= 1 {
+                w.i32(self.voter_id, "voter_id");
+            }
+            w.array(&self.topics, v >= 1, v, "topics");
+            if v >= 1 {
+                w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints");
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -170,6 +183,7 @@ impl<'a> TopicData<'a> {
 }
 
 impl Default for TopicData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -177,14 +191,17 @@ impl Default for TopicData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -220,13 +237,16 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -257,30 +277,36 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic_name, v >= 1, "topics[].topic_name")?;
-        n += rt::write::array_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic_name, v >= 1, "topics[].topic_name")?;
+            n += rt::write::array_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic_name, v >= 1, "topics[].topic_name");
-        w.array(&self.partitions, v >= 1, v, "topics[].partitions");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.topic_name, v >= 1, "topics[].topic_name");
+            w.array(&self.partitions, v >= 1, v, "topics[].partitions");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -310,6 +336,7 @@ impl<'a> LeaderEndpoint<'a> {
 }
 
 impl Default for LeaderEndpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -317,15 +344,18 @@ impl Default for LeaderEndpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderEndpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "LeaderEndpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.host,
-            self.port,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "LeaderEndpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.host,
+                self.port,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -382,20 +412,23 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip_str(c, v >= 1)?;
-        }
-        if v >= 1 {
-            rt::read::skip_str(c, v >= 1)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 2)?;
-        }
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip_str(c, v >= 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip_str(c, v >= 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 2)?;
+            }
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -436,62 +469,68 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += rt::write::str_size(self.name, v >= 1, "leader_endpoints[].name")?;
-        }
-        if v <= 0 && !self.name.is_empty() {
-            return Err(rt::write::not_in_version("leader_endpoints[].name"));
-        }
-        if v >= 1 {
-            n += rt::write::str_size(self.host, v >= 1, "leader_endpoints[].host")?;
-        }
-        if v <= 0 && !self.host.is_empty() {
-            return Err(rt::write::not_in_version("leader_endpoints[].host"));
-        }
-        if v >= 1 {
-            n += 2;
-        }
-        if v <= 0 && self.port != 0_u16 {
-            return Err(rt::write::not_in_version("leader_endpoints[].port"));
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(self.name, v >= 1, "leader_endpoints[].name")?;
             }
-        }
-        Ok(n)
+            if v <= 0 && !self.name.is_empty() {
+                return Err(rt::write::not_in_version("leader_endpoints[].name"));
+            }
+            if v >= 1 {
+                n += rt::write::str_size(self.host, v >= 1, "leader_endpoints[].host")?;
+            }
+            if v <= 0 && !self.host.is_empty() {
+                return Err(rt::write::not_in_version("leader_endpoints[].host"));
+            }
+            if v >= 1 {
+                n += 2;
+            }
+            if v <= 0 && self.port != 0_u16 {
+                return Err(rt::write::not_in_version("leader_endpoints[].port"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.name.is_empty() {
-            w.fail(rt::write::not_in_version("leader_endpoints[].name"));
-        }
-        if v <= 0 && !self.host.is_empty() {
-            w.fail(rt::write::not_in_version("leader_endpoints[].host"));
-        }
-        if v <= 0 && self.port != 0_u16 {
-            w.fail(rt::write::not_in_version("leader_endpoints[].port"));
-        }
-        if v >= 1 {
-            w.str(self.name, v >= 1, "leader_endpoints[].name");
-        }
-        if v >= 1 {
-            w.str(self.host, v >= 1, "leader_endpoints[].host");
-        }
-        if v >= 1 {
-            w.u16(self.port, "leader_endpoints[].port");
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && !self.name.is_empty() {
+                w.fail(rt::write::not_in_version("leader_endpoints[].name"));
+            }
+            if v <= 0 && !self.host.is_empty() {
+                w.fail(rt::write::not_in_version("leader_endpoints[].host"));
+            }
+            if v <= 0 && self.port != 0_u16 {
+                w.fail(rt::write::not_in_version("leader_endpoints[].port"));
+            }
+            if v >= 1 {
+                w.str(self.name, v >= 1, "leader_endpoints[].name");
+            }
+            if v >= 1 {
+                w.str(self.host, v >= 1, "leader_endpoints[].host");
+            }
+            if v >= 1 {
+                w.u16(self.port, "leader_endpoints[].port");
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -524,6 +563,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -531,8 +571,11 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, voter_directory_id: {}, leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.leader_id, self.leader_epoch, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionData {{ partition_index: {=i32}, voter_directory_id: {}, leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.leader_id, self.leader_epoch, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -594,16 +637,19 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        if v >= 1 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip(c, 8)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            if v >= 1 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip(c, 8)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -644,35 +690,41 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        if v >= 1 {
-            n += 16;
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            if v >= 1 {
+                n += 16;
             }
-        }
-        Ok(n)
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        if v >= 1 {
-            w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id");
-        }
-        w.i32(self.leader_id, "topics[].partitions[].leader_id");
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            if v >= 1 {
+                w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id");
+            }
+            w.i32(self.leader_id, "topics[].partitions[].leader_id");
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -997,6 +1049,7 @@ pub mod owned {
     }
 
     impl Default for BeginQuorumEpochRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 cluster_id: None,
@@ -1009,79 +1062,91 @@ pub mod owned {
     }
 
     impl From<&super::BeginQuorumEpochRequest<'_>> for BeginQuorumEpochRequest {
+        #[inline]
         fn from(v: &super::BeginQuorumEpochRequest<'_>) -> Self {
-            Self {
-                cluster_id: v.cluster_id.map(rt::CompactString::from),
-                voter_id: v.voter_id,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                leader_endpoints: v.leader_endpoints.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    voter_id: v.voter_id,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    leader_endpoints: v.leader_endpoints.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for BeginQuorumEpochRequest {}
 
     impl rt::OwnedStruct for BeginQuorumEpochRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?.map(rt::CompactString::from);
-            let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
-            let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
-            let leader_endpoints = if v >= 1 {
-                rt::owned::read_array::<LeaderEndpoint, _>(c, v >= 1, v, "leader_endpoints")?
-            } else {
-                Vec::new()
-            };
-            let unknown_tagged_fields = if v >= 1 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                cluster_id,
-                voter_id,
-                topics,
-                leader_endpoints,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?.map(rt::CompactString::from);
+                let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
+                let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
+                let leader_endpoints = if v >= 1 {
+                    rt::owned::read_array::<LeaderEndpoint, _>(c, v >= 1, v, "leader_endpoints")?
+                } else {
+                    Vec::new()
+                };
+                let unknown_tagged_fields = if v >= 1 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    cluster_id,
+                    voter_id,
+                    topics,
+                    leader_endpoints,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
-            if v >= 1 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
-            if v >= 1 {
-                n += rt::owned::vec_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
+                if v >= 1 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
+                if v >= 1 {
+                    n += rt::owned::vec_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+                }
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.opt_str(self.cluster_id.as_deref(), v >= 1, true, "cluster_id");
-            if v >= 1 {
-                w.i32(self.voter_id, "voter_id");
-            }
-            rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
-            if v >= 1 {
-                rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints");
-            }
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.opt_str(self.cluster_id.as_deref(), v >= 1, true, "cluster_id");
+                if v >= 1 {
+                    w.i32(self.voter_id, "voter_id");
+                }
+                rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
+                if v >= 1 {
+                    rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints");
+                }
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1097,6 +1162,7 @@ pub mod owned {
     }
 
     impl Default for TopicData {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -1107,12 +1173,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicData<'_>> for TopicData {
+        #[inline]
         fn from(v: &super::TopicData<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1137,20 +1206,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
-            n += rt::owned::vec_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
+                n += rt::owned::vec_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1179,6 +1251,7 @@ pub mod owned {
     }
 
     impl Default for LeaderEndpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1190,13 +1263,16 @@ pub mod owned {
     }
 
     impl From<&super::LeaderEndpoint<'_>> for LeaderEndpoint {
+        #[inline]
         fn from(v: &super::LeaderEndpoint<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1235,36 +1311,39 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
-            }
-            if v <= 0 && !self.name.is_empty() {
-                return Err(rt::write::not_in_version("leader_endpoints[].name"));
-            }
-            if v >= 1 {
-                n += rt::write::str_size(&self.host, v >= 1, "leader_endpoints[].host")?;
-            }
-            if v <= 0 && !self.host.is_empty() {
-                return Err(rt::write::not_in_version("leader_endpoints[].host"));
-            }
-            if v >= 1 {
-                n += 2;
-            }
-            if v <= 0 && self.port != 0_u16 {
-                return Err(rt::write::not_in_version("leader_endpoints[].port"));
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
                 }
-            }
-            Ok(n)
+                if v <= 0 && !self.name.is_empty() {
+                    return Err(rt::write::not_in_version("leader_endpoints[].name"));
+                }
+                if v >= 1 {
+                    n += rt::write::str_size(&self.host, v >= 1, "leader_endpoints[].host")?;
+                }
+                if v <= 0 && !self.host.is_empty() {
+                    return Err(rt::write::not_in_version("leader_endpoints[].host"));
+                }
+                if v >= 1 {
+                    n += 2;
+                }
+                if v <= 0 && self.port != 0_u16 {
+                    return Err(rt::write::not_in_version("leader_endpoints[].port"));
+                }
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1318,6 +1397,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1330,14 +1410,17 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                voter_directory_id: v.voter_directory_id,
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    voter_directory_id: v.voter_directory_id,
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1378,21 +1461,24 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            if v >= 1 {
-                n += 16;
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                if v >= 1 {
+                    n += 16;
                 }
-            }
-            Ok(n)
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1423,6 +1509,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for BeginQuorumEpochRequest {
         type View<'a> = super::BeginQuorumEpochRequest<'a>;
+        #[inline]
         fn from_view(v: &super::BeginQuorumEpochRequest<'_>) -> Self {
             Self::from(v)
         }

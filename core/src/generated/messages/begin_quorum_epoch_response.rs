@@ -36,6 +36,7 @@ impl<'a> BeginQuorumEpochResponse<'a> {
 }
 
 impl Default for BeginQuorumEpochResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,46 +44,52 @@ impl Default for BeginQuorumEpochResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for BeginQuorumEpochResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "BeginQuorumEpochResponse {{ error_code: {=i16}, topics: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.error_code, self.topics, self.node_endpoints, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "BeginQuorumEpochResponse {{ error_code: {=i16}, topics: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.error_code, self.topics, self.node_endpoints, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for BeginQuorumEpochResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for BeginQuorumEpochResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "error_code")?;
-        let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
-        let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
-        let unknown_tagged_fields = if v >= 1 {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-                        rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                        rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
+            let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
+            let unknown_tagged_fields = if v >= 1 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
+                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            topics,
-            node_endpoints: node_endpoints_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                topics,
+                node_endpoints: node_endpoints_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -122,52 +129,58 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::array_size(&self.topics, v >= 1, v, "topics")?;
-        if v <= 0 && !self.node_endpoints.is_empty() {
-            return Err(rt::write::not_in_version("node_endpoints"));
-        }
-        if v >= 1 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if !self.node_endpoints.is_empty() {
-                let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::array_size(&self.topics, v >= 1, v, "topics")?;
+            if v <= 0 && !self.node_endpoints.is_empty() {
+                return Err(rt::write::not_in_version("node_endpoints"));
             }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if !self.node_endpoints.is_empty() {
+                    let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.node_endpoints.is_empty() {
-            w.fail(rt::write::not_in_version("node_endpoints"));
-        }
-        w.i16(self.error_code, "error_code");
-        w.array(&self.topics, v >= 1, v, "topics");
-        if v >= 1 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = !self.node_endpoints.is_empty();
-            tags += usize::from(has_node_endpoints);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_node_endpoints {
-                let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
-                w.uvarint(0, "node_endpoints");
-                w.uvarint(s as u32, "node_endpoints");
-                w.array(&self.node_endpoints, true, v, "node_endpoints");
+        rt::outline(move || {
+            if v <= 0 && !self.node_endpoints.is_empty() {
+                w.fail(rt::write::not_in_version("node_endpoints"));
             }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.i16(self.error_code, "error_code");
+            w.array(&self.topics, v >= 1, v, "topics");
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_node_endpoints = !self.node_endpoints.is_empty();
+                tags += usize::from(has_node_endpoints);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_node_endpoints {
+                    let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
+                    w.uvarint(0, "node_endpoints");
+                    w.uvarint(s as u32, "node_endpoints");
+                    w.array(&self.node_endpoints, true, v, "node_endpoints");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            }
+        })
     }
 }
 
@@ -194,6 +207,7 @@ impl<'a> TopicData<'a> {
 }
 
 impl Default for TopicData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -201,14 +215,17 @@ impl Default for TopicData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -244,13 +261,16 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -281,30 +301,36 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic_name, v >= 1, "topics[].topic_name")?;
-        n += rt::write::array_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic_name, v >= 1, "topics[].topic_name")?;
+            n += rt::write::array_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic_name, v >= 1, "topics[].topic_name");
-        w.array(&self.partitions, v >= 1, v, "topics[].partitions");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.topic_name, v >= 1, "topics[].topic_name");
+            w.array(&self.partitions, v >= 1, v, "topics[].partitions");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -334,6 +360,7 @@ impl<'a> NodeEndpoint<'a> {
 }
 
 impl Default for NodeEndpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -341,15 +368,18 @@ impl Default for NodeEndpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for NodeEndpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
-            self.node_id,
-            self.host,
-            self.port,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+                self.node_id,
+                self.host,
+                self.port,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -406,20 +436,23 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 1 {
-            rt::read::skip_str(c, v >= 1)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 2)?;
-        }
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 1 {
+                rt::read::skip_str(c, v >= 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 2)?;
+            }
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -457,62 +490,68 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += 4;
-        }
-        if v <= 0 && self.node_id != 0_i32 {
-            return Err(rt::write::not_in_version("node_endpoints[].node_id"));
-        }
-        if v >= 1 {
-            n += rt::write::str_size(self.host, v >= 1, "node_endpoints[].host")?;
-        }
-        if v <= 0 && !self.host.is_empty() {
-            return Err(rt::write::not_in_version("node_endpoints[].host"));
-        }
-        if v >= 1 {
-            n += 2;
-        }
-        if v <= 0 && self.port != 0_u16 {
-            return Err(rt::write::not_in_version("node_endpoints[].port"));
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v <= 0 && self.node_id != 0_i32 {
+                return Err(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if v >= 1 {
+                n += rt::write::str_size(self.host, v >= 1, "node_endpoints[].host")?;
+            }
+            if v <= 0 && !self.host.is_empty() {
+                return Err(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if v >= 1 {
+                n += 2;
+            }
+            if v <= 0 && self.port != 0_u16 {
+                return Err(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.node_id != 0_i32 {
-            w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
-        }
-        if v <= 0 && !self.host.is_empty() {
-            w.fail(rt::write::not_in_version("node_endpoints[].host"));
-        }
-        if v <= 0 && self.port != 0_u16 {
-            w.fail(rt::write::not_in_version("node_endpoints[].port"));
-        }
-        if v >= 1 {
-            w.i32(self.node_id, "node_endpoints[].node_id");
-        }
-        if v >= 1 {
-            w.str(self.host, v >= 1, "node_endpoints[].host");
-        }
-        if v >= 1 {
-            w.u16(self.port, "node_endpoints[].port");
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && self.node_id != 0_i32 {
+                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if v <= 0 && !self.host.is_empty() {
+                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if v <= 0 && self.port != 0_u16 {
+                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            if v >= 1 {
+                w.i32(self.node_id, "node_endpoints[].node_id");
+            }
+            if v >= 1 {
+                w.str(self.host, v >= 1, "node_endpoints[].host");
+            }
+            if v >= 1 {
+                w.u16(self.port, "node_endpoints[].port");
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -545,6 +584,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -552,8 +592,11 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.leader_id, self.leader_epoch, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.leader_id, self.leader_epoch, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -611,12 +654,15 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 14)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 14)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -655,30 +701,36 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 14;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 14;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        w.i32(self.leader_id, "topics[].partitions[].leader_id");
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            w.i32(self.leader_id, "topics[].partitions[].leader_id");
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -984,6 +1036,7 @@ pub mod owned {
     }
 
     impl Default for BeginQuorumEpochResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -995,101 +1048,113 @@ pub mod owned {
     }
 
     impl From<&super::BeginQuorumEpochResponse<'_>> for BeginQuorumEpochResponse {
+        #[inline]
         fn from(v: &super::BeginQuorumEpochResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for BeginQuorumEpochResponse {}
 
     impl rt::OwnedStruct for BeginQuorumEpochResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let error_code = rt::read::i16(c, "error_code")?;
-            let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
-            let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
-            let unknown_tagged_fields = if v >= 1 {
-                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-                let mut unknown = 0u32;
-                let mut next_tag = 0u64;
-                for _ in 0..n {
-                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                    let before = c.len();
-                    match tag {
-                        0 => {
-                            node_endpoints_tag =
-                                rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
-                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
-                        }
-                        _ => {
-                            rt::read::skip_tag(c, size, "_tagged_fields")?;
-                            unknown += 1;
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let error_code = rt::read::i16(c, "error_code")?;
+                let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
+                let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
+                let unknown_tagged_fields = if v >= 1 {
+                    let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                    let mut unknown = 0u32;
+                    let mut next_tag = 0u64;
+                    for _ in 0..n {
+                        let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                        let before = c.len();
+                        match tag {
+                            0 => {
+                                node_endpoints_tag =
+                                    rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
+                                rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                                rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                            }
+                            _ => {
+                                rt::read::skip_tag(c, size, "_tagged_fields")?;
+                                unknown += 1;
+                            }
                         }
                     }
-                }
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                error_code,
-                topics,
-                node_endpoints: node_endpoints_tag,
-                unknown_tagged_fields,
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    error_code,
+                    topics,
+                    node_endpoints: node_endpoints_tag,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
-            if v <= 0 && !self.node_endpoints.is_empty() {
-                return Err(rt::write::not_in_version("node_endpoints"));
-            }
-            if v >= 1 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if !self.node_endpoints.is_empty() {
-                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
+                if v <= 0 && !self.node_endpoints.is_empty() {
+                    return Err(rt::write::not_in_version("node_endpoints"));
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                if v >= 1 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if !self.node_endpoints.is_empty() {
+                        let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && !self.node_endpoints.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints"));
-            }
-            w.i16(self.error_code, "error_code");
-            rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
-            if v >= 1 {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_node_endpoints = !self.node_endpoints.is_empty();
-                tags += usize::from(has_node_endpoints);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_node_endpoints {
-                    let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
-                    w.uvarint(0, "node_endpoints");
-                    w.uvarint(s as u32, "node_endpoints");
-                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
+            rt::outline(move || {
+                if v <= 0 && !self.node_endpoints.is_empty() {
+                    w.fail(rt::write::not_in_version("node_endpoints"));
                 }
-                w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.i16(self.error_code, "error_code");
+                rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
+                if v >= 1 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_node_endpoints = !self.node_endpoints.is_empty();
+                    tags += usize::from(has_node_endpoints);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_node_endpoints {
+                        let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
+                        w.uvarint(0, "node_endpoints");
+                        w.uvarint(s as u32, "node_endpoints");
+                        rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
+            })
         }
     }
 
@@ -1105,6 +1170,7 @@ pub mod owned {
     }
 
     impl Default for TopicData {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -1115,12 +1181,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicData<'_>> for TopicData {
+        #[inline]
         fn from(v: &super::TopicData<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1145,20 +1214,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
-            n += rt::owned::vec_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
+                n += rt::owned::vec_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1187,6 +1259,7 @@ pub mod owned {
     }
 
     impl Default for NodeEndpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
@@ -1198,13 +1271,16 @@ pub mod owned {
     }
 
     impl From<&super::NodeEndpoint<'_>> for NodeEndpoint {
+        #[inline]
         fn from(v: &super::NodeEndpoint<'_>) -> Self {
-            Self {
-                node_id: v.node_id,
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    node_id: v.node_id,
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1243,36 +1319,39 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += 4;
-            }
-            if v <= 0 && self.node_id != 0_i32 {
-                return Err(rt::write::not_in_version("node_endpoints[].node_id"));
-            }
-            if v >= 1 {
-                n += rt::write::str_size(&self.host, v >= 1, "node_endpoints[].host")?;
-            }
-            if v <= 0 && !self.host.is_empty() {
-                return Err(rt::write::not_in_version("node_endpoints[].host"));
-            }
-            if v >= 1 {
-                n += 2;
-            }
-            if v <= 0 && self.port != 0_u16 {
-                return Err(rt::write::not_in_version("node_endpoints[].port"));
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v <= 0 && self.node_id != 0_i32 {
+                    return Err(rt::write::not_in_version("node_endpoints[].node_id"));
+                }
+                if v >= 1 {
+                    n += rt::write::str_size(&self.host, v >= 1, "node_endpoints[].host")?;
+                }
+                if v <= 0 && !self.host.is_empty() {
+                    return Err(rt::write::not_in_version("node_endpoints[].host"));
+                }
+                if v >= 1 {
+                    n += 2;
+                }
+                if v <= 0 && self.port != 0_u16 {
+                    return Err(rt::write::not_in_version("node_endpoints[].port"));
+                }
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1326,6 +1405,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1338,14 +1418,17 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1384,18 +1467,21 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 14;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 14;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1426,6 +1512,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for BeginQuorumEpochResponse {
         type View<'a> = super::BeginQuorumEpochResponse<'a>;
+        #[inline]
         fn from_view(v: &super::BeginQuorumEpochResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -49,6 +49,7 @@ impl<'a> BrokerHeartbeatRequest<'a> {
 }
 
 impl Default for BrokerHeartbeatRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -56,8 +57,11 @@ impl Default for BrokerHeartbeatRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for BrokerHeartbeatRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "BrokerHeartbeatRequest {{ broker_id: {=i32}, broker_epoch: {=i64}, current_metadata_offset: {=i64}, want_fence: {=bool}, want_shut_down: {=bool}, offline_log_dirs: {}, cordoned_log_dirs: {}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.current_metadata_offset, self.want_fence, self.want_shut_down, self.offline_log_dirs, self.cordoned_log_dirs, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "BrokerHeartbeatRequest {{ broker_id: {=i32}, broker_epoch: {=i64}, current_metadata_offset: {=i64}, want_fence: {=bool}, want_shut_down: {=bool}, offline_log_dirs: {}, cordoned_log_dirs: {}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.current_metadata_offset, self.want_fence, self.want_shut_down, self.offline_log_dirs, self.cordoned_log_dirs, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -182,79 +186,85 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 22;
-        if v <= 0 && !self.offline_log_dirs.is_empty() {
-            return Err(rt::write::not_in_version("offline_log_dirs"));
-        }
-        if v <= 1 && self.cordoned_log_dirs.is_some() {
-            return Err(rt::write::not_in_version("cordoned_log_dirs"));
-        }
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !self.offline_log_dirs.is_empty() {
-                let s = rt::write::array_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 22;
+            if v <= 0 && !self.offline_log_dirs.is_empty() {
+                return Err(rt::write::not_in_version("offline_log_dirs"));
             }
-            if v >= 2 && self.cordoned_log_dirs.is_some() {
-                let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 2, v, "cordoned_log_dirs")?;
-                tags += 1;
-                n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 1 && self.cordoned_log_dirs.is_some() {
+                return Err(rt::write::not_in_version("cordoned_log_dirs"));
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 1 && !self.offline_log_dirs.is_empty() {
+                    let s = rt::write::array_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && self.cordoned_log_dirs.is_some() {
+                    let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 2, v, "cordoned_log_dirs")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.offline_log_dirs.is_empty() {
-            w.fail(rt::write::not_in_version("offline_log_dirs"));
-        }
-        if v <= 1 && self.cordoned_log_dirs.is_some() {
-            w.fail(rt::write::not_in_version("cordoned_log_dirs"));
-        }
-        w.i32(self.broker_id, "broker_id");
-        w.i64(self.broker_epoch, "broker_epoch");
-        w.i64(self.current_metadata_offset, "current_metadata_offset");
-        w.bool(self.want_fence, "want_fence");
-        w.bool(self.want_shut_down, "want_shut_down");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_offline_log_dirs = v >= 1 && !self.offline_log_dirs.is_empty();
-            tags += usize::from(has_offline_log_dirs);
-            let has_cordoned_log_dirs = v >= 2 && self.cordoned_log_dirs.is_some();
-            tags += usize::from(has_cordoned_log_dirs);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_offline_log_dirs {
-                let s = w.ok(rt::write::array_size(
-                    &self.offline_log_dirs,
-                    true,
-                    v,
-                    "offline_log_dirs",
-                ));
-                w.uvarint(0, "offline_log_dirs");
-                w.uvarint(s as u32, "offline_log_dirs");
-                w.array(&self.offline_log_dirs, true, v, "offline_log_dirs");
+        rt::outline(move || {
+            if v <= 0 && !self.offline_log_dirs.is_empty() {
+                w.fail(rt::write::not_in_version("offline_log_dirs"));
             }
-            w.unknown_tags_before(&mut unknown, 1);
-            if has_cordoned_log_dirs {
-                let s = w.ok(rt::write::opt_array_size(
-                    &self.cordoned_log_dirs,
-                    true,
-                    v >= 2,
-                    v,
-                    "cordoned_log_dirs",
-                ));
-                w.uvarint(1, "cordoned_log_dirs");
-                w.uvarint(s as u32, "cordoned_log_dirs");
-                w.opt_array(&self.cordoned_log_dirs, true, v >= 2, v, "cordoned_log_dirs");
+            if v <= 1 && self.cordoned_log_dirs.is_some() {
+                w.fail(rt::write::not_in_version("cordoned_log_dirs"));
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+            w.i32(self.broker_id, "broker_id");
+            w.i64(self.broker_epoch, "broker_epoch");
+            w.i64(self.current_metadata_offset, "current_metadata_offset");
+            w.bool(self.want_fence, "want_fence");
+            w.bool(self.want_shut_down, "want_shut_down");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_offline_log_dirs = v >= 1 && !self.offline_log_dirs.is_empty();
+                tags += usize::from(has_offline_log_dirs);
+                let has_cordoned_log_dirs = v >= 2 && self.cordoned_log_dirs.is_some();
+                tags += usize::from(has_cordoned_log_dirs);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_offline_log_dirs {
+                    let s = w.ok(rt::write::array_size(
+                        &self.offline_log_dirs,
+                        true,
+                        v,
+                        "offline_log_dirs",
+                    ));
+                    w.uvarint(0, "offline_log_dirs");
+                    w.uvarint(s as u32, "offline_log_dirs");
+                    w.array(&self.offline_log_dirs, true, v, "offline_log_dirs");
+                }
+                w.unknown_tags_before(&mut unknown, 1);
+                if has_cordoned_log_dirs {
+                    let s = w.ok(rt::write::opt_array_size(
+                        &self.cordoned_log_dirs,
+                        true,
+                        v >= 2,
+                        v,
+                        "cordoned_log_dirs",
+                    ));
+                    w.uvarint(1, "cordoned_log_dirs");
+                    w.uvarint(s as u32, "cordoned_log_dirs");
+                    w.opt_array(&self.cordoned_log_dirs, true, v >= 2, v, "cordoned_log_dirs");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            }
+        })
     }
 }
 
@@ -446,6 +456,7 @@ pub mod owned {
     }
 
     impl Default for BrokerHeartbeatRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -461,17 +472,20 @@ pub mod owned {
     }
 
     impl From<&super::BrokerHeartbeatRequest<'_>> for BrokerHeartbeatRequest {
+        #[inline]
         fn from(v: &super::BrokerHeartbeatRequest<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                broker_epoch: v.broker_epoch,
-                current_metadata_offset: v.current_metadata_offset,
-                want_fence: v.want_fence,
-                want_shut_down: v.want_shut_down,
-                offline_log_dirs: v.offline_log_dirs.iter().collect(),
-                cordoned_log_dirs: v.cordoned_log_dirs.map(|a| a.iter().collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    broker_epoch: v.broker_epoch,
+                    current_metadata_offset: v.current_metadata_offset,
+                    want_fence: v.want_fence,
+                    want_shut_down: v.want_shut_down,
+                    offline_log_dirs: v.offline_log_dirs.iter().collect(),
+                    cordoned_log_dirs: v.cordoned_log_dirs.map(|a| a.iter().collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -540,94 +554,101 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 22;
-            if v <= 0 && !self.offline_log_dirs.is_empty() {
-                return Err(rt::write::not_in_version("offline_log_dirs"));
-            }
-            if v <= 1 && self.cordoned_log_dirs.is_some() {
-                return Err(rt::write::not_in_version("cordoned_log_dirs"));
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if v >= 1 && !self.offline_log_dirs.is_empty() {
-                    let s = rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 22;
+                if v <= 0 && !self.offline_log_dirs.is_empty() {
+                    return Err(rt::write::not_in_version("offline_log_dirs"));
                 }
-                if v >= 2 && self.cordoned_log_dirs.is_some() {
-                    let s = rt::owned::opt_vec_size(
-                        self.cordoned_log_dirs.as_deref(),
-                        true,
-                        v >= 2,
-                        v,
-                        "cordoned_log_dirs",
-                    )?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 1 && self.cordoned_log_dirs.is_some() {
+                    return Err(rt::write::not_in_version("cordoned_log_dirs"));
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if v >= 1 && !self.offline_log_dirs.is_empty() {
+                        let s = rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 2 && self.cordoned_log_dirs.is_some() {
+                        let s = rt::owned::opt_vec_size(
+                            self.cordoned_log_dirs.as_deref(),
+                            true,
+                            v >= 2,
+                            v,
+                            "cordoned_log_dirs",
+                        )?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && !self.offline_log_dirs.is_empty() {
-                w.fail(rt::write::not_in_version("offline_log_dirs"));
-            }
-            if v <= 1 && self.cordoned_log_dirs.is_some() {
-                w.fail(rt::write::not_in_version("cordoned_log_dirs"));
-            }
-            if let Some(r) = w.run::<22>("broker_id") {
-                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                r[12..20].copy_from_slice(&self.current_metadata_offset.to_be_bytes());
-                r[20] = u8::from(self.want_fence);
-                r[21] = u8::from(self.want_shut_down);
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_offline_log_dirs = v >= 1 && !self.offline_log_dirs.is_empty();
-                tags += usize::from(has_offline_log_dirs);
-                let has_cordoned_log_dirs = v >= 2 && self.cordoned_log_dirs.is_some();
-                tags += usize::from(has_cordoned_log_dirs);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_offline_log_dirs {
-                    let s = w.ok(rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs"));
-                    w.uvarint(0, "offline_log_dirs");
-                    w.uvarint(s as u32, "offline_log_dirs");
-                    rt::owned::write_vec(w, &self.offline_log_dirs, true, v, "offline_log_dirs");
+            rt::outline(move || {
+                if v <= 0 && !self.offline_log_dirs.is_empty() {
+                    w.fail(rt::write::not_in_version("offline_log_dirs"));
                 }
-                w.unknown_tags_before(&mut unknown, 1);
-                if has_cordoned_log_dirs {
-                    let s = w.ok(rt::owned::opt_vec_size(
-                        self.cordoned_log_dirs.as_deref(),
-                        true,
-                        v >= 2,
-                        v,
-                        "cordoned_log_dirs",
-                    ));
-                    w.uvarint(1, "cordoned_log_dirs");
-                    w.uvarint(s as u32, "cordoned_log_dirs");
-                    rt::owned::write_opt_vec(
-                        w,
-                        self.cordoned_log_dirs.as_deref(),
-                        true,
-                        v >= 2,
-                        v,
-                        "cordoned_log_dirs",
-                    );
+                if v <= 1 && self.cordoned_log_dirs.is_some() {
+                    w.fail(rt::write::not_in_version("cordoned_log_dirs"));
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+                if let Some(r) = w.run::<22>("broker_id") {
+                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                    r[12..20].copy_from_slice(&self.current_metadata_offset.to_be_bytes());
+                    r[20] = u8::from(self.want_fence);
+                    r[21] = u8::from(self.want_shut_down);
+                }
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_offline_log_dirs = v >= 1 && !self.offline_log_dirs.is_empty();
+                    tags += usize::from(has_offline_log_dirs);
+                    let has_cordoned_log_dirs = v >= 2 && self.cordoned_log_dirs.is_some();
+                    tags += usize::from(has_cordoned_log_dirs);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_offline_log_dirs {
+                        let s = w.ok(rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs"));
+                        w.uvarint(0, "offline_log_dirs");
+                        w.uvarint(s as u32, "offline_log_dirs");
+                        rt::owned::write_vec(w, &self.offline_log_dirs, true, v, "offline_log_dirs");
+                    }
+                    w.unknown_tags_before(&mut unknown, 1);
+                    if has_cordoned_log_dirs {
+                        let s = w.ok(rt::owned::opt_vec_size(
+                            self.cordoned_log_dirs.as_deref(),
+                            true,
+                            v >= 2,
+                            v,
+                            "cordoned_log_dirs",
+                        ));
+                        w.uvarint(1, "cordoned_log_dirs");
+                        w.uvarint(s as u32, "cordoned_log_dirs");
+                        rt::owned::write_opt_vec(
+                            w,
+                            self.cordoned_log_dirs.as_deref(),
+                            true,
+                            v >= 2,
+                            v,
+                            "cordoned_log_dirs",
+                        );
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for BrokerHeartbeatRequest {
         type View<'a> = super::BrokerHeartbeatRequest<'a>;
+        #[inline]
         fn from_view(v: &super::BrokerHeartbeatRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -42,6 +42,7 @@ impl<'a> BrokerHeartbeatResponse<'a> {
 }
 
 impl Default for BrokerHeartbeatResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -49,8 +50,11 @@ impl Default for BrokerHeartbeatResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for BrokerHeartbeatResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "BrokerHeartbeatResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, is_caught_up: {=bool}, is_fenced: {=bool}, should_shut_down: {=bool}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.is_caught_up, self.is_fenced, self.should_shut_down, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "BrokerHeartbeatResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, is_caught_up: {=bool}, is_fenced: {=bool}, should_shut_down: {=bool}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.is_caught_up, self.is_fenced, self.should_shut_down, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -104,23 +108,29 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 9;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 9;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.bool(self.is_caught_up, "is_caught_up");
-        w.bool(self.is_fenced, "is_fenced");
-        w.bool(self.should_shut_down, "should_shut_down");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.bool(self.is_caught_up, "is_caught_up");
+            w.bool(self.is_fenced, "is_fenced");
+            w.bool(self.should_shut_down, "should_shut_down");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -274,6 +284,7 @@ pub mod owned {
     }
 
     impl Default for BrokerHeartbeatResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -287,15 +298,18 @@ pub mod owned {
     }
 
     impl From<&super::BrokerHeartbeatResponse<'_>> for BrokerHeartbeatResponse {
+        #[inline]
         fn from(v: &super::BrokerHeartbeatResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                is_caught_up: v.is_caught_up,
-                is_fenced: v.is_fenced,
-                should_shut_down: v.should_shut_down,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    is_caught_up: v.is_caught_up,
+                    is_fenced: v.is_fenced,
+                    should_shut_down: v.should_shut_down,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -331,41 +345,48 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 9;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 9;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<10>("throttle_time_ms") {
-                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[6] = u8::from(self.is_caught_up);
-                    r[7] = u8::from(self.is_fenced);
-                    r[8] = u8::from(self.should_shut_down);
-                    r[9] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<10>("throttle_time_ms") {
+                        r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                        r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[6] = u8::from(self.is_caught_up);
+                        r[7] = u8::from(self.is_fenced);
+                        r[8] = u8::from(self.should_shut_down);
+                        r[9] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<9>("throttle_time_ms") {
+                        r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                        r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[6] = u8::from(self.is_caught_up);
+                        r[7] = u8::from(self.is_fenced);
+                        r[8] = u8::from(self.should_shut_down);
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<9>("throttle_time_ms") {
-                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[6] = u8::from(self.is_caught_up);
-                    r[7] = u8::from(self.is_fenced);
-                    r[8] = u8::from(self.should_shut_down);
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for BrokerHeartbeatResponse {
         type View<'a> = super::BrokerHeartbeatResponse<'a>;
+        #[inline]
         fn from_view(v: &super::BrokerHeartbeatResponse<'_>) -> Self {
             Self::from(v)
         }

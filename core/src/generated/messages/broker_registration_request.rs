@@ -55,6 +55,7 @@ impl<'a> BrokerRegistrationRequest<'a> {
 }
 
 impl Default for BrokerRegistrationRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -62,8 +63,11 @@ impl Default for BrokerRegistrationRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for BrokerRegistrationRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "BrokerRegistrationRequest {{ broker_id: {=i32}, cluster_id: \"{=str}\", incarnation_id: {}, listeners: {}, features: {}, rack: {}, is_migrating_zk_broker: {=bool}, log_dirs: {}, previous_broker_epoch: {=i64}, unknown_tagged_fields: {} }}", self.broker_id, self.cluster_id, rt::defmt_fmt::UuidFmt(self.incarnation_id), self.listeners, self.features, rt::defmt_fmt::OptStr(self.rack), self.is_migrating_zk_broker, self.log_dirs, self.previous_broker_epoch, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "BrokerRegistrationRequest {{ broker_id: {=i32}, cluster_id: \"{=str}\", incarnation_id: {}, listeners: {}, features: {}, rack: {}, is_migrating_zk_broker: {=bool}, log_dirs: {}, previous_broker_epoch: {=i64}, unknown_tagged_fields: {} }}", self.broker_id, self.cluster_id, rt::defmt_fmt::UuidFmt(self.incarnation_id), self.listeners, self.features, rt::defmt_fmt::OptStr(self.rack), self.is_migrating_zk_broker, self.log_dirs, self.previous_broker_epoch, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -142,52 +146,58 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
-        n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
-        n += rt::write::array_size(&self.features, true, v, "features")?;
-        n += rt::write::opt_str_size(self.rack, true, true, "rack")?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.is_migrating_zk_broker {
-            return Err(rt::write::not_in_version("is_migrating_zk_broker"));
-        }
-        if v >= 2 {
-            n += rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?;
-        }
-        if v >= 3 {
-            n += 8;
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
+            n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
+            n += rt::write::array_size(&self.features, true, v, "features")?;
+            n += rt::write::opt_str_size(self.rack, true, true, "rack")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.is_migrating_zk_broker {
+                return Err(rt::write::not_in_version("is_migrating_zk_broker"));
+            }
+            if v >= 2 {
+                n += rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?;
+            }
+            if v >= 3 {
+                n += 8;
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.is_migrating_zk_broker {
-            w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
-        }
-        w.i32(self.broker_id, "broker_id");
-        w.str(self.cluster_id, true, "cluster_id");
-        w.uuid(self.incarnation_id, "incarnation_id");
-        w.array(&self.listeners, true, v, "listeners");
-        w.array(&self.features, true, v, "features");
-        w.opt_str(self.rack, true, true, "rack");
-        if v >= 1 {
-            w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker");
-        }
-        if v >= 2 {
-            w.array(&self.log_dirs, true, v, "log_dirs");
-        }
-        if v >= 3 {
-            w.i64(self.previous_broker_epoch, "previous_broker_epoch");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.is_migrating_zk_broker {
+                w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
+            }
+            w.i32(self.broker_id, "broker_id");
+            w.str(self.cluster_id, true, "cluster_id");
+            w.uuid(self.incarnation_id, "incarnation_id");
+            w.array(&self.listeners, true, v, "listeners");
+            w.array(&self.features, true, v, "features");
+            w.opt_str(self.rack, true, true, "rack");
+            if v >= 1 {
+                w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker");
+            }
+            if v >= 2 {
+                w.array(&self.log_dirs, true, v, "log_dirs");
+            }
+            if v >= 3 {
+                w.i64(self.previous_broker_epoch, "previous_broker_epoch");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -220,6 +230,7 @@ impl<'a> Listener<'a> {
 }
 
 impl Default for Listener<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -227,8 +238,11 @@ impl Default for Listener<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Listener<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -278,12 +292,15 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -312,24 +329,30 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.name, true, "listeners[].name")?;
-        n += rt::write::str_size(self.host, true, "listeners[].host")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.name, true, "listeners[].name")?;
+            n += rt::write::str_size(self.host, true, "listeners[].host")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "listeners[].name");
-        w.str(self.host, true, "listeners[].host");
-        w.u16(self.port, "listeners[].port");
-        w.i16(self.security_protocol, "listeners[].security_protocol");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "listeners[].name");
+            w.str(self.host, true, "listeners[].host");
+            w.u16(self.port, "listeners[].port");
+            w.i16(self.security_protocol, "listeners[].security_protocol");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -359,6 +382,7 @@ impl<'a> Feature<'a> {
 }
 
 impl Default for Feature<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -366,8 +390,11 @@ impl Default for Feature<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Feature<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "Feature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "Feature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -414,11 +441,14 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -443,22 +473,28 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.name, true, "features[].name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.name, true, "features[].name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "features[].name");
-        w.i16(self.min_supported_version, "features[].min_supported_version");
-        w.i16(self.max_supported_version, "features[].max_supported_version");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "features[].name");
+            w.i16(self.min_supported_version, "features[].min_supported_version");
+            w.i16(self.max_supported_version, "features[].max_supported_version");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -832,6 +868,7 @@ pub mod owned {
     }
 
     impl Default for BrokerRegistrationRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -849,19 +886,22 @@ pub mod owned {
     }
 
     impl From<&super::BrokerRegistrationRequest<'_>> for BrokerRegistrationRequest {
+        #[inline]
         fn from(v: &super::BrokerRegistrationRequest<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                cluster_id: v.cluster_id.into(),
-                incarnation_id: v.incarnation_id,
-                listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
-                features: v.features.iter().map(|e| (&e).into()).collect(),
-                rack: v.rack.map(rt::CompactString::from),
-                is_migrating_zk_broker: v.is_migrating_zk_broker,
-                log_dirs: v.log_dirs.iter().collect(),
-                previous_broker_epoch: v.previous_broker_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    cluster_id: v.cluster_id.into(),
+                    incarnation_id: v.incarnation_id,
+                    listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
+                    features: v.features.iter().map(|e| (&e).into()).collect(),
+                    rack: v.rack.map(rt::CompactString::from),
+                    is_migrating_zk_broker: v.is_migrating_zk_broker,
+                    log_dirs: v.log_dirs.iter().collect(),
+                    previous_broker_epoch: v.previous_broker_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -906,59 +946,65 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
-            n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
-            n += rt::owned::vec_size(&self.features, true, v, "features")?;
-            n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "rack")?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.is_migrating_zk_broker {
-                return Err(rt::write::not_in_version("is_migrating_zk_broker"));
-            }
-            if v >= 2 {
-                n += rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
-            }
-            if v >= 3 {
-                n += 8;
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
+                n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
+                n += rt::owned::vec_size(&self.features, true, v, "features")?;
+                n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "rack")?;
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.is_migrating_zk_broker {
+                    return Err(rt::write::not_in_version("is_migrating_zk_broker"));
+                }
+                if v >= 2 {
+                    n += rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
+                }
+                if v >= 3 {
+                    n += 8;
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.is_migrating_zk_broker {
-                w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
-            }
-            w.i32(self.broker_id, "broker_id");
-            w.str(&self.cluster_id, true, "cluster_id");
-            w.uuid(self.incarnation_id, "incarnation_id");
-            rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
-            rt::owned::write_vec(w, &self.features, true, v, "features");
-            w.opt_str(self.rack.as_deref(), true, true, "rack");
-            if v >= 1 {
-                w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker");
-            }
-            if v >= 2 {
-                rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
-            }
-            if v >= 3 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<9>("previous_broker_epoch") {
-                    r[0..8].copy_from_slice(&self.previous_broker_epoch.to_be_bytes());
-                    r[8] = 0;
+            rt::outline(move || {
+                if v <= 0 && self.is_migrating_zk_broker {
+                    w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
                 }
-            } else {
-                if v >= 3 {
-                    w.i64(self.previous_broker_epoch, "previous_broker_epoch");
+                w.i32(self.broker_id, "broker_id");
+                w.str(&self.cluster_id, true, "cluster_id");
+                w.uuid(self.incarnation_id, "incarnation_id");
+                rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
+                rt::owned::write_vec(w, &self.features, true, v, "features");
+                w.opt_str(self.rack.as_deref(), true, true, "rack");
+                if v >= 1 {
+                    w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker");
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+                if v >= 2 {
+                    rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
+                }
+                if v >= 3 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<9>("previous_broker_epoch") {
+                        r[0..8].copy_from_slice(&self.previous_broker_epoch.to_be_bytes());
+                        r[8] = 0;
+                    }
+                } else {
+                    if v >= 3 {
+                        w.i64(self.previous_broker_epoch, "previous_broker_epoch");
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                }
+            })
         }
     }
 
@@ -978,6 +1024,7 @@ pub mod owned {
     }
 
     impl Default for Listener {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -990,14 +1037,17 @@ pub mod owned {
     }
 
     impl From<&super::Listener<'_>> for Listener {
+        #[inline]
         fn from(v: &super::Listener<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                host: v.host.into(),
-                port: v.port,
-                security_protocol: v.security_protocol,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    host: v.host.into(),
+                    port: v.port,
+                    security_protocol: v.security_protocol,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1031,16 +1081,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.name, true, "listeners[].name")?;
-            n += rt::write::str_size(&self.host, true, "listeners[].host")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.name, true, "listeners[].name")?;
+                n += rt::write::str_size(&self.host, true, "listeners[].host")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1077,6 +1130,7 @@ pub mod owned {
     }
 
     impl Default for Feature {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1088,13 +1142,16 @@ pub mod owned {
     }
 
     impl From<&super::Feature<'_>> for Feature {
+        #[inline]
         fn from(v: &super::Feature<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                min_supported_version: v.min_supported_version,
-                max_supported_version: v.max_supported_version,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    min_supported_version: v.min_supported_version,
+                    max_supported_version: v.max_supported_version,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1126,15 +1183,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.name, true, "features[].name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.name, true, "features[].name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1158,6 +1218,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for BrokerRegistrationRequest {
         type View<'a> = super::BrokerRegistrationRequest<'a>;
+        #[inline]
         fn from_view(v: &super::BrokerRegistrationRequest<'_>) -> Self {
             Self::from(v)
         }

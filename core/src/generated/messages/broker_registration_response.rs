@@ -36,6 +36,7 @@ impl<'a> BrokerRegistrationResponse<'a> {
 }
 
 impl Default for BrokerRegistrationResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,8 +44,11 @@ impl Default for BrokerRegistrationResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for BrokerRegistrationResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "BrokerRegistrationResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, broker_epoch: {=i64}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.broker_epoch, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "BrokerRegistrationResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, broker_epoch: {=i64}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.broker_epoch, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -90,21 +94,27 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 14;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 14;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.i64(self.broker_epoch, "broker_epoch");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.i64(self.broker_epoch, "broker_epoch");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -215,6 +225,7 @@ pub mod owned {
     }
 
     impl Default for BrokerRegistrationResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -226,13 +237,16 @@ pub mod owned {
     }
 
     impl From<&super::BrokerRegistrationResponse<'_>> for BrokerRegistrationResponse {
+        #[inline]
         fn from(v: &super::BrokerRegistrationResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                broker_epoch: v.broker_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    broker_epoch: v.broker_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -262,37 +276,44 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 14;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 14;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<15>("throttle_time_ms") {
-                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[6..14].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                    r[14] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<15>("throttle_time_ms") {
+                        r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                        r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[6..14].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                        r[14] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<14>("throttle_time_ms") {
+                        r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                        r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[6..14].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<14>("throttle_time_ms") {
-                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[6..14].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for BrokerRegistrationResponse {
         type View<'a> = super::BrokerRegistrationResponse<'a>;
+        #[inline]
         fn from_view(v: &super::BrokerRegistrationResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -41,6 +41,7 @@ impl<'a> BumpLeaderEpochsResponse<'a> {
 }
 
 impl Default for BumpLeaderEpochsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -48,32 +49,38 @@ impl Default for BumpLeaderEpochsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for BumpLeaderEpochsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "BumpLeaderEpochsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, topics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "BumpLeaderEpochsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, topics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for BumpLeaderEpochsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for BumpLeaderEpochsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let topics = rt::read::array::<TopicPartitions<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let topics = rt::read::array::<TopicPartitions<'a>>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -92,22 +99,28 @@ impl<'a> rt::Struct<'a> for BumpLeaderEpochsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.array(&self.topics, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.array(&self.topics, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -134,6 +147,7 @@ impl<'a> TopicPartitions<'a> {
 }
 
 impl Default for TopicPartitions<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -141,14 +155,17 @@ impl Default for TopicPartitions<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartitions<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartitions {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicPartitions {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -178,11 +195,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<PartitionDetail<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<PartitionDetail<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -211,22 +231,28 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic_name, true, "topics[].topic_name");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.topic_name, true, "topics[].topic_name");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -253,6 +279,7 @@ impl<'a> PartitionDetail<'a> {
 }
 
 impl Default for PartitionDetail<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -260,14 +287,17 @@ impl Default for PartitionDetail<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionDetail<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "PartitionDetail {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}",
-            self.partition_index,
-            self.error_code,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "PartitionDetail {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}",
+                self.partition_index,
+                self.error_code,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -311,10 +341,13 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -343,20 +376,26 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -565,6 +604,7 @@ pub mod owned {
     }
 
     impl Default for BumpLeaderEpochsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -576,58 +616,71 @@ pub mod owned {
     }
 
     impl From<&super::BumpLeaderEpochsResponse<'_>> for BumpLeaderEpochsResponse {
+        #[inline]
         fn from(v: &super::BumpLeaderEpochsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for BumpLeaderEpochsResponse {}
 
     impl rt::OwnedStruct for BumpLeaderEpochsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let topics = rt::owned::read_array::<TopicPartitions, _>(c, true, v, "topics")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let topics = rt::owned::read_array::<TopicPartitions, _>(c, true, v, "topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -643,6 +696,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartitions {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -653,12 +707,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        #[inline]
         fn from(v: &super::TopicPartitions<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -680,16 +737,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -712,6 +772,7 @@ pub mod owned {
     }
 
     impl Default for PartitionDetail {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -722,12 +783,15 @@ pub mod owned {
     }
 
     impl From<&super::PartitionDetail<'_>> for PartitionDetail {
+        #[inline]
         fn from(v: &super::PartitionDetail<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -757,14 +821,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -787,6 +854,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for BumpLeaderEpochsResponse {
         type View<'a> = super::BumpLeaderEpochsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::BumpLeaderEpochsResponse<'_>) -> Self {
             Self::from(v)
         }

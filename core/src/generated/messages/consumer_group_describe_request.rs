@@ -34,6 +34,7 @@ impl<'a> ConsumerGroupDescribeRequest<'a> {
 }
 
 impl Default for ConsumerGroupDescribeRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,8 +42,11 @@ impl Default for ConsumerGroupDescribeRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConsumerGroupDescribeRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ConsumerGroupDescribeRequest {{ group_ids: {}, include_authorized_operations: {=bool}, unknown_tagged_fields: {} }}", self.group_ids, self.include_authorized_operations, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ConsumerGroupDescribeRequest {{ group_ids: {}, include_authorized_operations: {=bool}, unknown_tagged_fields: {} }}", self.group_ids, self.include_authorized_operations, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -79,21 +83,27 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::array_size(&self.group_ids, true, v, "group_ids")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::array_size(&self.group_ids, true, v, "group_ids")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.group_ids, true, v, "group_ids");
-        w.bool(self.include_authorized_operations, "include_authorized_operations");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.group_ids, true, v, "group_ids");
+            w.bool(self.include_authorized_operations, "include_authorized_operations");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -187,6 +197,7 @@ pub mod owned {
     }
 
     impl Default for ConsumerGroupDescribeRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_ids: Vec::new(),
@@ -197,12 +208,15 @@ pub mod owned {
     }
 
     impl From<&super::ConsumerGroupDescribeRequest<'_>> for ConsumerGroupDescribeRequest {
+        #[inline]
         fn from(v: &super::ConsumerGroupDescribeRequest<'_>) -> Self {
-            Self {
-                group_ids: v.group_ids.iter().map(rt::CompactString::from).collect(),
-                include_authorized_operations: v.include_authorized_operations,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_ids: v.group_ids.iter().map(rt::CompactString::from).collect(),
+                    include_authorized_operations: v.include_authorized_operations,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -221,33 +235,40 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::owned::vec_size(&self.group_ids, true, v, "group_ids")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::owned::vec_size(&self.group_ids, true, v, "group_ids")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.group_ids, true, v, "group_ids");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("include_authorized_operations") {
-                    r[0] = u8::from(self.include_authorized_operations);
-                    r[1] = 0;
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.group_ids, true, v, "group_ids");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("include_authorized_operations") {
+                        r[0] = u8::from(self.include_authorized_operations);
+                        r[1] = 0;
+                    }
+                } else {
+                    w.bool(self.include_authorized_operations, "include_authorized_operations");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.bool(self.include_authorized_operations, "include_authorized_operations");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for ConsumerGroupDescribeRequest {
         type View<'a> = super::ConsumerGroupDescribeRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ConsumerGroupDescribeRequest<'_>) -> Self {
             Self::from(v)
         }

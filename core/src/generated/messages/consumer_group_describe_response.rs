@@ -33,6 +33,7 @@ impl<'a> ConsumerGroupDescribeResponse<'a> {
 }
 
 impl Default for ConsumerGroupDescribeResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,28 +41,34 @@ impl Default for ConsumerGroupDescribeResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConsumerGroupDescribeResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ConsumerGroupDescribeResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.groups,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ConsumerGroupDescribeResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.groups,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for ConsumerGroupDescribeResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            groups,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                groups,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -79,21 +86,27 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.groups, true, v, "groups")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.groups, true, v, "groups")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.groups, true, v, "groups");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.groups, true, v, "groups");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -141,6 +154,7 @@ impl<'a> DescribedGroup<'a> {
 }
 
 impl Default for DescribedGroup<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -148,81 +162,93 @@ impl Default for DescribedGroup<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribedGroup<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", group_epoch: {=i32}, assignment_epoch: {=i32}, assignor_name: \"{=str}\", members: {}, authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.group_epoch, self.assignment_epoch, self.assignor_name, self.members, self.authorized_operations, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", group_epoch: {=i32}, assignment_epoch: {=i32}, assignor_name: \"{=str}\", members: {}, authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.group_epoch, self.assignment_epoch, self.assignor_name, self.members, self.authorized_operations, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribedGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "groups[].error_code")?;
-        let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
-        let group_id = rt::read::str(c, true, "groups[].group_id")?;
-        let group_state = rt::read::str(c, true, "groups[].group_state")?;
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "groups[].group_epoch")?;
-                rt::read::i32(c, "groups[].assignment_epoch")?;
-                return Err(rt::read::short(c, "groups[].group_epoch"));
-            }
-        };
-        let group_epoch = rt::read::i32_at::<8, 0>(&r);
-        let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
-        let assignor_name = rt::read::str(c, true, "groups[].assignor_name")?;
-        let members = rt::read::array::<Member<'a>>(c, true, v, "groups[].members")?;
-        let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
-        Ok(Self {
-            error_code,
-            error_message,
-            group_id,
-            group_state,
-            group_epoch,
-            assignment_epoch,
-            assignor_name,
-            members,
-            authorized_operations,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "groups[].error_code")?;
+            let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
+            let group_id = rt::read::str(c, true, "groups[].group_id")?;
+            let group_state = rt::read::str(c, true, "groups[].group_state")?;
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "groups[].group_epoch")?;
+                    rt::read::i32(c, "groups[].assignment_epoch")?;
+                    return Err(rt::read::short(c, "groups[].group_epoch"));
+                }
+            };
+            let group_epoch = rt::read::i32_at::<8, 0>(&r);
+            let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
+            let assignor_name = rt::read::str(c, true, "groups[].assignor_name")?;
+            let members = rt::read::array::<Member<'a>>(c, true, v, "groups[].members")?;
+            let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
+            Ok(Self {
+                error_code,
+                error_message,
+                group_id,
+                group_state,
+                group_epoch,
+                assignment_epoch,
+                assignor_name,
+                members,
+                authorized_operations,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i16(c, "groups[].error_code")?;
-        rt::read::opt_str(c, true, true, "groups[].error_message")?;
-        rt::read::str(c, true, "groups[].group_id")?;
-        rt::read::str(c, true, "groups[].group_state")?;
-        match rt::read::run::<8>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::i32(c, "groups[].group_epoch")?;
-                rt::read::i32(c, "groups[].assignment_epoch")?;
-                return Err(rt::read::short(c, "groups[].group_epoch"));
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::i16(c, "groups[].error_code")?;
+            rt::read::opt_str(c, true, true, "groups[].error_message")?;
+            rt::read::str(c, true, "groups[].group_id")?;
+            rt::read::str(c, true, "groups[].group_state")?;
+            match rt::read::run::<8>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "groups[].group_epoch")?;
+                    rt::read::i32(c, "groups[].assignment_epoch")?;
+                    return Err(rt::read::short(c, "groups[].group_epoch"));
+                }
             }
-        }
-        rt::read::str(c, true, "groups[].assignor_name")?;
-        rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
-        rt::read::i32(c, "groups[].authorized_operations")?;
-        rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::read::str(c, true, "groups[].assignor_name")?;
+            rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
+            rt::read::i32(c, "groups[].authorized_operations")?;
+            rt::read::check_tags(c, "groups[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 8)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<Member<'a>>(c, true, v)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 8)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<Member<'a>>(c, true, v)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -264,32 +290,38 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 14;
-        n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
-        n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
-        n += rt::write::str_size(self.group_state, true, "groups[].group_state")?;
-        n += rt::write::str_size(self.assignor_name, true, "groups[].assignor_name")?;
-        n += rt::write::array_size(&self.members, true, v, "groups[].members")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 14;
+            n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
+            n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
+            n += rt::write::str_size(self.group_state, true, "groups[].group_state")?;
+            n += rt::write::str_size(self.assignor_name, true, "groups[].assignor_name")?;
+            n += rt::write::array_size(&self.members, true, v, "groups[].members")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "groups[].error_code");
-        w.opt_str(self.error_message, true, true, "groups[].error_message");
-        w.str(self.group_id, true, "groups[].group_id");
-        w.str(self.group_state, true, "groups[].group_state");
-        w.i32(self.group_epoch, "groups[].group_epoch");
-        w.i32(self.assignment_epoch, "groups[].assignment_epoch");
-        w.str(self.assignor_name, true, "groups[].assignor_name");
-        w.array(&self.members, true, v, "groups[].members");
-        w.i32(self.authorized_operations, "groups[].authorized_operations");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i16(self.error_code, "groups[].error_code");
+            w.opt_str(self.error_message, true, true, "groups[].error_message");
+            w.str(self.group_id, true, "groups[].group_id");
+            w.str(self.group_state, true, "groups[].group_state");
+            w.i32(self.group_epoch, "groups[].group_epoch");
+            w.i32(self.assignment_epoch, "groups[].assignment_epoch");
+            w.str(self.assignor_name, true, "groups[].assignor_name");
+            w.array(&self.members, true, v, "groups[].members");
+            w.i32(self.authorized_operations, "groups[].authorized_operations");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -343,6 +375,7 @@ impl<'a> Member<'a> {
 }
 
 impl Default for Member<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -350,87 +383,99 @@ impl Default for Member<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Member<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "Member {{ member_id: \"{=str}\", instance_id: {}, rack_id: {}, member_epoch: {=i32}, client_id: \"{=str}\", client_host: \"{=str}\", subscribed_topic_names: {}, subscribed_topic_regex: {}, assignment: {}, target_assignment: {}, member_type: {=i8}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.member_epoch, self.client_id, self.client_host, self.subscribed_topic_names, rt::defmt_fmt::OptStr(self.subscribed_topic_regex), self.assignment, self.target_assignment, self.member_type, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "Member {{ member_id: \"{=str}\", instance_id: {}, rack_id: {}, member_epoch: {=i32}, client_id: \"{=str}\", client_host: \"{=str}\", subscribed_topic_names: {}, subscribed_topic_regex: {}, assignment: {}, target_assignment: {}, member_type: {=i8}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.member_epoch, self.client_id, self.client_host, self.subscribed_topic_names, rt::defmt_fmt::OptStr(self.subscribed_topic_regex), self.assignment, self.target_assignment, self.member_type, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for Member<'_> {}
 
 impl<'a> rt::Struct<'a> for Member<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
-        let instance_id = rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
-        let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
-        let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
-        let client_id = rt::read::str(c, true, "groups[].members[].client_id")?;
-        let client_host = rt::read::str(c, true, "groups[].members[].client_host")?;
-        let subscribed_topic_names =
-            rt::read::array::<&'a str>(c, true, v, "groups[].members[].subscribed_topic_names")?;
-        let subscribed_topic_regex = rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?;
-        let assignment = <Assignment as rt::Struct>::read(c, v)?;
-        let target_assignment = <Assignment as rt::Struct>::read(c, v)
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-        let member_type = if v >= 1 {
-            rt::read::i8(c, "groups[].members[].member_type")?
-        } else {
-            -1_i8
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?;
-        Ok(Self {
-            member_id,
-            instance_id,
-            rack_id,
-            member_epoch,
-            client_id,
-            client_host,
-            subscribed_topic_names,
-            subscribed_topic_regex,
-            assignment,
-            target_assignment,
-            member_type,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
+            let instance_id = rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
+            let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
+            let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
+            let client_id = rt::read::str(c, true, "groups[].members[].client_id")?;
+            let client_host = rt::read::str(c, true, "groups[].members[].client_host")?;
+            let subscribed_topic_names =
+                rt::read::array::<&'a str>(c, true, v, "groups[].members[].subscribed_topic_names")?;
+            let subscribed_topic_regex = rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?;
+            let assignment = <Assignment as rt::Struct>::read(c, v)?;
+            let target_assignment = <Assignment as rt::Struct>::read(c, v)
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+            let member_type = if v >= 1 {
+                rt::read::i8(c, "groups[].members[].member_type")?
+            } else {
+                -1_i8
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?;
+            Ok(Self {
+                member_id,
+                instance_id,
+                rack_id,
+                member_epoch,
+                client_id,
+                client_host,
+                subscribed_topic_names,
+                subscribed_topic_regex,
+                assignment,
+                target_assignment,
+                member_type,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "groups[].members[].member_id")?;
-        rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
-        rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
-        rt::read::i32(c, "groups[].members[].member_epoch")?;
-        rt::read::str(c, true, "groups[].members[].client_id")?;
-        rt::read::str(c, true, "groups[].members[].client_host")?;
-        rt::read::check_array::<&'a str>(c, true, false, v, "groups[].members[].subscribed_topic_names")?;
-        rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?;
-        <Assignment as rt::Struct>::check(c, v)?;
-        <Assignment as rt::Struct>::check(c, v)
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-        if v >= 1 {
-            rt::read::i8(c, "groups[].members[].member_type")?;
-        }
-        rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::str(c, true, "groups[].members[].member_id")?;
+            rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
+            rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
+            rt::read::i32(c, "groups[].members[].member_epoch")?;
+            rt::read::str(c, true, "groups[].members[].client_id")?;
+            rt::read::str(c, true, "groups[].members[].client_host")?;
+            rt::read::check_array::<&'a str>(c, true, false, v, "groups[].members[].subscribed_topic_names")?;
+            rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?;
+            <Assignment as rt::Struct>::check(c, v)?;
+            <Assignment as rt::Struct>::check(c, v)
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+            if v >= 1 {
+                rt::read::i8(c, "groups[].members[].member_type")?;
+            }
+            rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        rt::read::skip_str(c, true)?;
-        <Assignment as rt::Struct>::skip(c, v)?;
-        <Assignment as rt::Struct>::skip(c, v)?;
-        if v >= 1 {
-            rt::read::skip(c, 1)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            rt::read::skip_str(c, true)?;
+            <Assignment as rt::Struct>::skip(c, v)?;
+            <Assignment as rt::Struct>::skip(c, v)?;
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -504,66 +549,72 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
-        n += rt::write::opt_str_size(self.instance_id, true, true, "groups[].members[].instance_id")?;
-        n += rt::write::opt_str_size(self.rack_id, true, true, "groups[].members[].rack_id")?;
-        n += rt::write::str_size(self.client_id, true, "groups[].members[].client_id")?;
-        n += rt::write::str_size(self.client_host, true, "groups[].members[].client_host")?;
-        n += rt::write::array_size(
-            &self.subscribed_topic_names,
-            true,
-            v,
-            "groups[].members[].subscribed_topic_names",
-        )?;
-        n += rt::write::opt_str_size(
-            self.subscribed_topic_regex,
-            true,
-            true,
-            "groups[].members[].subscribed_topic_regex",
-        )?;
-        n += rt::Struct::size(&self.assignment, v)?;
-        n += rt::Struct::size(&self.target_assignment, v)
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-        if v >= 1 {
-            n += 1;
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
+            n += rt::write::opt_str_size(self.instance_id, true, true, "groups[].members[].instance_id")?;
+            n += rt::write::opt_str_size(self.rack_id, true, true, "groups[].members[].rack_id")?;
+            n += rt::write::str_size(self.client_id, true, "groups[].members[].client_id")?;
+            n += rt::write::str_size(self.client_host, true, "groups[].members[].client_host")?;
+            n += rt::write::array_size(
+                &self.subscribed_topic_names,
+                true,
+                v,
+                "groups[].members[].subscribed_topic_names",
+            )?;
+            n += rt::write::opt_str_size(
+                self.subscribed_topic_regex,
+                true,
+                true,
+                "groups[].members[].subscribed_topic_regex",
+            )?;
+            n += rt::Struct::size(&self.assignment, v)?;
+            n += rt::Struct::size(&self.target_assignment, v)
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+            if v >= 1 {
+                n += 1;
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.member_id, true, "groups[].members[].member_id");
-        w.opt_str(self.instance_id, true, true, "groups[].members[].instance_id");
-        w.opt_str(self.rack_id, true, true, "groups[].members[].rack_id");
-        w.i32(self.member_epoch, "groups[].members[].member_epoch");
-        w.str(self.client_id, true, "groups[].members[].client_id");
-        w.str(self.client_host, true, "groups[].members[].client_host");
-        w.array(
-            &self.subscribed_topic_names,
-            true,
-            v,
-            "groups[].members[].subscribed_topic_names",
-        );
-        w.opt_str(
-            self.subscribed_topic_regex,
-            true,
-            true,
-            "groups[].members[].subscribed_topic_regex",
-        );
-        rt::Struct::write(&self.assignment, w, v);
-        w.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths, |w| {
-            rt::Struct::write(&self.target_assignment, w, v)
-        });
-        if v >= 1 {
-            w.i8(self.member_type, "groups[].members[].member_type");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.member_id, true, "groups[].members[].member_id");
+            w.opt_str(self.instance_id, true, true, "groups[].members[].instance_id");
+            w.opt_str(self.rack_id, true, true, "groups[].members[].rack_id");
+            w.i32(self.member_epoch, "groups[].members[].member_epoch");
+            w.str(self.client_id, true, "groups[].members[].client_id");
+            w.str(self.client_host, true, "groups[].members[].client_host");
+            w.array(
+                &self.subscribed_topic_names,
+                true,
+                v,
+                "groups[].members[].subscribed_topic_names",
+            );
+            w.opt_str(
+                self.subscribed_topic_regex,
+                true,
+                true,
+                "groups[].members[].subscribed_topic_regex",
+            );
+            rt::Struct::write(&self.assignment, w, v);
+            w.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths, |w| {
+                rt::Struct::write(&self.target_assignment, w, v)
+            });
+            if v >= 1 {
+                w.i8(self.member_type, "groups[].members[].member_type");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -587,6 +638,7 @@ impl<'a> Assignment<'a> {
 }
 
 impl Default for Assignment<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -594,13 +646,16 @@ impl Default for Assignment<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Assignment<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Assignment {{ topic_partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Assignment {{ topic_partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -634,10 +689,13 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -667,30 +725,36 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(
-            &self.topic_partitions,
-            true,
-            v,
-            "groups[].members[].assignment.topic_partitions",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(
+                &self.topic_partitions,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(
-            &self.topic_partitions,
-            true,
-            v,
-            "groups[].members[].assignment.topic_partitions",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(
+                &self.topic_partitions,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -720,6 +784,7 @@ impl<'a> TopicPartitions<'a> {
 }
 
 impl Default for TopicPartitions<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -727,15 +792,18 @@ impl Default for TopicPartitions<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartitions<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartitions {{ topic_id: {}, topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.topic_name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicPartitions {{ topic_id: {}, topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.topic_name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -780,12 +848,15 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -827,44 +898,50 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::str_size(
-            self.topic_name,
-            true,
-            "groups[].members[].assignment.topic_partitions[].topic_name",
-        )?;
-        n += rt::write::array_size(
-            &self.partitions,
-            true,
-            v,
-            "groups[].members[].assignment.topic_partitions[].partitions",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::str_size(
+                self.topic_name,
+                true,
+                "groups[].members[].assignment.topic_partitions[].topic_name",
+            )?;
+            n += rt::write::array_size(
+                &self.partitions,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions[].partitions",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(
-            self.topic_id,
-            "groups[].members[].assignment.topic_partitions[].topic_id",
-        );
-        w.str(
-            self.topic_name,
-            true,
-            "groups[].members[].assignment.topic_partitions[].topic_name",
-        );
-        w.array(
-            &self.partitions,
-            true,
-            v,
-            "groups[].members[].assignment.topic_partitions[].partitions",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(
+                self.topic_id,
+                "groups[].members[].assignment.topic_partitions[].topic_id",
+            );
+            w.str(
+                self.topic_name,
+                true,
+                "groups[].members[].assignment.topic_partitions[].topic_name",
+            );
+            w.array(
+                &self.partitions,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions[].partitions",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1537,6 +1614,7 @@ pub mod owned {
     }
 
     impl Default for ConsumerGroupDescribeResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -1547,44 +1625,57 @@ pub mod owned {
     }
 
     impl From<&super::ConsumerGroupDescribeResponse<'_>> for ConsumerGroupDescribeResponse {
+        #[inline]
         fn from(v: &super::ConsumerGroupDescribeResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                groups: v.groups.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ConsumerGroupDescribeResponse {}
 
     impl rt::OwnedStruct for ConsumerGroupDescribeResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                groups,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    groups,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            rt::owned::write_vec(w, &self.groups, true, v, "groups");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                rt::owned::write_vec(w, &self.groups, true, v, "groups");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -1614,6 +1705,7 @@ pub mod owned {
     }
 
     impl Default for DescribedGroup {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -1631,75 +1723,84 @@ pub mod owned {
     }
 
     impl From<&super::DescribedGroup<'_>> for DescribedGroup {
+        #[inline]
         fn from(v: &super::DescribedGroup<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                group_id: v.group_id.into(),
-                group_state: v.group_state.into(),
-                group_epoch: v.group_epoch,
-                assignment_epoch: v.assignment_epoch,
-                assignor_name: v.assignor_name.into(),
-                members: v.members.iter().map(|e| (&e).into()).collect(),
-                authorized_operations: v.authorized_operations,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    group_id: v.group_id.into(),
+                    group_state: v.group_state.into(),
+                    group_epoch: v.group_epoch,
+                    assignment_epoch: v.assignment_epoch,
+                    assignor_name: v.assignor_name.into(),
+                    members: v.members.iter().map(|e| (&e).into()).collect(),
+                    authorized_operations: v.authorized_operations,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribedGroup {}
 
     impl rt::OwnedStruct for DescribedGroup {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let error_code = rt::read::i16(c, "groups[].error_code")?;
-            let error_message =
-                rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
-            let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
-            let group_state = rt::CompactString::from(rt::read::str(c, true, "groups[].group_state")?);
-            let r: [u8; 8] = match rt::read::run::<8>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "groups[].group_epoch")?;
-                    rt::read::i32(c, "groups[].assignment_epoch")?;
-                    return Err(rt::read::short(c, "groups[].group_epoch"));
-                }
-            };
-            let group_epoch = rt::read::i32_at::<8, 0>(&r);
-            let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
-            let assignor_name = rt::CompactString::from(rt::read::str(c, true, "groups[].assignor_name")?);
-            let members = rt::owned::read_array::<Member, _>(c, true, v, "groups[].members")?;
-            let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?);
-            Ok(Self {
-                error_code,
-                error_message,
-                group_id,
-                group_state,
-                group_epoch,
-                assignment_epoch,
-                assignor_name,
-                members,
-                authorized_operations,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let error_code = rt::read::i16(c, "groups[].error_code")?;
+                let error_message =
+                    rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
+                let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
+                let group_state = rt::CompactString::from(rt::read::str(c, true, "groups[].group_state")?);
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "groups[].group_epoch")?;
+                        rt::read::i32(c, "groups[].assignment_epoch")?;
+                        return Err(rt::read::short(c, "groups[].group_epoch"));
+                    }
+                };
+                let group_epoch = rt::read::i32_at::<8, 0>(&r);
+                let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
+                let assignor_name = rt::CompactString::from(rt::read::str(c, true, "groups[].assignor_name")?);
+                let members = rt::owned::read_array::<Member, _>(c, true, v, "groups[].members")?;
+                let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?);
+                Ok(Self {
+                    error_code,
+                    error_message,
+                    group_id,
+                    group_state,
+                    group_epoch,
+                    assignment_epoch,
+                    assignor_name,
+                    members,
+                    authorized_operations,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 14;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
-            n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
-            n += rt::write::str_size(&self.group_state, true, "groups[].group_state")?;
-            n += rt::write::str_size(&self.assignor_name, true, "groups[].assignor_name")?;
-            n += rt::owned::vec_size(&self.members, true, v, "groups[].members")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 14;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
+                n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
+                n += rt::write::str_size(&self.group_state, true, "groups[].group_state")?;
+                n += rt::write::str_size(&self.assignor_name, true, "groups[].assignor_name")?;
+                n += rt::owned::vec_size(&self.members, true, v, "groups[].members")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1756,6 +1857,7 @@ pub mod owned {
     }
 
     impl Default for Member {
+        #[inline]
         fn default() -> Self {
             Self {
                 member_id: rt::CompactString::const_new(""),
@@ -1775,103 +1877,118 @@ pub mod owned {
     }
 
     impl From<&super::Member<'_>> for Member {
+        #[inline]
         fn from(v: &super::Member<'_>) -> Self {
-            Self {
-                member_id: v.member_id.into(),
-                instance_id: v.instance_id.map(rt::CompactString::from),
-                rack_id: v.rack_id.map(rt::CompactString::from),
-                member_epoch: v.member_epoch,
-                client_id: v.client_id.into(),
-                client_host: v.client_host.into(),
-                subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
-                subscribed_topic_regex: v.subscribed_topic_regex.map(rt::CompactString::from),
-                assignment: (&v.assignment).into(),
-                target_assignment: (&v.target_assignment).into(),
-                member_type: v.member_type,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    member_id: v.member_id.into(),
+                    instance_id: v.instance_id.map(rt::CompactString::from),
+                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    member_epoch: v.member_epoch,
+                    client_id: v.client_id.into(),
+                    client_host: v.client_host.into(),
+                    subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
+                    subscribed_topic_regex: v.subscribed_topic_regex.map(rt::CompactString::from),
+                    assignment: (&v.assignment).into(),
+                    target_assignment: (&v.target_assignment).into(),
+                    member_type: v.member_type,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for Member {}
 
     impl rt::OwnedStruct for Member {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let member_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].member_id")?);
-            let instance_id =
-                rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?.map(rt::CompactString::from);
-            let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?.map(rt::CompactString::from);
-            let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
-            let client_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_id")?);
-            let client_host = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_host")?);
-            let subscribed_topic_names =
-                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "groups[].members[].subscribed_topic_names")?;
-            let subscribed_topic_regex = rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?
-                .map(rt::CompactString::from);
-            let assignment = <Assignment as rt::OwnedStruct>::read(c, v)?;
-            let target_assignment = <Assignment as rt::OwnedStruct>::read(c, v)
-                .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-            let member_type = if v >= 1 {
-                rt::read::i8(c, "groups[].members[].member_type")?
-            } else {
-                -1_i8
-            };
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?);
-            Ok(Self {
-                member_id,
-                instance_id,
-                rack_id,
-                member_epoch,
-                client_id,
-                client_host,
-                subscribed_topic_names,
-                subscribed_topic_regex,
-                assignment,
-                target_assignment,
-                member_type,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let member_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].member_id")?);
+                let instance_id =
+                    rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?.map(rt::CompactString::from);
+                let rack_id =
+                    rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?.map(rt::CompactString::from);
+                let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
+                let client_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_id")?);
+                let client_host = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_host")?);
+                let subscribed_topic_names = rt::owned::read_array::<rt::CompactString, _>(
+                    c,
+                    true,
+                    v,
+                    "groups[].members[].subscribed_topic_names",
+                )?;
+                let subscribed_topic_regex =
+                    rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?
+                        .map(rt::CompactString::from);
+                let assignment = <Assignment as rt::OwnedStruct>::read(c, v)?;
+                let target_assignment = <Assignment as rt::OwnedStruct>::read(c, v)
+                    .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+                let member_type = if v >= 1 {
+                    rt::read::i8(c, "groups[].members[].member_type")?
+                } else {
+                    -1_i8
+                };
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?);
+                Ok(Self {
+                    member_id,
+                    instance_id,
+                    rack_id,
+                    member_epoch,
+                    client_id,
+                    client_host,
+                    subscribed_topic_names,
+                    subscribed_topic_regex,
+                    assignment,
+                    target_assignment,
+                    member_type,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
-            n += rt::write::opt_str_size(
-                self.instance_id.as_deref(),
-                true,
-                true,
-                "groups[].members[].instance_id",
-            )?;
-            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "groups[].members[].rack_id")?;
-            n += rt::write::str_size(&self.client_id, true, "groups[].members[].client_id")?;
-            n += rt::write::str_size(&self.client_host, true, "groups[].members[].client_host")?;
-            n += rt::owned::vec_size(
-                &self.subscribed_topic_names,
-                true,
-                v,
-                "groups[].members[].subscribed_topic_names",
-            )?;
-            n += rt::write::opt_str_size(
-                self.subscribed_topic_regex.as_deref(),
-                true,
-                true,
-                "groups[].members[].subscribed_topic_regex",
-            )?;
-            n += rt::OwnedStruct::size(&self.assignment, v)?;
-            n += rt::OwnedStruct::size(&self.target_assignment, v)
-                .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-            if v >= 1 {
-                n += 1;
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
+                n += rt::write::opt_str_size(
+                    self.instance_id.as_deref(),
+                    true,
+                    true,
+                    "groups[].members[].instance_id",
+                )?;
+                n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "groups[].members[].rack_id")?;
+                n += rt::write::str_size(&self.client_id, true, "groups[].members[].client_id")?;
+                n += rt::write::str_size(&self.client_host, true, "groups[].members[].client_host")?;
+                n += rt::owned::vec_size(
+                    &self.subscribed_topic_names,
+                    true,
+                    v,
+                    "groups[].members[].subscribed_topic_names",
+                )?;
+                n += rt::write::opt_str_size(
+                    self.subscribed_topic_regex.as_deref(),
+                    true,
+                    true,
+                    "groups[].members[].subscribed_topic_regex",
+                )?;
+                n += rt::OwnedStruct::size(&self.assignment, v)?;
+                n += rt::OwnedStruct::size(&self.target_assignment, v)
+                    .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+                if v >= 1 {
+                    n += 1;
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1928,6 +2045,7 @@ pub mod owned {
     }
 
     impl Default for Assignment {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_partitions: Vec::new(),
@@ -1937,11 +2055,14 @@ pub mod owned {
     }
 
     impl From<&super::Assignment<'_>> for Assignment {
+        #[inline]
         fn from(v: &super::Assignment<'_>) -> Self {
-            Self {
-                topic_partitions: v.topic_partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_partitions: v.topic_partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1968,20 +2089,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(
-                &self.topic_partitions,
-                true,
-                v,
-                "groups[].members[].assignment.topic_partitions",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(
+                    &self.topic_partitions,
+                    true,
+                    v,
+                    "groups[].members[].assignment.topic_partitions",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2011,6 +2135,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartitions {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -2022,13 +2147,16 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        #[inline]
         fn from(v: &super::TopicPartitions<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                topic_name: v.topic_name.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    topic_name: v.topic_name.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2063,25 +2191,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::write::str_size(
-                &self.topic_name,
-                true,
-                "groups[].members[].assignment.topic_partitions[].topic_name",
-            )?;
-            n += rt::owned::vec_size(
-                &self.partitions,
-                true,
-                v,
-                "groups[].members[].assignment.topic_partitions[].partitions",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::write::str_size(
+                    &self.topic_name,
+                    true,
+                    "groups[].members[].assignment.topic_partitions[].topic_name",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.partitions,
+                    true,
+                    v,
+                    "groups[].members[].assignment.topic_partitions[].partitions",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2108,6 +2239,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ConsumerGroupDescribeResponse {
         type View<'a> = super::ConsumerGroupDescribeResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ConsumerGroupDescribeResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -58,6 +58,7 @@ impl<'a> ConsumerGroupHeartbeatRequest<'a> {
 }
 
 impl Default for ConsumerGroupHeartbeatRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -65,8 +66,11 @@ impl Default for ConsumerGroupHeartbeatRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConsumerGroupHeartbeatRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ConsumerGroupHeartbeatRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", member_epoch: {=i32}, instance_id: {}, rack_id: {}, rebalance_timeout_ms: {=i32}, subscribed_topic_names: {}, subscribed_topic_regex: {}, server_assignor: {}, topic_partitions: {}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.member_epoch, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.rebalance_timeout_ms, self.subscribed_topic_names, rt::defmt_fmt::OptStr(self.subscribed_topic_regex), rt::defmt_fmt::OptStr(self.server_assignor), self.topic_partitions, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ConsumerGroupHeartbeatRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", member_epoch: {=i32}, instance_id: {}, rack_id: {}, rebalance_timeout_ms: {=i32}, subscribed_topic_names: {}, subscribed_topic_regex: {}, server_assignor: {}, topic_partitions: {}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.member_epoch, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.rebalance_timeout_ms, self.subscribed_topic_names, rt::defmt_fmt::OptStr(self.subscribed_topic_regex), rt::defmt_fmt::OptStr(self.server_assignor), self.topic_partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -152,46 +156,52 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::str_size(self.group_id, true, "group_id")?;
-        n += rt::write::str_size(self.member_id, true, "member_id")?;
-        n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
-        n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
-        n += rt::write::opt_array_size(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names")?;
-        if v >= 1 {
-            n += rt::write::opt_str_size(self.subscribed_topic_regex, true, v >= 1, "subscribed_topic_regex")?;
-        }
-        if v <= 0 && self.subscribed_topic_regex.is_some() {
-            return Err(rt::write::not_in_version("subscribed_topic_regex"));
-        }
-        n += rt::write::opt_str_size(self.server_assignor, true, true, "server_assignor")?;
-        n += rt::write::opt_array_size(&self.topic_partitions, true, true, v, "topic_partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::str_size(self.group_id, true, "group_id")?;
+            n += rt::write::str_size(self.member_id, true, "member_id")?;
+            n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
+            n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
+            n += rt::write::opt_array_size(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names")?;
+            if v >= 1 {
+                n += rt::write::opt_str_size(self.subscribed_topic_regex, true, v >= 1, "subscribed_topic_regex")?;
+            }
+            if v <= 0 && self.subscribed_topic_regex.is_some() {
+                return Err(rt::write::not_in_version("subscribed_topic_regex"));
+            }
+            n += rt::write::opt_str_size(self.server_assignor, true, true, "server_assignor")?;
+            n += rt::write::opt_array_size(&self.topic_partitions, true, true, v, "topic_partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.subscribed_topic_regex.is_some() {
-            w.fail(rt::write::not_in_version("subscribed_topic_regex"));
-        }
-        w.str(self.group_id, true, "group_id");
-        w.str(self.member_id, true, "member_id");
-        w.i32(self.member_epoch, "member_epoch");
-        w.opt_str(self.instance_id, true, true, "instance_id");
-        w.opt_str(self.rack_id, true, true, "rack_id");
-        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
-        w.opt_array(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names");
-        if v >= 1 {
-            w.opt_str(self.subscribed_topic_regex, true, v >= 1, "subscribed_topic_regex");
-        }
-        w.opt_str(self.server_assignor, true, true, "server_assignor");
-        w.opt_array(&self.topic_partitions, true, true, v, "topic_partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.subscribed_topic_regex.is_some() {
+                w.fail(rt::write::not_in_version("subscribed_topic_regex"));
+            }
+            w.str(self.group_id, true, "group_id");
+            w.str(self.member_id, true, "member_id");
+            w.i32(self.member_epoch, "member_epoch");
+            w.opt_str(self.instance_id, true, true, "instance_id");
+            w.opt_str(self.rack_id, true, true, "rack_id");
+            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+            w.opt_array(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names");
+            if v >= 1 {
+                w.opt_str(self.subscribed_topic_regex, true, v >= 1, "subscribed_topic_regex");
+            }
+            w.opt_str(self.server_assignor, true, true, "server_assignor");
+            w.opt_array(&self.topic_partitions, true, true, v, "topic_partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -218,6 +228,7 @@ impl<'a> TopicPartitions<'a> {
 }
 
 impl Default for TopicPartitions<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -225,14 +236,17 @@ impl Default for TopicPartitions<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartitions<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartitions {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicPartitions {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -262,11 +276,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -300,21 +317,27 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "topic_partitions[].topic_id");
-        w.array(&self.partitions, true, v, "topic_partitions[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "topic_partitions[].topic_id");
+            w.array(&self.partitions, true, v, "topic_partitions[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -610,6 +633,7 @@ pub mod owned {
     }
 
     impl Default for ConsumerGroupHeartbeatRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -628,22 +652,25 @@ pub mod owned {
     }
 
     impl From<&super::ConsumerGroupHeartbeatRequest<'_>> for ConsumerGroupHeartbeatRequest {
+        #[inline]
         fn from(v: &super::ConsumerGroupHeartbeatRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                member_id: v.member_id.into(),
-                member_epoch: v.member_epoch,
-                instance_id: v.instance_id.map(rt::CompactString::from),
-                rack_id: v.rack_id.map(rt::CompactString::from),
-                rebalance_timeout_ms: v.rebalance_timeout_ms,
-                subscribed_topic_names: v
-                    .subscribed_topic_names
-                    .map(|a| a.iter().map(rt::CompactString::from).collect()),
-                subscribed_topic_regex: v.subscribed_topic_regex.map(rt::CompactString::from),
-                server_assignor: v.server_assignor.map(rt::CompactString::from),
-                topic_partitions: v.topic_partitions.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    member_id: v.member_id.into(),
+                    member_epoch: v.member_epoch,
+                    instance_id: v.instance_id.map(rt::CompactString::from),
+                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    rebalance_timeout_ms: v.rebalance_timeout_ms,
+                    subscribed_topic_names: v
+                        .subscribed_topic_names
+                        .map(|a| a.iter().map(rt::CompactString::from).collect()),
+                    subscribed_topic_regex: v.subscribed_topic_regex.map(rt::CompactString::from),
+                    server_assignor: v.server_assignor.map(rt::CompactString::from),
+                    topic_partitions: v.topic_partitions.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -684,69 +711,75 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::write::str_size(&self.group_id, true, "group_id")?;
-            n += rt::write::str_size(&self.member_id, true, "member_id")?;
-            n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
-            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
-            n += rt::owned::opt_vec_size(
-                self.subscribed_topic_names.as_deref(),
-                true,
-                true,
-                v,
-                "subscribed_topic_names",
-            )?;
-            if v >= 1 {
-                n += rt::write::opt_str_size(
-                    self.subscribed_topic_regex.as_deref(),
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::write::str_size(&self.group_id, true, "group_id")?;
+                n += rt::write::str_size(&self.member_id, true, "member_id")?;
+                n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
+                n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
+                n += rt::owned::opt_vec_size(
+                    self.subscribed_topic_names.as_deref(),
                     true,
-                    v >= 1,
-                    "subscribed_topic_regex",
+                    true,
+                    v,
+                    "subscribed_topic_names",
                 )?;
-            }
-            if v <= 0 && self.subscribed_topic_regex.is_some() {
-                return Err(rt::write::not_in_version("subscribed_topic_regex"));
-            }
-            n += rt::write::opt_str_size(self.server_assignor.as_deref(), true, true, "server_assignor")?;
-            n += rt::owned::opt_vec_size(self.topic_partitions.as_deref(), true, true, v, "topic_partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                if v >= 1 {
+                    n += rt::write::opt_str_size(
+                        self.subscribed_topic_regex.as_deref(),
+                        true,
+                        v >= 1,
+                        "subscribed_topic_regex",
+                    )?;
+                }
+                if v <= 0 && self.subscribed_topic_regex.is_some() {
+                    return Err(rt::write::not_in_version("subscribed_topic_regex"));
+                }
+                n += rt::write::opt_str_size(self.server_assignor.as_deref(), true, true, "server_assignor")?;
+                n += rt::owned::opt_vec_size(self.topic_partitions.as_deref(), true, true, v, "topic_partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.subscribed_topic_regex.is_some() {
-                w.fail(rt::write::not_in_version("subscribed_topic_regex"));
-            }
-            w.str(&self.group_id, true, "group_id");
-            w.str(&self.member_id, true, "member_id");
-            w.i32(self.member_epoch, "member_epoch");
-            w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
-            w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
-            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
-            rt::owned::write_opt_vec(
-                w,
-                self.subscribed_topic_names.as_deref(),
-                true,
-                true,
-                v,
-                "subscribed_topic_names",
-            );
-            if v >= 1 {
-                w.opt_str(
-                    self.subscribed_topic_regex.as_deref(),
+            rt::outline(move || {
+                if v <= 0 && self.subscribed_topic_regex.is_some() {
+                    w.fail(rt::write::not_in_version("subscribed_topic_regex"));
+                }
+                w.str(&self.group_id, true, "group_id");
+                w.str(&self.member_id, true, "member_id");
+                w.i32(self.member_epoch, "member_epoch");
+                w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
+                w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
+                w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+                rt::owned::write_opt_vec(
+                    w,
+                    self.subscribed_topic_names.as_deref(),
                     true,
-                    v >= 1,
-                    "subscribed_topic_regex",
+                    true,
+                    v,
+                    "subscribed_topic_names",
                 );
-            }
-            w.opt_str(self.server_assignor.as_deref(), true, true, "server_assignor");
-            rt::owned::write_opt_vec(w, self.topic_partitions.as_deref(), true, true, v, "topic_partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                if v >= 1 {
+                    w.opt_str(
+                        self.subscribed_topic_regex.as_deref(),
+                        true,
+                        v >= 1,
+                        "subscribed_topic_regex",
+                    );
+                }
+                w.opt_str(self.server_assignor.as_deref(), true, true, "server_assignor");
+                rt::owned::write_opt_vec(w, self.topic_partitions.as_deref(), true, true, v, "topic_partitions");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -762,6 +795,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartitions {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -772,12 +806,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        #[inline]
         fn from(v: &super::TopicPartitions<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -799,15 +836,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -820,6 +860,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ConsumerGroupHeartbeatRequest {
         type View<'a> = super::ConsumerGroupHeartbeatRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ConsumerGroupHeartbeatRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -48,6 +48,7 @@ impl<'a> ConsumerGroupHeartbeatResponse<'a> {
 }
 
 impl Default for ConsumerGroupHeartbeatResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -55,48 +56,54 @@ impl Default for ConsumerGroupHeartbeatResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConsumerGroupHeartbeatResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ConsumerGroupHeartbeatResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, member_id: {}, member_epoch: {=i32}, heartbeat_interval_ms: {=i32}, assignment: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), rt::defmt_fmt::OptStr(self.member_id), self.member_epoch, self.heartbeat_interval_ms, self.assignment, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ConsumerGroupHeartbeatResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, member_id: {}, member_epoch: {=i32}, heartbeat_interval_ms: {=i32}, assignment: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), rt::defmt_fmt::OptStr(self.member_id), self.member_epoch, self.heartbeat_interval_ms, self.assignment, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for ConsumerGroupHeartbeatResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "error_message")?;
-        let member_id = rt::read::opt_str(c, true, true, "member_id")?;
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "member_epoch")?;
-                rt::read::i32(c, "heartbeat_interval_ms")?;
-                return Err(rt::read::short(c, "member_epoch"));
-            }
-        };
-        let member_epoch = rt::read::i32_at::<8, 0>(&r);
-        let heartbeat_interval_ms = rt::read::i32_at::<8, 4>(&r);
-        let assignment = rt::read::opt_struct::<Assignment>(c, true, v, "assignment")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            member_id,
-            member_epoch,
-            heartbeat_interval_ms,
-            assignment,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?;
+            let member_id = rt::read::opt_str(c, true, true, "member_id")?;
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "member_epoch")?;
+                    rt::read::i32(c, "heartbeat_interval_ms")?;
+                    return Err(rt::read::short(c, "member_epoch"));
+                }
+            };
+            let member_epoch = rt::read::i32_at::<8, 0>(&r);
+            let heartbeat_interval_ms = rt::read::i32_at::<8, 4>(&r);
+            let assignment = rt::read::opt_struct::<Assignment>(c, true, v, "assignment")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                member_id,
+                member_epoch,
+                heartbeat_interval_ms,
+                assignment,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -126,28 +133,34 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 14;
-        n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        n += rt::write::opt_str_size(self.member_id, true, true, "member_id")?;
-        n += rt::write::opt_struct_size(&self.assignment, true, v, "assignment")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 14;
+            n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
+            n += rt::write::opt_str_size(self.member_id, true, true, "member_id")?;
+            n += rt::write::opt_struct_size(&self.assignment, true, v, "assignment")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, true, true, "error_message");
-        w.opt_str(self.member_id, true, true, "member_id");
-        w.i32(self.member_epoch, "member_epoch");
-        w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms");
-        w.opt_struct(&self.assignment, true, v, "assignment");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, true, true, "error_message");
+            w.opt_str(self.member_id, true, true, "member_id");
+            w.i32(self.member_epoch, "member_epoch");
+            w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms");
+            w.opt_struct(&self.assignment, true, v, "assignment");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -171,6 +184,7 @@ impl<'a> Assignment<'a> {
 }
 
 impl Default for Assignment<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -178,13 +192,16 @@ impl Default for Assignment<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Assignment<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Assignment {{ topic_partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Assignment {{ topic_partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -211,10 +228,13 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -239,20 +259,26 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.topic_partitions, true, v, "assignment.topic_partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.topic_partitions, true, v, "assignment.topic_partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.topic_partitions, true, v, "assignment.topic_partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.topic_partitions, true, v, "assignment.topic_partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -279,6 +305,7 @@ impl<'a> TopicPartitions<'a> {
 }
 
 impl Default for TopicPartitions<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -286,14 +313,17 @@ impl Default for TopicPartitions<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartitions<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartitions {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicPartitions {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -323,11 +353,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -361,21 +394,27 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id");
-        w.array(&self.partitions, true, v, "assignment.topic_partitions[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id");
+            w.array(&self.partitions, true, v, "assignment.topic_partitions[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -641,6 +680,7 @@ pub mod owned {
     }
 
     impl Default for ConsumerGroupHeartbeatResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -656,86 +696,99 @@ pub mod owned {
     }
 
     impl From<&super::ConsumerGroupHeartbeatResponse<'_>> for ConsumerGroupHeartbeatResponse {
+        #[inline]
         fn from(v: &super::ConsumerGroupHeartbeatResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                member_id: v.member_id.map(rt::CompactString::from),
-                member_epoch: v.member_epoch,
-                heartbeat_interval_ms: v.heartbeat_interval_ms,
-                assignment: v.assignment.as_ref().map(Into::into),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    member_id: v.member_id.map(rt::CompactString::from),
+                    member_epoch: v.member_epoch,
+                    heartbeat_interval_ms: v.heartbeat_interval_ms,
+                    assignment: v.assignment.as_ref().map(Into::into),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ConsumerGroupHeartbeatResponse {}
 
     impl rt::OwnedStruct for ConsumerGroupHeartbeatResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
-            let member_id = rt::read::opt_str(c, true, true, "member_id")?.map(rt::CompactString::from);
-            let r: [u8; 8] = match rt::read::run::<8>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "member_epoch")?;
-                    rt::read::i32(c, "heartbeat_interval_ms")?;
-                    return Err(rt::read::short(c, "member_epoch"));
-                }
-            };
-            let member_epoch = rt::read::i32_at::<8, 0>(&r);
-            let heartbeat_interval_ms = rt::read::i32_at::<8, 4>(&r);
-            let assignment = rt::owned::read_opt_struct::<Assignment>(c, true, v, "assignment")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                error_message,
-                member_id,
-                member_epoch,
-                heartbeat_interval_ms,
-                assignment,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let member_id = rt::read::opt_str(c, true, true, "member_id")?.map(rt::CompactString::from);
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "member_epoch")?;
+                        rt::read::i32(c, "heartbeat_interval_ms")?;
+                        return Err(rt::read::short(c, "member_epoch"));
+                    }
+                };
+                let member_epoch = rt::read::i32_at::<8, 0>(&r);
+                let heartbeat_interval_ms = rt::read::i32_at::<8, 4>(&r);
+                let assignment = rt::owned::read_opt_struct::<Assignment>(c, true, v, "assignment")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    error_message,
+                    member_id,
+                    member_epoch,
+                    heartbeat_interval_ms,
+                    assignment,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 14;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
-            n += rt::owned::opt_struct_size(&self.assignment, true, v, "assignment")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 14;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+                n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
+                n += rt::owned::opt_struct_size(&self.assignment, true, v, "assignment")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            w.opt_str(self.member_id.as_deref(), true, true, "member_id");
-            if let Some(r) = w.run::<8>("member_epoch") {
-                r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
-                r[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
-            }
-            rt::owned::write_opt_struct(w, &self.assignment, true, v, "assignment");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+                w.opt_str(self.member_id.as_deref(), true, true, "member_id");
+                if let Some(r) = w.run::<8>("member_epoch") {
+                    r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
+                }
+                rt::owned::write_opt_struct(w, &self.assignment, true, v, "assignment");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -749,6 +802,7 @@ pub mod owned {
     }
 
     impl Default for Assignment {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_partitions: Vec::new(),
@@ -758,11 +812,14 @@ pub mod owned {
     }
 
     impl From<&super::Assignment<'_>> for Assignment {
+        #[inline]
         fn from(v: &super::Assignment<'_>) -> Self {
-            Self {
-                topic_partitions: v.topic_partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_partitions: v.topic_partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -783,15 +840,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.topic_partitions, true, v, "assignment.topic_partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.topic_partitions, true, v, "assignment.topic_partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -813,6 +873,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartitions {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -823,12 +884,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        #[inline]
         fn from(v: &super::TopicPartitions<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -852,15 +916,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -873,6 +940,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ConsumerGroupHeartbeatResponse {
         type View<'a> = super::ConsumerGroupHeartbeatResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ConsumerGroupHeartbeatResponse<'_>) -> Self {
             Self::from(v)
         }

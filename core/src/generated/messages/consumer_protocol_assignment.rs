@@ -33,6 +33,7 @@ impl<'a> ConsumerProtocolAssignment<'a> {
 }
 
 impl Default for ConsumerProtocolAssignment<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for ConsumerProtocolAssignment<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConsumerProtocolAssignment<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ConsumerProtocolAssignment {{ assigned_partitions: {}, user_data: {}, unknown_tagged_fields: {} }}",
-            self.assigned_partitions,
-            self.user_data,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ConsumerProtocolAssignment {{ assigned_partitions: {}, user_data: {}, unknown_tagged_fields: {} }}",
+                self.assigned_partitions,
+                self.user_data,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -87,20 +91,26 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
-        n += rt::write::opt_bytes_size(self.user_data, false, true, "user_data")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
+            n += rt::write::opt_bytes_size(self.user_data, false, true, "user_data")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.assigned_partitions, false, v, "assigned_partitions");
-        w.opt_bytes(self.user_data, false, true, "user_data");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.array(&self.assigned_partitions, false, v, "assigned_partitions");
+            w.opt_bytes(self.user_data, false, true, "user_data");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -127,6 +137,7 @@ impl<'a> TopicPartition<'a> {
 }
 
 impl Default for TopicPartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -134,14 +145,17 @@ impl Default for TopicPartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartition {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicPartition {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -169,10 +183,13 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, false)?;
-        rt::read::skip_array::<i32>(c, false, v)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, false)?;
+            rt::read::skip_array::<i32>(c, false, v)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -200,20 +217,26 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic, false, "assigned_partitions[].topic")?;
-        n += rt::write::array_size(&self.partitions, false, v, "assigned_partitions[].partitions")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("assigned_partitions[]._tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic, false, "assigned_partitions[].topic")?;
+            n += rt::write::array_size(&self.partitions, false, v, "assigned_partitions[].partitions")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("assigned_partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic, false, "assigned_partitions[].topic");
-        w.array(&self.partitions, false, v, "assigned_partitions[].partitions");
-        w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");
+        rt::outline(move || {
+            w.str(self.topic, false, "assigned_partitions[].topic");
+            w.array(&self.partitions, false, v, "assigned_partitions[].partitions");
+            w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");
+        })
     }
 }
 
@@ -357,6 +380,7 @@ pub mod owned {
     }
 
     impl Default for ConsumerProtocolAssignment {
+        #[inline]
         fn default() -> Self {
             Self {
                 assigned_partitions: Vec::new(),
@@ -367,12 +391,15 @@ pub mod owned {
     }
 
     impl From<&super::ConsumerProtocolAssignment<'_>> for ConsumerProtocolAssignment {
+        #[inline]
         fn from(v: &super::ConsumerProtocolAssignment<'_>) -> Self {
-            Self {
-                assigned_partitions: v.assigned_partitions.iter().map(|e| (&e).into()).collect(),
-                user_data: v.user_data.map(<[u8]>::to_vec),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    assigned_partitions: v.assigned_partitions.iter().map(|e| (&e).into()).collect(),
+                    user_data: v.user_data.map(<[u8]>::to_vec),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -390,20 +417,26 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
-            n += rt::write::opt_bytes_size(self.user_data.as_deref(), false, true, "user_data")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
+                n += rt::write::opt_bytes_size(self.user_data.as_deref(), false, true, "user_data")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.assigned_partitions, false, v, "assigned_partitions");
-            w.opt_bytes(self.user_data.as_deref(), false, true, "user_data");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.assigned_partitions, false, v, "assigned_partitions");
+                w.opt_bytes(self.user_data.as_deref(), false, true, "user_data");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
@@ -419,6 +452,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic: rt::CompactString::const_new(""),
@@ -429,12 +463,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartition<'_>> for TopicPartition {
+        #[inline]
         fn from(v: &super::TopicPartition<'_>) -> Self {
-            Self {
-                topic: v.topic.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic: v.topic.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -454,14 +491,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic, false, "assigned_partitions[].topic")?;
-            n += rt::owned::vec_size(&self.partitions, false, v, "assigned_partitions[].partitions")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("assigned_partitions[]._tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic, false, "assigned_partitions[].topic")?;
+                n += rt::owned::vec_size(&self.partitions, false, v, "assigned_partitions[].partitions")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("assigned_partitions[]._tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -474,6 +514,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ConsumerProtocolAssignment {
         type View<'a> = super::ConsumerProtocolAssignment<'a>;
+        #[inline]
         fn from_view(v: &super::ConsumerProtocolAssignment<'_>) -> Self {
             Self::from(v)
         }

@@ -42,6 +42,7 @@ impl<'a> ConsumerProtocolSubscription<'a> {
 }
 
 impl Default for ConsumerProtocolSubscription<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -49,8 +50,11 @@ impl Default for ConsumerProtocolSubscription<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConsumerProtocolSubscription<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ConsumerProtocolSubscription {{ topics: {}, user_data: {}, owned_partitions: {}, generation_id: {=i32}, rack_id: {}, unknown_tagged_fields: {} }}", self.topics, self.user_data, self.owned_partitions, self.generation_id, rt::defmt_fmt::OptStr(self.rack_id), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ConsumerProtocolSubscription {{ topics: {}, user_data: {}, owned_partitions: {}, generation_id: {=i32}, rack_id: {}, unknown_tagged_fields: {} }}", self.topics, self.user_data, self.owned_partitions, self.generation_id, rt::defmt_fmt::OptStr(self.rack_id), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -117,38 +121,44 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.topics, false, v, "topics")?;
-        n += rt::write::opt_bytes_size(self.user_data, false, true, "user_data")?;
-        if v >= 1 {
-            n += rt::write::array_size(&self.owned_partitions, false, v, "owned_partitions")?;
-        }
-        if v >= 2 {
-            n += 4;
-        }
-        if v >= 3 {
-            n += rt::write::opt_str_size(self.rack_id, false, v >= 3, "rack_id")?;
-        }
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.topics, false, v, "topics")?;
+            n += rt::write::opt_bytes_size(self.user_data, false, true, "user_data")?;
+            if v >= 1 {
+                n += rt::write::array_size(&self.owned_partitions, false, v, "owned_partitions")?;
+            }
+            if v >= 2 {
+                n += 4;
+            }
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.rack_id, false, v >= 3, "rack_id")?;
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.topics, false, v, "topics");
-        w.opt_bytes(self.user_data, false, true, "user_data");
-        if v >= 1 {
-            w.array(&self.owned_partitions, false, v, "owned_partitions");
-        }
-        if v >= 2 {
-            w.i32(self.generation_id, "generation_id");
-        }
-        if v >= 3 {
-            w.opt_str(self.rack_id, false, v >= 3, "rack_id");
-        }
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.array(&self.topics, false, v, "topics");
+            w.opt_bytes(self.user_data, false, true, "user_data");
+            if v >= 1 {
+                w.array(&self.owned_partitions, false, v, "owned_partitions");
+            }
+            if v >= 2 {
+                w.i32(self.generation_id, "generation_id");
+            }
+            if v >= 3 {
+                w.opt_str(self.rack_id, false, v >= 3, "rack_id");
+            }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -175,6 +185,7 @@ impl<'a> TopicPartition<'a> {
 }
 
 impl Default for TopicPartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -182,14 +193,17 @@ impl Default for TopicPartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartition {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicPartition {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -229,14 +243,17 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip_str(c, false)?;
-        }
-        if v >= 1 {
-            rt::read::skip_array::<i32>(c, false, v)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip_str(c, false)?;
+            }
+            if v >= 1 {
+                rt::read::skip_array::<i32>(c, false, v)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -268,40 +285,46 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += rt::write::str_size(self.topic, false, "owned_partitions[].topic")?;
-        }
-        if v <= 0 && !self.topic.is_empty() {
-            return Err(rt::write::not_in_version("owned_partitions[].topic"));
-        }
-        if v >= 1 {
-            n += rt::write::array_size(&self.partitions, false, v, "owned_partitions[].partitions")?;
-        }
-        if v <= 0 && !self.partitions.is_empty() {
-            return Err(rt::write::not_in_version("owned_partitions[].partitions"));
-        }
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("owned_partitions[]._tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(self.topic, false, "owned_partitions[].topic")?;
+            }
+            if v <= 0 && !self.topic.is_empty() {
+                return Err(rt::write::not_in_version("owned_partitions[].topic"));
+            }
+            if v >= 1 {
+                n += rt::write::array_size(&self.partitions, false, v, "owned_partitions[].partitions")?;
+            }
+            if v <= 0 && !self.partitions.is_empty() {
+                return Err(rt::write::not_in_version("owned_partitions[].partitions"));
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("owned_partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.topic.is_empty() {
-            w.fail(rt::write::not_in_version("owned_partitions[].topic"));
-        }
-        if v <= 0 && !self.partitions.is_empty() {
-            w.fail(rt::write::not_in_version("owned_partitions[].partitions"));
-        }
-        if v >= 1 {
-            w.str(self.topic, false, "owned_partitions[].topic");
-        }
-        if v >= 1 {
-            w.array(&self.partitions, false, v, "owned_partitions[].partitions");
-        }
-        w.no_tags(self.unknown_tagged_fields.len(), "owned_partitions[]._tagged_fields");
+        rt::outline(move || {
+            if v <= 0 && !self.topic.is_empty() {
+                w.fail(rt::write::not_in_version("owned_partitions[].topic"));
+            }
+            if v <= 0 && !self.partitions.is_empty() {
+                w.fail(rt::write::not_in_version("owned_partitions[].partitions"));
+            }
+            if v >= 1 {
+                w.str(self.topic, false, "owned_partitions[].topic");
+            }
+            if v >= 1 {
+                w.array(&self.partitions, false, v, "owned_partitions[].partitions");
+            }
+            w.no_tags(self.unknown_tagged_fields.len(), "owned_partitions[]._tagged_fields");
+        })
     }
 }
 
@@ -502,6 +525,7 @@ pub mod owned {
     }
 
     impl Default for ConsumerProtocolSubscription {
+        #[inline]
         fn default() -> Self {
             Self {
                 topics: Vec::new(),
@@ -515,15 +539,18 @@ pub mod owned {
     }
 
     impl From<&super::ConsumerProtocolSubscription<'_>> for ConsumerProtocolSubscription {
+        #[inline]
         fn from(v: &super::ConsumerProtocolSubscription<'_>) -> Self {
-            Self {
-                topics: v.topics.iter().map(rt::CompactString::from).collect(),
-                user_data: v.user_data.map(<[u8]>::to_vec),
-                owned_partitions: v.owned_partitions.iter().map(|e| (&e).into()).collect(),
-                generation_id: v.generation_id,
-                rack_id: v.rack_id.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topics: v.topics.iter().map(rt::CompactString::from).collect(),
+                    user_data: v.user_data.map(<[u8]>::to_vec),
+                    owned_partitions: v.owned_partitions.iter().map(|e| (&e).into()).collect(),
+                    generation_id: v.generation_id,
+                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -559,38 +586,44 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
-            n += rt::write::opt_bytes_size(self.user_data.as_deref(), false, true, "user_data")?;
-            if v >= 1 {
-                n += rt::owned::vec_size(&self.owned_partitions, false, v, "owned_partitions")?;
-            }
-            if v >= 2 {
-                n += 4;
-            }
-            if v >= 3 {
-                n += rt::write::opt_str_size(self.rack_id.as_deref(), false, v >= 3, "rack_id")?;
-            }
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
+                n += rt::write::opt_bytes_size(self.user_data.as_deref(), false, true, "user_data")?;
+                if v >= 1 {
+                    n += rt::owned::vec_size(&self.owned_partitions, false, v, "owned_partitions")?;
+                }
+                if v >= 2 {
+                    n += 4;
+                }
+                if v >= 3 {
+                    n += rt::write::opt_str_size(self.rack_id.as_deref(), false, v >= 3, "rack_id")?;
+                }
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.topics, false, v, "topics");
-            w.opt_bytes(self.user_data.as_deref(), false, true, "user_data");
-            if v >= 1 {
-                rt::owned::write_vec(w, &self.owned_partitions, false, v, "owned_partitions");
-            }
-            if v >= 2 {
-                w.i32(self.generation_id, "generation_id");
-            }
-            if v >= 3 {
-                w.opt_str(self.rack_id.as_deref(), false, v >= 3, "rack_id");
-            }
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.topics, false, v, "topics");
+                w.opt_bytes(self.user_data.as_deref(), false, true, "user_data");
+                if v >= 1 {
+                    rt::owned::write_vec(w, &self.owned_partitions, false, v, "owned_partitions");
+                }
+                if v >= 2 {
+                    w.i32(self.generation_id, "generation_id");
+                }
+                if v >= 3 {
+                    w.opt_str(self.rack_id.as_deref(), false, v >= 3, "rack_id");
+                }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
@@ -606,6 +639,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic: rt::CompactString::const_new(""),
@@ -616,12 +650,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartition<'_>> for TopicPartition {
+        #[inline]
         fn from(v: &super::TopicPartition<'_>) -> Self {
-            Self {
-                topic: v.topic.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic: v.topic.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -649,24 +686,27 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += rt::write::str_size(&self.topic, false, "owned_partitions[].topic")?;
-            }
-            if v <= 0 && !self.topic.is_empty() {
-                return Err(rt::write::not_in_version("owned_partitions[].topic"));
-            }
-            if v >= 1 {
-                n += rt::owned::vec_size(&self.partitions, false, v, "owned_partitions[].partitions")?;
-            }
-            if v <= 0 && !self.partitions.is_empty() {
-                return Err(rt::write::not_in_version("owned_partitions[].partitions"));
-            }
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("owned_partitions[]._tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += rt::write::str_size(&self.topic, false, "owned_partitions[].topic")?;
+                }
+                if v <= 0 && !self.topic.is_empty() {
+                    return Err(rt::write::not_in_version("owned_partitions[].topic"));
+                }
+                if v >= 1 {
+                    n += rt::owned::vec_size(&self.partitions, false, v, "owned_partitions[].partitions")?;
+                }
+                if v <= 0 && !self.partitions.is_empty() {
+                    return Err(rt::write::not_in_version("owned_partitions[].partitions"));
+                }
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("owned_partitions[]._tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -689,6 +729,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ConsumerProtocolSubscription {
         type View<'a> = super::ConsumerProtocolSubscription<'a>;
+        #[inline]
         fn from_view(v: &super::ConsumerProtocolSubscription<'_>) -> Self {
             Self::from(v)
         }

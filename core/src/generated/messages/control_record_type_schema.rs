@@ -30,6 +30,7 @@ impl<'a> ControlRecordTypeSchema<'a> {
 }
 
 impl Default for ControlRecordTypeSchema<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,13 +38,16 @@ impl Default for ControlRecordTypeSchema<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ControlRecordTypeSchema<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ControlRecordTypeSchema {{ r#type: {=i16}, unknown_tagged_fields: {} }}",
-            self.r#type,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ControlRecordTypeSchema {{ r#type: {=i16}, unknown_tagged_fields: {} }}",
+                self.r#type,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -72,17 +76,23 @@ impl<'a> rt::Struct<'a> for ControlRecordTypeSchema<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let n: usize = 2;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let n: usize = 2;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i16(self.r#type, "type");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.i16(self.r#type, "type");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -155,6 +165,7 @@ pub mod owned {
     }
 
     impl Default for ControlRecordTypeSchema {
+        #[inline]
         fn default() -> Self {
             Self {
                 r#type: 0_i16,
@@ -164,11 +175,14 @@ pub mod owned {
     }
 
     impl From<&super::ControlRecordTypeSchema<'_>> for ControlRecordTypeSchema {
+        #[inline]
         fn from(v: &super::ControlRecordTypeSchema<'_>) -> Self {
-            Self {
-                r#type: v.r#type,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    r#type: v.r#type,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -184,22 +198,29 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let n: usize = 2;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let n: usize = 2;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.i16(self.r#type, "type");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.i16(self.r#type, "type");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for ControlRecordTypeSchema {
         type View<'a> = super::ControlRecordTypeSchema<'a>;
+        #[inline]
         fn from_view(v: &super::ControlRecordTypeSchema<'_>) -> Self {
             Self::from(v)
         }

@@ -35,6 +35,7 @@ impl<'a> ControlledShutdownRequest<'a> {
 }
 
 impl Default for ControlledShutdownRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -42,14 +43,17 @@ impl Default for ControlledShutdownRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ControlledShutdownRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ControlledShutdownRequest {{ broker_id: {=i32}, broker_epoch: {=i64}, unknown_tagged_fields: {} }}",
-            self.broker_id,
-            self.broker_epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ControlledShutdownRequest {{ broker_id: {=i32}, broker_epoch: {=i64}, unknown_tagged_fields: {} }}",
+                self.broker_id,
+                self.broker_epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -95,33 +99,39 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        if v >= 2 {
-            n += 8;
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            if v >= 2 {
+                n += 8;
             }
-        }
-        Ok(n)
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.broker_id, "broker_id");
-        if v >= 2 {
-            w.i64(self.broker_epoch, "broker_epoch");
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.broker_id, "broker_id");
+            if v >= 2 {
+                w.i64(self.broker_epoch, "broker_epoch");
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -214,6 +224,7 @@ pub mod owned {
     }
 
     impl Default for ControlledShutdownRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -224,12 +235,15 @@ pub mod owned {
     }
 
     impl From<&super::ControlledShutdownRequest<'_>> for ControlledShutdownRequest {
+        #[inline]
         fn from(v: &super::ControlledShutdownRequest<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                broker_epoch: v.broker_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    broker_epoch: v.broker_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -256,45 +270,52 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            if v >= 2 {
-                n += 8;
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
-                }
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.broker_id, "broker_id");
-            if v >= 3 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<9>("broker_epoch") {
-                    r[0..8].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                    r[8] = 0;
-                }
-            } else {
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
                 if v >= 2 {
-                    w.i64(self.broker_epoch, "broker_epoch");
+                    n += 8;
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                w.i32(self.broker_id, "broker_id");
+                if v >= 3 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<9>("broker_epoch") {
+                        r[0..8].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                        r[8] = 0;
+                    }
+                } else {
+                    if v >= 2 {
+                        w.i64(self.broker_epoch, "broker_epoch");
+                    }
+                    if v >= 3 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for ControlledShutdownRequest {
         type View<'a> = super::ControlledShutdownRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ControlledShutdownRequest<'_>) -> Self {
             Self::from(v)
         }

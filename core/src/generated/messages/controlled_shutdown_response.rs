@@ -34,6 +34,7 @@ impl<'a> ControlledShutdownResponse<'a> {
 }
 
 impl Default for ControlledShutdownResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,14 +42,11 @@ impl Default for ControlledShutdownResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ControlledShutdownResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ControlledShutdownResponse {{ error_code: {=i16}, remaining_partitions: {}, unknown_tagged_fields: {} }}",
-            self.error_code,
-            self.remaining_partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "ControlledShutdownResponse {{ error_code: {=i16}, remaining_partitions: {}, unknown_tagged_fields: {} }}", self.error_code, self.remaining_partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -96,29 +94,35 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::array_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::array_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "error_code");
-        w.array(&self.remaining_partitions, v >= 3, v, "remaining_partitions");
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "error_code");
+            w.array(&self.remaining_partitions, v >= 3, v, "remaining_partitions");
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -145,6 +149,7 @@ impl<'a> RemainingPartition<'a> {
 }
 
 impl Default for RemainingPartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -152,14 +157,17 @@ impl Default for RemainingPartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RemainingPartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "RemainingPartition {{ topic_name: \"{=str}\", partition_index: {=i32}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.partition_index,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "RemainingPartition {{ topic_name: \"{=str}\", partition_index: {=i32}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                self.partition_index,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -195,13 +203,16 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 3)?;
-        rt::read::skip(c, 4)?;
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 3)?;
+            rt::read::skip(c, 4)?;
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -232,32 +243,38 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("remaining_partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("remaining_partitions[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic_name, v >= 3, "remaining_partitions[].topic_name");
-        w.i32(self.partition_index, "remaining_partitions[].partition_index");
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "remaining_partitions[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            w.str(self.topic_name, v >= 3, "remaining_partitions[].topic_name");
+            w.i32(self.partition_index, "remaining_partitions[].partition_index");
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "remaining_partitions[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -401,6 +418,7 @@ pub mod owned {
     }
 
     impl Default for ControlledShutdownResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -411,12 +429,15 @@ pub mod owned {
     }
 
     impl From<&super::ControlledShutdownResponse<'_>> for ControlledShutdownResponse {
+        #[inline]
         fn from(v: &super::ControlledShutdownResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                remaining_partitions: v.remaining_partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    remaining_partitions: v.remaining_partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -440,29 +461,35 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::owned::vec_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::owned::vec_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i16(self.error_code, "error_code");
-            rt::owned::write_vec(w, &self.remaining_partitions, v >= 3, v, "remaining_partitions");
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.i16(self.error_code, "error_code");
+                rt::owned::write_vec(w, &self.remaining_partitions, v >= 3, v, "remaining_partitions");
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -478,6 +505,7 @@ pub mod owned {
     }
 
     impl Default for RemainingPartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -488,12 +516,15 @@ pub mod owned {
     }
 
     impl From<&super::RemainingPartition<'_>> for RemainingPartition {
+        #[inline]
         fn from(v: &super::RemainingPartition<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partition_index: v.partition_index,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partition_index: v.partition_index,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -521,19 +552,22 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("remaining_partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("remaining_partitions[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -560,6 +594,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ControlledShutdownResponse {
         type View<'a> = super::ControlledShutdownResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ControlledShutdownResponse<'_>) -> Self {
             Self::from(v)
         }

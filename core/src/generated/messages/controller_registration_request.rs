@@ -43,6 +43,7 @@ impl<'a> ControllerRegistrationRequest<'a> {
 }
 
 impl Default for ControllerRegistrationRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -50,8 +51,11 @@ impl Default for ControllerRegistrationRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ControllerRegistrationRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ControllerRegistrationRequest {{ controller_id: {=i32}, incarnation_id: {}, zk_migration_ready: {=bool}, listeners: {}, features: {}, unknown_tagged_fields: {} }}", self.controller_id, rt::defmt_fmt::UuidFmt(self.incarnation_id), self.zk_migration_ready, self.listeners, self.features, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ControllerRegistrationRequest {{ controller_id: {=i32}, incarnation_id: {}, zk_migration_ready: {=bool}, listeners: {}, features: {}, unknown_tagged_fields: {} }}", self.controller_id, rt::defmt_fmt::UuidFmt(self.incarnation_id), self.zk_migration_ready, self.listeners, self.features, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -103,25 +107,31 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 21;
-        n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
-        n += rt::write::array_size(&self.features, true, v, "features")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 21;
+            n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
+            n += rt::write::array_size(&self.features, true, v, "features")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.controller_id, "controller_id");
-        w.uuid(self.incarnation_id, "incarnation_id");
-        w.bool(self.zk_migration_ready, "zk_migration_ready");
-        w.array(&self.listeners, true, v, "listeners");
-        w.array(&self.features, true, v, "features");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.controller_id, "controller_id");
+            w.uuid(self.incarnation_id, "incarnation_id");
+            w.bool(self.zk_migration_ready, "zk_migration_ready");
+            w.array(&self.listeners, true, v, "listeners");
+            w.array(&self.features, true, v, "features");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -154,6 +164,7 @@ impl<'a> Listener<'a> {
 }
 
 impl Default for Listener<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -161,8 +172,11 @@ impl Default for Listener<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Listener<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -212,12 +226,15 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -246,24 +263,30 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.name, true, "listeners[].name")?;
-        n += rt::write::str_size(self.host, true, "listeners[].host")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.name, true, "listeners[].name")?;
+            n += rt::write::str_size(self.host, true, "listeners[].host")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "listeners[].name");
-        w.str(self.host, true, "listeners[].host");
-        w.u16(self.port, "listeners[].port");
-        w.i16(self.security_protocol, "listeners[].security_protocol");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "listeners[].name");
+            w.str(self.host, true, "listeners[].host");
+            w.u16(self.port, "listeners[].port");
+            w.i16(self.security_protocol, "listeners[].security_protocol");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -293,6 +316,7 @@ impl<'a> Feature<'a> {
 }
 
 impl Default for Feature<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -300,8 +324,11 @@ impl Default for Feature<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Feature<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "Feature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "Feature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -348,11 +375,14 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -377,22 +407,28 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.name, true, "features[].name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.name, true, "features[].name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "features[].name");
-        w.i16(self.min_supported_version, "features[].min_supported_version");
-        w.i16(self.max_supported_version, "features[].max_supported_version");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "features[].name");
+            w.i16(self.min_supported_version, "features[].min_supported_version");
+            w.i16(self.max_supported_version, "features[].max_supported_version");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -690,6 +726,7 @@ pub mod owned {
     }
 
     impl Default for ControllerRegistrationRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 controller_id: 0_i32,
@@ -703,15 +740,18 @@ pub mod owned {
     }
 
     impl From<&super::ControllerRegistrationRequest<'_>> for ControllerRegistrationRequest {
+        #[inline]
         fn from(v: &super::ControllerRegistrationRequest<'_>) -> Self {
-            Self {
-                controller_id: v.controller_id,
-                incarnation_id: v.incarnation_id,
-                zk_migration_ready: v.zk_migration_ready,
-                listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
-                features: v.features.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    controller_id: v.controller_id,
+                    incarnation_id: v.incarnation_id,
+                    zk_migration_ready: v.zk_migration_ready,
+                    listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
+                    features: v.features.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -745,27 +785,33 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 21;
-            n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
-            n += rt::owned::vec_size(&self.features, true, v, "features")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 21;
+                n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
+                n += rt::owned::vec_size(&self.features, true, v, "features")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<21>("controller_id") {
-                r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
-                r[4..20].copy_from_slice(self.incarnation_id.as_bytes());
-                r[20] = u8::from(self.zk_migration_ready);
-            }
-            rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
-            rt::owned::write_vec(w, &self.features, true, v, "features");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<21>("controller_id") {
+                    r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+                    r[4..20].copy_from_slice(self.incarnation_id.as_bytes());
+                    r[20] = u8::from(self.zk_migration_ready);
+                }
+                rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
+                rt::owned::write_vec(w, &self.features, true, v, "features");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -785,6 +831,7 @@ pub mod owned {
     }
 
     impl Default for Listener {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -797,14 +844,17 @@ pub mod owned {
     }
 
     impl From<&super::Listener<'_>> for Listener {
+        #[inline]
         fn from(v: &super::Listener<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                host: v.host.into(),
-                port: v.port,
-                security_protocol: v.security_protocol,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    host: v.host.into(),
+                    port: v.port,
+                    security_protocol: v.security_protocol,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -838,16 +888,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.name, true, "listeners[].name")?;
-            n += rt::write::str_size(&self.host, true, "listeners[].host")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.name, true, "listeners[].name")?;
+                n += rt::write::str_size(&self.host, true, "listeners[].host")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -884,6 +937,7 @@ pub mod owned {
     }
 
     impl Default for Feature {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -895,13 +949,16 @@ pub mod owned {
     }
 
     impl From<&super::Feature<'_>> for Feature {
+        #[inline]
         fn from(v: &super::Feature<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                min_supported_version: v.min_supported_version,
-                max_supported_version: v.max_supported_version,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    min_supported_version: v.min_supported_version,
+                    max_supported_version: v.max_supported_version,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -933,15 +990,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.name, true, "features[].name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.name, true, "features[].name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -965,6 +1025,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ControllerRegistrationRequest {
         type View<'a> = super::ControllerRegistrationRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ControllerRegistrationRequest<'_>) -> Self {
             Self::from(v)
         }

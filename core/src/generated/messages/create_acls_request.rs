@@ -32,6 +32,7 @@ impl<'a> CreateAclsRequest<'a> {
 }
 
 impl Default for CreateAclsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -39,13 +40,16 @@ impl Default for CreateAclsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreateAclsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "CreateAclsRequest {{ creations: {}, unknown_tagged_fields: {} }}",
-            self.creations,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "CreateAclsRequest {{ creations: {}, unknown_tagged_fields: {} }}",
+                self.creations,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -82,28 +86,34 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.creations, v >= 2, v, "creations")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.creations, v >= 2, v, "creations")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.creations, v >= 2, v, "creations");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.array(&self.creations, v >= 2, v, "creations");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -145,6 +155,7 @@ impl<'a> AclCreation<'a> {
 }
 
 impl Default for AclCreation<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -152,8 +163,11 @@ impl Default for AclCreation<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AclCreation<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AclCreation {{ resource_type: {=i8}, resource_name: \"{=str}\", resource_pattern_type: {=i8}, principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.resource_pattern_type, self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AclCreation {{ resource_type: {=i8}, resource_name: \"{=str}\", resource_pattern_type: {=i8}, principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.resource_pattern_type, self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -224,19 +238,22 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 1)?;
-        rt::read::skip_str(c, v >= 2)?;
-        if v >= 1 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip(c, 1)?;
-        }
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip(c, 2)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            rt::read::skip_str(c, v >= 2)?;
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip(c, 2)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -281,47 +298,53 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 3;
-        n += rt::write::str_size(self.resource_name, v >= 2, "creations[].resource_name")?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.resource_pattern_type != 3_i8 {
-            return Err(rt::write::not_in_version("creations[].resource_pattern_type"));
-        }
-        n += rt::write::str_size(self.principal, v >= 2, "creations[].principal")?;
-        n += rt::write::str_size(self.host, v >= 2, "creations[].host")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("creations[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 3;
+            n += rt::write::str_size(self.resource_name, v >= 2, "creations[].resource_name")?;
+            if v >= 1 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v <= 0 && self.resource_pattern_type != 3_i8 {
+                return Err(rt::write::not_in_version("creations[].resource_pattern_type"));
+            }
+            n += rt::write::str_size(self.principal, v >= 2, "creations[].principal")?;
+            n += rt::write::str_size(self.host, v >= 2, "creations[].host")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("creations[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.resource_pattern_type != 3_i8 {
-            w.fail(rt::write::not_in_version("creations[].resource_pattern_type"));
-        }
-        w.i8(self.resource_type, "creations[].resource_type");
-        w.str(self.resource_name, v >= 2, "creations[].resource_name");
-        if v >= 1 {
-            w.i8(self.resource_pattern_type, "creations[].resource_pattern_type");
-        }
-        w.str(self.principal, v >= 2, "creations[].principal");
-        w.str(self.host, v >= 2, "creations[].host");
-        w.i8(self.operation, "creations[].operation");
-        w.i8(self.permission_type, "creations[].permission_type");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "creations[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && self.resource_pattern_type != 3_i8 {
+                w.fail(rt::write::not_in_version("creations[].resource_pattern_type"));
+            }
+            w.i8(self.resource_type, "creations[].resource_type");
+            w.str(self.resource_name, v >= 2, "creations[].resource_name");
+            if v >= 1 {
+                w.i8(self.resource_pattern_type, "creations[].resource_pattern_type");
+            }
+            w.str(self.principal, v >= 2, "creations[].principal");
+            w.str(self.host, v >= 2, "creations[].host");
+            w.i8(self.operation, "creations[].operation");
+            w.i8(self.permission_type, "creations[].permission_type");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "creations[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -529,6 +552,7 @@ pub mod owned {
     }
 
     impl Default for CreateAclsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 creations: Vec::new(),
@@ -538,11 +562,14 @@ pub mod owned {
     }
 
     impl From<&super::CreateAclsRequest<'_>> for CreateAclsRequest {
+        #[inline]
         fn from(v: &super::CreateAclsRequest<'_>) -> Self {
-            Self {
-                creations: v.creations.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    creations: v.creations.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -563,28 +590,34 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.creations, v >= 2, v, "creations")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.creations, v >= 2, v, "creations")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.creations, v >= 2, v, "creations");
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.creations, v >= 2, v, "creations");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -610,6 +643,7 @@ pub mod owned {
     }
 
     impl Default for AclCreation {
+        #[inline]
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
@@ -625,17 +659,20 @@ pub mod owned {
     }
 
     impl From<&super::AclCreation<'_>> for AclCreation {
+        #[inline]
         fn from(v: &super::AclCreation<'_>) -> Self {
-            Self {
-                resource_type: v.resource_type,
-                resource_name: v.resource_name.into(),
-                resource_pattern_type: v.resource_pattern_type,
-                principal: v.principal.into(),
-                host: v.host.into(),
-                operation: v.operation,
-                permission_type: v.permission_type,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    resource_type: v.resource_type,
+                    resource_name: v.resource_name.into(),
+                    resource_pattern_type: v.resource_pattern_type,
+                    principal: v.principal.into(),
+                    host: v.host.into(),
+                    operation: v.operation,
+                    permission_type: v.permission_type,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -682,27 +719,30 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 3;
-            n += rt::write::str_size(&self.resource_name, v >= 2, "creations[].resource_name")?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.resource_pattern_type != 3_i8 {
-                return Err(rt::write::not_in_version("creations[].resource_pattern_type"));
-            }
-            n += rt::write::str_size(&self.principal, v >= 2, "creations[].principal")?;
-            n += rt::write::str_size(&self.host, v >= 2, "creations[].host")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("creations[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 3;
+                n += rt::write::str_size(&self.resource_name, v >= 2, "creations[].resource_name")?;
+                if v >= 1 {
+                    n += 1;
                 }
-            }
-            Ok(n)
+                if v <= 0 && self.resource_pattern_type != 3_i8 {
+                    return Err(rt::write::not_in_version("creations[].resource_pattern_type"));
+                }
+                n += rt::write::str_size(&self.principal, v >= 2, "creations[].principal")?;
+                n += rt::write::str_size(&self.host, v >= 2, "creations[].host")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("creations[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -739,6 +779,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for CreateAclsRequest {
         type View<'a> = super::CreateAclsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::CreateAclsRequest<'_>) -> Self {
             Self::from(v)
         }

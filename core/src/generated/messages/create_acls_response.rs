@@ -34,6 +34,7 @@ impl<'a> CreateAclsResponse<'a> {
 }
 
 impl Default for CreateAclsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,14 +42,17 @@ impl Default for CreateAclsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreateAclsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "CreateAclsResponse {{ throttle_time_ms: {=i32}, results: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.results,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "CreateAclsResponse {{ throttle_time_ms: {=i32}, results: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.results,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -88,29 +92,35 @@ impl<'a> rt::Struct<'a> for CreateAclsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.results, v >= 2, v, "results");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.results, v >= 2, v, "results");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -137,6 +147,7 @@ impl<'a> AclCreationResult<'a> {
 }
 
 impl Default for AclCreationResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -144,14 +155,17 @@ impl Default for AclCreationResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AclCreationResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AclCreationResult {{ error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}",
-            self.error_code,
-            rt::defmt_fmt::OptStr(self.error_message),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AclCreationResult {{ error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}",
+                self.error_code,
+                rt::defmt_fmt::OptStr(self.error_message),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -187,13 +201,16 @@ impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, v >= 2)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, v >= 2)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -216,29 +233,35 @@ impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::opt_str_size(self.error_message, v >= 2, true, "results[].error_message")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::opt_str_size(self.error_message, v >= 2, true, "results[].error_message")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "results[].error_code");
-        w.opt_str(self.error_message, v >= 2, true, "results[].error_message");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "results[].error_code");
+            w.opt_str(self.error_message, v >= 2, true, "results[].error_message");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -382,6 +405,7 @@ pub mod owned {
     }
 
     impl Default for CreateAclsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -392,12 +416,15 @@ pub mod owned {
     }
 
     impl From<&super::CreateAclsResponse<'_>> for CreateAclsResponse {
+        #[inline]
         fn from(v: &super::CreateAclsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                results: v.results.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    results: v.results.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -420,29 +447,35 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            rt::owned::write_vec(w, &self.results, v >= 2, v, "results");
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                rt::owned::write_vec(w, &self.results, v >= 2, v, "results");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -458,6 +491,7 @@ pub mod owned {
     }
 
     impl Default for AclCreationResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -468,12 +502,15 @@ pub mod owned {
     }
 
     impl From<&super::AclCreationResult<'_>> for AclCreationResult {
+        #[inline]
         fn from(v: &super::AclCreationResult<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -499,19 +536,22 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "results[].error_message")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "results[].error_message")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -528,6 +568,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for CreateAclsResponse {
         type View<'a> = super::CreateAclsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::CreateAclsResponse<'_>) -> Self {
             Self::from(v)
         }

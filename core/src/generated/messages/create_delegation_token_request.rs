@@ -41,6 +41,7 @@ impl<'a> CreateDelegationTokenRequest<'a> {
 }
 
 impl Default for CreateDelegationTokenRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -48,8 +49,11 @@ impl Default for CreateDelegationTokenRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreateDelegationTokenRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "CreateDelegationTokenRequest {{ owner_principal_type: {}, owner_principal_name: {}, renewers: {}, max_lifetime_ms: {=i64}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.owner_principal_type), rt::defmt_fmt::OptStr(self.owner_principal_name), self.renewers, self.max_lifetime_ms, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "CreateDelegationTokenRequest {{ owner_principal_type: {}, owner_principal_name: {}, renewers: {}, max_lifetime_ms: {=i64}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.owner_principal_type), rt::defmt_fmt::OptStr(self.owner_principal_name), self.renewers, self.max_lifetime_ms, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -113,53 +117,59 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        if v >= 3 {
-            n += rt::write::opt_str_size(self.owner_principal_type, v >= 2, v >= 3, "owner_principal_type")?;
-        }
-        if v <= 2 && self.owner_principal_type != Some("") {
-            return Err(rt::write::not_in_version("owner_principal_type"));
-        }
-        if v >= 3 {
-            n += rt::write::opt_str_size(self.owner_principal_name, v >= 2, v >= 3, "owner_principal_name")?;
-        }
-        if v <= 2 && self.owner_principal_name != Some("") {
-            return Err(rt::write::not_in_version("owner_principal_name"));
-        }
-        n += rt::write::array_size(&self.renewers, v >= 2, v, "renewers")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.owner_principal_type, v >= 2, v >= 3, "owner_principal_type")?;
             }
-        }
-        Ok(n)
+            if v <= 2 && self.owner_principal_type != Some("") {
+                return Err(rt::write::not_in_version("owner_principal_type"));
+            }
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.owner_principal_name, v >= 2, v >= 3, "owner_principal_name")?;
+            }
+            if v <= 2 && self.owner_principal_name != Some("") {
+                return Err(rt::write::not_in_version("owner_principal_name"));
+            }
+            n += rt::write::array_size(&self.renewers, v >= 2, v, "renewers")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && self.owner_principal_type != Some("") {
-            w.fail(rt::write::not_in_version("owner_principal_type"));
-        }
-        if v <= 2 && self.owner_principal_name != Some("") {
-            w.fail(rt::write::not_in_version("owner_principal_name"));
-        }
-        if v >= 3 {
-            w.opt_str(self.owner_principal_type, v >= 2, v >= 3, "owner_principal_type");
-        }
-        if v >= 3 {
-            w.opt_str(self.owner_principal_name, v >= 2, v >= 3, "owner_principal_name");
-        }
-        w.array(&self.renewers, v >= 2, v, "renewers");
-        w.i64(self.max_lifetime_ms, "max_lifetime_ms");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && self.owner_principal_type != Some("") {
+                w.fail(rt::write::not_in_version("owner_principal_type"));
+            }
+            if v <= 2 && self.owner_principal_name != Some("") {
+                w.fail(rt::write::not_in_version("owner_principal_name"));
+            }
+            if v >= 3 {
+                w.opt_str(self.owner_principal_type, v >= 2, v >= 3, "owner_principal_type");
+            }
+            if v >= 3 {
+                w.opt_str(self.owner_principal_name, v >= 2, v >= 3, "owner_principal_name");
+            }
+            w.array(&self.renewers, v >= 2, v, "renewers");
+            w.i64(self.max_lifetime_ms, "max_lifetime_ms");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -186,6 +196,7 @@ impl<'a> CreatableRenewers<'a> {
 }
 
 impl Default for CreatableRenewers<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -193,14 +204,11 @@ impl Default for CreatableRenewers<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreatableRenewers<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "CreatableRenewers {{ principal_type: \"{=str}\", principal_name: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.principal_type,
-            self.principal_name,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "CreatableRenewers {{ principal_type: \"{=str}\", principal_name: \"{=str}\", unknown_tagged_fields: {} }}", self.principal_type, self.principal_name, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -236,13 +244,16 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_str(c, v >= 2)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_str(c, v >= 2)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -268,30 +279,36 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.principal_type, v >= 2, "renewers[].principal_type")?;
-        n += rt::write::str_size(self.principal_name, v >= 2, "renewers[].principal_name")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("renewers[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.principal_type, v >= 2, "renewers[].principal_type")?;
+            n += rt::write::str_size(self.principal_name, v >= 2, "renewers[].principal_name")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("renewers[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.principal_type, v >= 2, "renewers[].principal_type");
-        w.str(self.principal_name, v >= 2, "renewers[].principal_name");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.principal_type, v >= 2, "renewers[].principal_type");
+            w.str(self.principal_name, v >= 2, "renewers[].principal_name");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -473,6 +490,7 @@ pub mod owned {
     }
 
     impl Default for CreateDelegationTokenRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 owner_principal_type: Some(rt::CompactString::const_new("")),
@@ -485,14 +503,17 @@ pub mod owned {
     }
 
     impl From<&super::CreateDelegationTokenRequest<'_>> for CreateDelegationTokenRequest {
+        #[inline]
         fn from(v: &super::CreateDelegationTokenRequest<'_>) -> Self {
-            Self {
-                owner_principal_type: v.owner_principal_type.map(rt::CompactString::from),
-                owner_principal_name: v.owner_principal_name.map(rt::CompactString::from),
-                renewers: v.renewers.iter().map(|e| (&e).into()).collect(),
-                max_lifetime_ms: v.max_lifetime_ms,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    owner_principal_type: v.owner_principal_type.map(rt::CompactString::from),
+                    owner_principal_name: v.owner_principal_name.map(rt::CompactString::from),
+                    renewers: v.renewers.iter().map(|e| (&e).into()).collect(),
+                    max_lifetime_ms: v.max_lifetime_ms,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -527,80 +548,86 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            if v >= 3 {
-                n += rt::write::opt_str_size(
-                    self.owner_principal_type.as_deref(),
-                    v >= 2,
-                    v >= 3,
-                    "owner_principal_type",
-                )?;
-            }
-            if v <= 2 && self.owner_principal_type.as_deref() != Some("") {
-                return Err(rt::write::not_in_version("owner_principal_type"));
-            }
-            if v >= 3 {
-                n += rt::write::opt_str_size(
-                    self.owner_principal_name.as_deref(),
-                    v >= 2,
-                    v >= 3,
-                    "owner_principal_name",
-                )?;
-            }
-            if v <= 2 && self.owner_principal_name.as_deref() != Some("") {
-                return Err(rt::write::not_in_version("owner_principal_name"));
-            }
-            n += rt::owned::vec_size(&self.renewers, v >= 2, v, "renewers")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                if v >= 3 {
+                    n += rt::write::opt_str_size(
+                        self.owner_principal_type.as_deref(),
+                        v >= 2,
+                        v >= 3,
+                        "owner_principal_type",
+                    )?;
                 }
-            }
-            Ok(n)
+                if v <= 2 && self.owner_principal_type.as_deref() != Some("") {
+                    return Err(rt::write::not_in_version("owner_principal_type"));
+                }
+                if v >= 3 {
+                    n += rt::write::opt_str_size(
+                        self.owner_principal_name.as_deref(),
+                        v >= 2,
+                        v >= 3,
+                        "owner_principal_name",
+                    )?;
+                }
+                if v <= 2 && self.owner_principal_name.as_deref() != Some("") {
+                    return Err(rt::write::not_in_version("owner_principal_name"));
+                }
+                n += rt::owned::vec_size(&self.renewers, v >= 2, v, "renewers")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 2 && self.owner_principal_type.as_deref() != Some("") {
-                w.fail(rt::write::not_in_version("owner_principal_type"));
-            }
-            if v <= 2 && self.owner_principal_name.as_deref() != Some("") {
-                w.fail(rt::write::not_in_version("owner_principal_name"));
-            }
-            if v >= 3 {
-                w.opt_str(
-                    self.owner_principal_type.as_deref(),
-                    v >= 2,
-                    v >= 3,
-                    "owner_principal_type",
-                );
-            }
-            if v >= 3 {
-                w.opt_str(
-                    self.owner_principal_name.as_deref(),
-                    v >= 2,
-                    v >= 3,
-                    "owner_principal_name",
-                );
-            }
-            rt::owned::write_vec(w, &self.renewers, v >= 2, v, "renewers");
-            if v >= 2 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<9>("max_lifetime_ms") {
-                    r[0..8].copy_from_slice(&self.max_lifetime_ms.to_be_bytes());
-                    r[8] = 0;
+            rt::outline(move || {
+                if v <= 2 && self.owner_principal_type.as_deref() != Some("") {
+                    w.fail(rt::write::not_in_version("owner_principal_type"));
                 }
-            } else {
-                w.i64(self.max_lifetime_ms, "max_lifetime_ms");
-                if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                if v <= 2 && self.owner_principal_name.as_deref() != Some("") {
+                    w.fail(rt::write::not_in_version("owner_principal_name"));
+                }
+                if v >= 3 {
+                    w.opt_str(
+                        self.owner_principal_type.as_deref(),
+                        v >= 2,
+                        v >= 3,
+                        "owner_principal_type",
+                    );
+                }
+                if v >= 3 {
+                    w.opt_str(
+                        self.owner_principal_name.as_deref(),
+                        v >= 2,
+                        v >= 3,
+                        "owner_principal_name",
+                    );
+                }
+                rt::owned::write_vec(w, &self.renewers, v >= 2, v, "renewers");
+                if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<9>("max_lifetime_ms") {
+                        r[0..8].copy_from_slice(&self.max_lifetime_ms.to_be_bytes());
+                        r[8] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.i64(self.max_lifetime_ms, "max_lifetime_ms");
+                    if v >= 2 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -616,6 +643,7 @@ pub mod owned {
     }
 
     impl Default for CreatableRenewers {
+        #[inline]
         fn default() -> Self {
             Self {
                 principal_type: rt::CompactString::const_new(""),
@@ -626,12 +654,15 @@ pub mod owned {
     }
 
     impl From<&super::CreatableRenewers<'_>> for CreatableRenewers {
+        #[inline]
         fn from(v: &super::CreatableRenewers<'_>) -> Self {
-            Self {
-                principal_type: v.principal_type.into(),
-                principal_name: v.principal_name.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    principal_type: v.principal_type.into(),
+                    principal_name: v.principal_name.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -656,20 +687,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.principal_type, v >= 2, "renewers[].principal_type")?;
-            n += rt::write::str_size(&self.principal_name, v >= 2, "renewers[].principal_name")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("renewers[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.principal_type, v >= 2, "renewers[].principal_type")?;
+                n += rt::write::str_size(&self.principal_name, v >= 2, "renewers[].principal_name")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("renewers[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -686,6 +720,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for CreateDelegationTokenRequest {
         type View<'a> = super::CreateDelegationTokenRequest<'a>;
+        #[inline]
         fn from_view(v: &super::CreateDelegationTokenRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -61,6 +61,7 @@ impl<'a> CreateDelegationTokenResponse<'a> {
 }
 
 impl Default for CreateDelegationTokenResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -68,8 +69,11 @@ impl Default for CreateDelegationTokenResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreateDelegationTokenResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "CreateDelegationTokenResponse {{ error_code: {=i16}, principal_type: \"{=str}\", principal_name: \"{=str}\", token_requester_principal_type: \"{=str}\", token_requester_principal_name: \"{=str}\", issue_timestamp_ms: {=i64}, expiry_timestamp_ms: {=i64}, max_timestamp_ms: {=i64}, token_id: \"{=str}\", hmac: {=[u8]}, throttle_time_ms: {=i32}, unknown_tagged_fields: {} }}", self.error_code, self.principal_type, self.principal_name, self.token_requester_principal_type, self.token_requester_principal_name, self.issue_timestamp_ms, self.expiry_timestamp_ms, self.max_timestamp_ms, self.token_id, self.hmac, self.throttle_time_ms, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "CreateDelegationTokenResponse {{ error_code: {=i16}, principal_type: \"{=str}\", principal_name: \"{=str}\", token_requester_principal_type: \"{=str}\", token_requester_principal_name: \"{=str}\", issue_timestamp_ms: {=i64}, expiry_timestamp_ms: {=i64}, max_timestamp_ms: {=i64}, token_id: \"{=str}\", hmac: {=[u8]}, throttle_time_ms: {=i32}, unknown_tagged_fields: {} }}", self.error_code, self.principal_type, self.principal_name, self.token_requester_principal_type, self.token_requester_principal_name, self.issue_timestamp_ms, self.expiry_timestamp_ms, self.max_timestamp_ms, self.token_id, self.hmac, self.throttle_time_ms, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -169,79 +173,85 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 30;
-        n += rt::write::str_size(self.principal_type, v >= 2, "principal_type")?;
-        n += rt::write::str_size(self.principal_name, v >= 2, "principal_name")?;
-        if v >= 3 {
-            n += rt::write::str_size(
-                self.token_requester_principal_type,
-                v >= 2,
-                "token_requester_principal_type",
-            )?;
-        }
-        if v <= 2 && !self.token_requester_principal_type.is_empty() {
-            return Err(rt::write::not_in_version("token_requester_principal_type"));
-        }
-        if v >= 3 {
-            n += rt::write::str_size(
-                self.token_requester_principal_name,
-                v >= 2,
-                "token_requester_principal_name",
-            )?;
-        }
-        if v <= 2 && !self.token_requester_principal_name.is_empty() {
-            return Err(rt::write::not_in_version("token_requester_principal_name"));
-        }
-        n += rt::write::str_size(self.token_id, v >= 2, "token_id")?;
-        n += rt::write::bytes_size(self.hmac, v >= 2, "hmac")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 30;
+            n += rt::write::str_size(self.principal_type, v >= 2, "principal_type")?;
+            n += rt::write::str_size(self.principal_name, v >= 2, "principal_name")?;
+            if v >= 3 {
+                n += rt::write::str_size(
+                    self.token_requester_principal_type,
+                    v >= 2,
+                    "token_requester_principal_type",
+                )?;
             }
-        }
-        Ok(n)
+            if v <= 2 && !self.token_requester_principal_type.is_empty() {
+                return Err(rt::write::not_in_version("token_requester_principal_type"));
+            }
+            if v >= 3 {
+                n += rt::write::str_size(
+                    self.token_requester_principal_name,
+                    v >= 2,
+                    "token_requester_principal_name",
+                )?;
+            }
+            if v <= 2 && !self.token_requester_principal_name.is_empty() {
+                return Err(rt::write::not_in_version("token_requester_principal_name"));
+            }
+            n += rt::write::str_size(self.token_id, v >= 2, "token_id")?;
+            n += rt::write::bytes_size(self.hmac, v >= 2, "hmac")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && !self.token_requester_principal_type.is_empty() {
-            w.fail(rt::write::not_in_version("token_requester_principal_type"));
-        }
-        if v <= 2 && !self.token_requester_principal_name.is_empty() {
-            w.fail(rt::write::not_in_version("token_requester_principal_name"));
-        }
-        w.i16(self.error_code, "error_code");
-        w.str(self.principal_type, v >= 2, "principal_type");
-        w.str(self.principal_name, v >= 2, "principal_name");
-        if v >= 3 {
-            w.str(
-                self.token_requester_principal_type,
-                v >= 2,
-                "token_requester_principal_type",
-            );
-        }
-        if v >= 3 {
-            w.str(
-                self.token_requester_principal_name,
-                v >= 2,
-                "token_requester_principal_name",
-            );
-        }
-        w.i64(self.issue_timestamp_ms, "issue_timestamp_ms");
-        w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms");
-        w.i64(self.max_timestamp_ms, "max_timestamp_ms");
-        w.str(self.token_id, v >= 2, "token_id");
-        w.bytes(self.hmac, v >= 2, "hmac");
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && !self.token_requester_principal_type.is_empty() {
+                w.fail(rt::write::not_in_version("token_requester_principal_type"));
+            }
+            if v <= 2 && !self.token_requester_principal_name.is_empty() {
+                w.fail(rt::write::not_in_version("token_requester_principal_name"));
+            }
+            w.i16(self.error_code, "error_code");
+            w.str(self.principal_type, v >= 2, "principal_type");
+            w.str(self.principal_name, v >= 2, "principal_name");
+            if v >= 3 {
+                w.str(
+                    self.token_requester_principal_type,
+                    v >= 2,
+                    "token_requester_principal_type",
+                );
+            }
+            if v >= 3 {
+                w.str(
+                    self.token_requester_principal_name,
+                    v >= 2,
+                    "token_requester_principal_name",
+                );
+            }
+            w.i64(self.issue_timestamp_ms, "issue_timestamp_ms");
+            w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms");
+            w.i64(self.max_timestamp_ms, "max_timestamp_ms");
+            w.str(self.token_id, v >= 2, "token_id");
+            w.bytes(self.hmac, v >= 2, "hmac");
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -510,6 +520,7 @@ pub mod owned {
     }
 
     impl Default for CreateDelegationTokenResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -529,21 +540,24 @@ pub mod owned {
     }
 
     impl From<&super::CreateDelegationTokenResponse<'_>> for CreateDelegationTokenResponse {
+        #[inline]
         fn from(v: &super::CreateDelegationTokenResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                principal_type: v.principal_type.into(),
-                principal_name: v.principal_name.into(),
-                token_requester_principal_type: v.token_requester_principal_type.into(),
-                token_requester_principal_name: v.token_requester_principal_name.into(),
-                issue_timestamp_ms: v.issue_timestamp_ms,
-                expiry_timestamp_ms: v.expiry_timestamp_ms,
-                max_timestamp_ms: v.max_timestamp_ms,
-                token_id: v.token_id.into(),
-                hmac: v.hmac.to_vec(),
-                throttle_time_ms: v.throttle_time_ms,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    principal_type: v.principal_type.into(),
+                    principal_name: v.principal_name.into(),
+                    token_requester_principal_type: v.token_requester_principal_type.into(),
+                    token_requester_principal_name: v.token_requester_principal_name.into(),
+                    issue_timestamp_ms: v.issue_timestamp_ms,
+                    expiry_timestamp_ms: v.expiry_timestamp_ms,
+                    max_timestamp_ms: v.max_timestamp_ms,
+                    token_id: v.token_id.into(),
+                    hmac: v.hmac.to_vec(),
+                    throttle_time_ms: v.throttle_time_ms,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -601,93 +615,100 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 30;
-            n += rt::write::str_size(&self.principal_type, v >= 2, "principal_type")?;
-            n += rt::write::str_size(&self.principal_name, v >= 2, "principal_name")?;
-            if v >= 3 {
-                n += rt::write::str_size(
-                    &self.token_requester_principal_type,
-                    v >= 2,
-                    "token_requester_principal_type",
-                )?;
-            }
-            if v <= 2 && !self.token_requester_principal_type.is_empty() {
-                return Err(rt::write::not_in_version("token_requester_principal_type"));
-            }
-            if v >= 3 {
-                n += rt::write::str_size(
-                    &self.token_requester_principal_name,
-                    v >= 2,
-                    "token_requester_principal_name",
-                )?;
-            }
-            if v <= 2 && !self.token_requester_principal_name.is_empty() {
-                return Err(rt::write::not_in_version("token_requester_principal_name"));
-            }
-            n += rt::write::str_size(&self.token_id, v >= 2, "token_id")?;
-            n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 30;
+                n += rt::write::str_size(&self.principal_type, v >= 2, "principal_type")?;
+                n += rt::write::str_size(&self.principal_name, v >= 2, "principal_name")?;
+                if v >= 3 {
+                    n += rt::write::str_size(
+                        &self.token_requester_principal_type,
+                        v >= 2,
+                        "token_requester_principal_type",
+                    )?;
                 }
-            }
-            Ok(n)
+                if v <= 2 && !self.token_requester_principal_type.is_empty() {
+                    return Err(rt::write::not_in_version("token_requester_principal_type"));
+                }
+                if v >= 3 {
+                    n += rt::write::str_size(
+                        &self.token_requester_principal_name,
+                        v >= 2,
+                        "token_requester_principal_name",
+                    )?;
+                }
+                if v <= 2 && !self.token_requester_principal_name.is_empty() {
+                    return Err(rt::write::not_in_version("token_requester_principal_name"));
+                }
+                n += rt::write::str_size(&self.token_id, v >= 2, "token_id")?;
+                n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 2 && !self.token_requester_principal_type.is_empty() {
-                w.fail(rt::write::not_in_version("token_requester_principal_type"));
-            }
-            if v <= 2 && !self.token_requester_principal_name.is_empty() {
-                w.fail(rt::write::not_in_version("token_requester_principal_name"));
-            }
-            w.i16(self.error_code, "error_code");
-            w.str(&self.principal_type, v >= 2, "principal_type");
-            w.str(&self.principal_name, v >= 2, "principal_name");
-            if v >= 3 {
-                w.str(
-                    &self.token_requester_principal_type,
-                    v >= 2,
-                    "token_requester_principal_type",
-                );
-            }
-            if v >= 3 {
-                w.str(
-                    &self.token_requester_principal_name,
-                    v >= 2,
-                    "token_requester_principal_name",
-                );
-            }
-            if let Some(r) = w.run::<24>("issue_timestamp_ms") {
-                r[0..8].copy_from_slice(&self.issue_timestamp_ms.to_be_bytes());
-                r[8..16].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
-                r[16..24].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
-            }
-            w.str(&self.token_id, v >= 2, "token_id");
-            w.bytes(&self.hmac, v >= 2, "hmac");
-            if v >= 2 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<5>("throttle_time_ms") {
-                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                    r[4] = 0;
+            rt::outline(move || {
+                if v <= 2 && !self.token_requester_principal_type.is_empty() {
+                    w.fail(rt::write::not_in_version("token_requester_principal_type"));
                 }
-            } else {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-                if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                if v <= 2 && !self.token_requester_principal_name.is_empty() {
+                    w.fail(rt::write::not_in_version("token_requester_principal_name"));
+                }
+                w.i16(self.error_code, "error_code");
+                w.str(&self.principal_type, v >= 2, "principal_type");
+                w.str(&self.principal_name, v >= 2, "principal_name");
+                if v >= 3 {
+                    w.str(
+                        &self.token_requester_principal_type,
+                        v >= 2,
+                        "token_requester_principal_type",
+                    );
+                }
+                if v >= 3 {
+                    w.str(
+                        &self.token_requester_principal_name,
+                        v >= 2,
+                        "token_requester_principal_name",
+                    );
+                }
+                if let Some(r) = w.run::<24>("issue_timestamp_ms") {
+                    r[0..8].copy_from_slice(&self.issue_timestamp_ms.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+                    r[16..24].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
+                }
+                w.str(&self.token_id, v >= 2, "token_id");
+                w.bytes(&self.hmac, v >= 2, "hmac");
+                if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<5>("throttle_time_ms") {
+                        r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                        r[4] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                    if v >= 2 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for CreateDelegationTokenResponse {
         type View<'a> = super::CreateDelegationTokenResponse<'a>;
+        #[inline]
         fn from_view(v: &super::CreateDelegationTokenResponse<'_>) -> Self {
             Self::from(v)
         }

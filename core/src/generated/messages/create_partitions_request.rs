@@ -37,6 +37,7 @@ impl<'a> CreatePartitionsRequest<'a> {
 }
 
 impl Default for CreatePartitionsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,36 +45,42 @@ impl Default for CreatePartitionsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreatePartitionsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "CreatePartitionsRequest {{ topics: {}, timeout_ms: {=i32}, validate_only: {=bool}, unknown_tagged_fields: {} }}", self.topics, self.timeout_ms, self.validate_only, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "CreatePartitionsRequest {{ topics: {}, timeout_ms: {=i32}, validate_only: {=bool}, unknown_tagged_fields: {} }}", self.topics, self.timeout_ms, self.validate_only, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for CreatePartitionsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let topics = rt::read::array::<CreatePartitionsTopic<'a>>(c, v >= 2, v, "topics")?;
-        let r: [u8; 5] = match rt::read::run::<5>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "timeout_ms")?;
-                rt::read::bool(c, "validate_only")?;
-                return Err(rt::read::short(c, "timeout_ms"));
-            }
-        };
-        let timeout_ms = rt::read::i32_at::<5, 0>(&r);
-        let validate_only = rt::read::canon_bool(c, rt::read::u8_at::<5, 4>(&r));
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topics,
-            timeout_ms,
-            validate_only,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let topics = rt::read::array::<CreatePartitionsTopic<'a>>(c, v >= 2, v, "topics")?;
+            let r: [u8; 5] = match rt::read::run::<5>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "timeout_ms")?;
+                    rt::read::bool(c, "validate_only")?;
+                    return Err(rt::read::short(c, "timeout_ms"));
+                }
+            };
+            let timeout_ms = rt::read::i32_at::<5, 0>(&r);
+            let validate_only = rt::read::canon_bool(c, rt::read::u8_at::<5, 4>(&r));
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topics,
+                timeout_ms,
+                validate_only,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -94,30 +101,36 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 5;
-        n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 5;
+            n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.topics, v >= 2, v, "topics");
-        w.i32(self.timeout_ms, "timeout_ms");
-        w.bool(self.validate_only, "validate_only");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.array(&self.topics, v >= 2, v, "topics");
+            w.i32(self.timeout_ms, "timeout_ms");
+            w.bool(self.validate_only, "validate_only");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -147,6 +160,7 @@ impl<'a> CreatePartitionsTopic<'a> {
 }
 
 impl Default for CreatePartitionsTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -154,15 +168,11 @@ impl Default for CreatePartitionsTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreatePartitionsTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "CreatePartitionsTopic {{ name: \"{=str}\", count: {=i32}, assignments: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.count,
-            self.assignments,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "CreatePartitionsTopic {{ name: \"{=str}\", count: {=i32}, assignments: {}, unknown_tagged_fields: {} }}", self.name, self.count, self.assignments, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -202,14 +212,17 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_array::<CreatePartitionsAssignment<'a>>(c, v >= 2, v)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_array::<CreatePartitionsAssignment<'a>>(c, v >= 2, v)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -238,31 +251,37 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
-        n += rt::write::opt_array_size(&self.assignments, v >= 2, true, v, "topics[].assignments")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
+            n += rt::write::opt_array_size(&self.assignments, v >= 2, true, v, "topics[].assignments")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 2, "topics[].name");
-        w.i32(self.count, "topics[].count");
-        w.opt_array(&self.assignments, v >= 2, true, v, "topics[].assignments");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 2, "topics[].name");
+            w.i32(self.count, "topics[].count");
+            w.opt_array(&self.assignments, v >= 2, true, v, "topics[].assignments");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -286,6 +305,7 @@ impl<'a> CreatePartitionsAssignment<'a> {
 }
 
 impl Default for CreatePartitionsAssignment<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -293,13 +313,16 @@ impl Default for CreatePartitionsAssignment<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreatePartitionsAssignment<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "CreatePartitionsAssignment {{ broker_ids: {}, unknown_tagged_fields: {} }}",
-            self.broker_ids,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "CreatePartitionsAssignment {{ broker_ids: {}, unknown_tagged_fields: {} }}",
+                self.broker_ids,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -332,12 +355,15 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_array::<i32>(c, v >= 2, v)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_array::<i32>(c, v >= 2, v)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -369,31 +395,37 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topics[].assignments[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            w.array(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "topics[].assignments[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -600,6 +632,7 @@ pub mod owned {
     }
 
     impl Default for CreatePartitionsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 topics: Vec::new(),
@@ -611,78 +644,90 @@ pub mod owned {
     }
 
     impl From<&super::CreatePartitionsRequest<'_>> for CreatePartitionsRequest {
+        #[inline]
         fn from(v: &super::CreatePartitionsRequest<'_>) -> Self {
-            Self {
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                timeout_ms: v.timeout_ms,
-                validate_only: v.validate_only,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    timeout_ms: v.timeout_ms,
+                    validate_only: v.validate_only,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for CreatePartitionsRequest {}
 
     impl rt::OwnedStruct for CreatePartitionsRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topics = rt::owned::read_array::<CreatePartitionsTopic, _>(c, v >= 2, v, "topics")?;
-            let r: [u8; 5] = match rt::read::run::<5>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "timeout_ms")?;
-                    rt::read::bool(c, "validate_only")?;
-                    return Err(rt::read::short(c, "timeout_ms"));
-                }
-            };
-            let timeout_ms = rt::read::i32_at::<5, 0>(&r);
-            let validate_only = rt::read::canon_bool(c, rt::read::u8_at::<5, 4>(&r));
-            let unknown_tagged_fields = if v >= 2 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                topics,
-                timeout_ms,
-                validate_only,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let topics = rt::owned::read_array::<CreatePartitionsTopic, _>(c, v >= 2, v, "topics")?;
+                let r: [u8; 5] = match rt::read::run::<5>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "timeout_ms")?;
+                        rt::read::bool(c, "validate_only")?;
+                        return Err(rt::read::short(c, "timeout_ms"));
+                    }
+                };
+                let timeout_ms = rt::read::i32_at::<5, 0>(&r);
+                let validate_only = rt::read::canon_bool(c, rt::read::u8_at::<5, 4>(&r));
+                let unknown_tagged_fields = if v >= 2 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    topics,
+                    timeout_ms,
+                    validate_only,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 5;
-            n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 5;
+                n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
-            if v >= 2 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<6>("timeout_ms") {
-                    r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
-                    r[4] = u8::from(self.validate_only);
-                    r[5] = 0;
-                }
-            } else {
-                if let Some(r) = w.run::<5>("timeout_ms") {
-                    r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
-                    r[4] = u8::from(self.validate_only);
-                }
-                if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
+                if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<6>("timeout_ms") {
+                        r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                        r[4] = u8::from(self.validate_only);
+                        r[5] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if let Some(r) = w.run::<5>("timeout_ms") {
+                        r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                        r[4] = u8::from(self.validate_only);
+                    }
+                    if v >= 2 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -700,6 +745,7 @@ pub mod owned {
     }
 
     impl Default for CreatePartitionsTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -711,13 +757,16 @@ pub mod owned {
     }
 
     impl From<&super::CreatePartitionsTopic<'_>> for CreatePartitionsTopic {
+        #[inline]
         fn from(v: &super::CreatePartitionsTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                count: v.count,
-                assignments: v.assignments.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    count: v.count,
+                    assignments: v.assignments.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -745,20 +794,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
-            n += rt::owned::opt_vec_size(self.assignments.as_deref(), v >= 2, true, v, "topics[].assignments")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
+                n += rt::owned::opt_vec_size(self.assignments.as_deref(), v >= 2, true, v, "topics[].assignments")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -784,6 +836,7 @@ pub mod owned {
     }
 
     impl Default for CreatePartitionsAssignment {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_ids: rt::SmallVec::new(),
@@ -793,11 +846,14 @@ pub mod owned {
     }
 
     impl From<&super::CreatePartitionsAssignment<'_>> for CreatePartitionsAssignment {
+        #[inline]
         fn from(v: &super::CreatePartitionsAssignment<'_>) -> Self {
-            Self {
-                broker_ids: v.broker_ids.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_ids: v.broker_ids.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -823,19 +879,22 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -854,6 +913,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for CreatePartitionsRequest {
         type View<'a> = super::CreatePartitionsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::CreatePartitionsRequest<'_>) -> Self {
             Self::from(v)
         }

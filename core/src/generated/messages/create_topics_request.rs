@@ -38,6 +38,7 @@ impl<'a> CreateTopicsRequest<'a> {
 }
 
 impl Default for CreateTopicsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -45,32 +46,38 @@ impl Default for CreateTopicsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreateTopicsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "CreateTopicsRequest {{ topics: {}, timeout_ms: {=i32}, validate_only: {=bool}, unknown_tagged_fields: {} }}", self.topics, self.timeout_ms, self.validate_only, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "CreateTopicsRequest {{ topics: {}, timeout_ms: {=i32}, validate_only: {=bool}, unknown_tagged_fields: {} }}", self.topics, self.timeout_ms, self.validate_only, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for CreateTopicsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let topics = rt::read::array::<CreatableTopic<'a>>(c, v >= 5, v, "topics")?;
-        let timeout_ms = rt::read::i32(c, "timeout_ms")?;
-        let validate_only = if v >= 1 {
-            rt::read::bool(c, "validate_only")?
-        } else {
-            false
-        };
-        let unknown_tagged_fields = if v >= 5 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topics,
-            timeout_ms,
-            validate_only,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let topics = rt::read::array::<CreatableTopic<'a>>(c, v >= 5, v, "topics")?;
+            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+            let validate_only = if v >= 1 {
+                rt::read::bool(c, "validate_only")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = if v >= 5 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topics,
+                timeout_ms,
+                validate_only,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -93,41 +100,47 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.topics, v >= 5, v, "topics")?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.validate_only {
-            return Err(rt::write::not_in_version("validate_only"));
-        }
-        if v >= 5 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.topics, v >= 5, v, "topics")?;
+            if v >= 1 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v <= 0 && self.validate_only {
+                return Err(rt::write::not_in_version("validate_only"));
+            }
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.validate_only {
-            w.fail(rt::write::not_in_version("validate_only"));
-        }
-        w.array(&self.topics, v >= 5, v, "topics");
-        w.i32(self.timeout_ms, "timeout_ms");
-        if v >= 1 {
-            w.bool(self.validate_only, "validate_only");
-        }
-        if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && self.validate_only {
+                w.fail(rt::write::not_in_version("validate_only"));
+            }
+            w.array(&self.topics, v >= 5, v, "topics");
+            w.i32(self.timeout_ms, "timeout_ms");
+            if v >= 1 {
+                w.bool(self.validate_only, "validate_only");
+            }
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -163,6 +176,7 @@ impl<'a> CreatableTopic<'a> {
 }
 
 impl Default for CreatableTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -170,8 +184,11 @@ impl Default for CreatableTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreatableTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "CreatableTopic {{ name: \"{=str}\", num_partitions: {=i32}, replication_factor: {=i16}, assignments: {}, configs: {}, unknown_tagged_fields: {} }}", self.name, self.num_partitions, self.replication_factor, self.assignments, self.configs, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "CreatableTopic {{ name: \"{=str}\", num_partitions: {=i32}, replication_factor: {=i16}, assignments: {}, configs: {}, unknown_tagged_fields: {} }}", self.name, self.num_partitions, self.replication_factor, self.assignments, self.configs, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -230,15 +247,18 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 5)?;
-        rt::read::skip(c, 6)?;
-        rt::read::skip_array::<CreatableReplicaAssignment<'a>>(c, v >= 5, v)?;
-        rt::read::skip_array::<CreatableTopicConfig<'a>>(c, v >= 5, v)?;
-        if v >= 5 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 5)?;
+            rt::read::skip(c, 6)?;
+            rt::read::skip_array::<CreatableReplicaAssignment<'a>>(c, v >= 5, v)?;
+            rt::read::skip_array::<CreatableTopicConfig<'a>>(c, v >= 5, v)?;
+            if v >= 5 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -283,34 +303,40 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::str_size(self.name, v >= 5, "topics[].name")?;
-        n += rt::write::array_size(&self.assignments, v >= 5, v, "topics[].assignments")?;
-        n += rt::write::array_size(&self.configs, v >= 5, v, "topics[].configs")?;
-        if v >= 5 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::str_size(self.name, v >= 5, "topics[].name")?;
+            n += rt::write::array_size(&self.assignments, v >= 5, v, "topics[].assignments")?;
+            n += rt::write::array_size(&self.configs, v >= 5, v, "topics[].configs")?;
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 5, "topics[].name");
-        w.i32(self.num_partitions, "topics[].num_partitions");
-        w.i16(self.replication_factor, "topics[].replication_factor");
-        w.array(&self.assignments, v >= 5, v, "topics[].assignments");
-        w.array(&self.configs, v >= 5, v, "topics[].configs");
-        if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 5, "topics[].name");
+            w.i32(self.num_partitions, "topics[].num_partitions");
+            w.i16(self.replication_factor, "topics[].replication_factor");
+            w.array(&self.assignments, v >= 5, v, "topics[].assignments");
+            w.array(&self.configs, v >= 5, v, "topics[].configs");
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -337,6 +363,7 @@ impl<'a> CreatableReplicaAssignment<'a> {
 }
 
 impl Default for CreatableReplicaAssignment<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -344,14 +371,17 @@ impl Default for CreatableReplicaAssignment<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreatableReplicaAssignment<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "CreatableReplicaAssignment {{ partition_index: {=i32}, broker_ids: {}, unknown_tagged_fields: {} }}",
-            self.partition_index,
-            self.broker_ids,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "CreatableReplicaAssignment {{ partition_index: {=i32}, broker_ids: {}, unknown_tagged_fields: {} }}",
+                self.partition_index,
+                self.broker_ids,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -387,13 +417,16 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_array::<i32>(c, v >= 5, v)?;
-        if v >= 5 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_array::<i32>(c, v >= 5, v)?;
+            if v >= 5 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -429,32 +462,38 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
-        if v >= 5 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "topics[].assignments[].partition_index");
-        w.array(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids");
-        if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topics[].assignments[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].assignments[].partition_index");
+            w.array(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids");
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "topics[].assignments[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -481,6 +520,7 @@ impl<'a> CreatableTopicConfig<'a> {
 }
 
 impl Default for CreatableTopicConfig<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -488,14 +528,17 @@ impl Default for CreatableTopicConfig<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreatableTopicConfig<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "CreatableTopicConfig {{ name: \"{=str}\", value: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            rt::defmt_fmt::OptStr(self.value),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "CreatableTopicConfig {{ name: \"{=str}\", value: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                rt::defmt_fmt::OptStr(self.value),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -531,13 +574,16 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 5)?;
-        rt::read::skip_str(c, v >= 5)?;
-        if v >= 5 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 5)?;
+            rt::read::skip_str(c, v >= 5)?;
+            if v >= 5 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -568,30 +614,36 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, v >= 5, "topics[].configs[].name")?;
-        n += rt::write::opt_str_size(self.value, v >= 5, true, "topics[].configs[].value")?;
-        if v >= 5 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, v >= 5, "topics[].configs[].name")?;
+            n += rt::write::opt_str_size(self.value, v >= 5, true, "topics[].configs[].value")?;
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 5, "topics[].configs[].name");
-        w.opt_str(self.value, v >= 5, true, "topics[].configs[].value");
-        if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 5, "topics[].configs[].name");
+            w.opt_str(self.value, v >= 5, true, "topics[].configs[].value");
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -897,6 +949,7 @@ pub mod owned {
     }
 
     impl Default for CreateTopicsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 topics: Vec::new(),
@@ -908,82 +961,94 @@ pub mod owned {
     }
 
     impl From<&super::CreateTopicsRequest<'_>> for CreateTopicsRequest {
+        #[inline]
         fn from(v: &super::CreateTopicsRequest<'_>) -> Self {
-            Self {
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                timeout_ms: v.timeout_ms,
-                validate_only: v.validate_only,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    timeout_ms: v.timeout_ms,
+                    validate_only: v.validate_only,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for CreateTopicsRequest {}
 
     impl rt::OwnedStruct for CreateTopicsRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topics = rt::owned::read_array::<CreatableTopic, _>(c, v >= 5, v, "topics")?;
-            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
-            let validate_only = if v >= 1 {
-                rt::read::bool(c, "validate_only")?
-            } else {
-                false
-            };
-            let unknown_tagged_fields = if v >= 5 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                topics,
-                timeout_ms,
-                validate_only,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let topics = rt::owned::read_array::<CreatableTopic, _>(c, v >= 5, v, "topics")?;
+                let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+                let validate_only = if v >= 1 {
+                    rt::read::bool(c, "validate_only")?
+                } else {
+                    false
+                };
+                let unknown_tagged_fields = if v >= 5 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    topics,
+                    timeout_ms,
+                    validate_only,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.topics, v >= 5, v, "topics")?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.validate_only {
-                return Err(rt::write::not_in_version("validate_only"));
-            }
-            if v >= 5 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
-                }
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.validate_only {
-                w.fail(rt::write::not_in_version("validate_only"));
-            }
-            rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics");
-            w.i32(self.timeout_ms, "timeout_ms");
-            if v >= 5 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("validate_only") {
-                    r[0] = u8::from(self.validate_only);
-                    r[1] = 0;
-                }
-            } else {
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.topics, v >= 5, v, "topics")?;
                 if v >= 1 {
-                    w.bool(self.validate_only, "validate_only");
+                    n += 1;
+                }
+                if v <= 0 && self.validate_only {
+                    return Err(rt::write::not_in_version("validate_only"));
                 }
                 if v >= 5 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                if v <= 0 && self.validate_only {
+                    w.fail(rt::write::not_in_version("validate_only"));
+                }
+                rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics");
+                w.i32(self.timeout_ms, "timeout_ms");
+                if v >= 5 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("validate_only") {
+                        r[0] = u8::from(self.validate_only);
+                        r[1] = 0;
+                    }
+                } else {
+                    if v >= 1 {
+                        w.bool(self.validate_only, "validate_only");
+                    }
+                    if v >= 5 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -1005,6 +1070,7 @@ pub mod owned {
     }
 
     impl Default for CreatableTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1018,15 +1084,18 @@ pub mod owned {
     }
 
     impl From<&super::CreatableTopic<'_>> for CreatableTopic {
+        #[inline]
         fn from(v: &super::CreatableTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                num_partitions: v.num_partitions,
-                replication_factor: v.replication_factor,
-                assignments: v.assignments.iter().map(|e| (&e).into()).collect(),
-                configs: v.configs.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    num_partitions: v.num_partitions,
+                    replication_factor: v.replication_factor,
+                    assignments: v.assignments.iter().map(|e| (&e).into()).collect(),
+                    configs: v.configs.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1066,21 +1135,24 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::str_size(&self.name, v >= 5, "topics[].name")?;
-            n += rt::owned::vec_size(&self.assignments, v >= 5, v, "topics[].assignments")?;
-            n += rt::owned::vec_size(&self.configs, v >= 5, v, "topics[].configs")?;
-            if v >= 5 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::str_size(&self.name, v >= 5, "topics[].name")?;
+                n += rt::owned::vec_size(&self.assignments, v >= 5, v, "topics[].assignments")?;
+                n += rt::owned::vec_size(&self.configs, v >= 5, v, "topics[].configs")?;
+                if v >= 5 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1112,6 +1184,7 @@ pub mod owned {
     }
 
     impl Default for CreatableReplicaAssignment {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1122,12 +1195,15 @@ pub mod owned {
     }
 
     impl From<&super::CreatableReplicaAssignment<'_>> for CreatableReplicaAssignment {
+        #[inline]
         fn from(v: &super::CreatableReplicaAssignment<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                broker_ids: v.broker_ids.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    broker_ids: v.broker_ids.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1155,19 +1231,22 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
-            if v >= 5 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
+                if v >= 5 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1197,6 +1276,7 @@ pub mod owned {
     }
 
     impl Default for CreatableTopicConfig {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1207,12 +1287,15 @@ pub mod owned {
     }
 
     impl From<&super::CreatableTopicConfig<'_>> for CreatableTopicConfig {
+        #[inline]
         fn from(v: &super::CreatableTopicConfig<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                value: v.value.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    value: v.value.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1237,20 +1320,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
-            n += rt::write::opt_str_size(self.value.as_deref(), v >= 5, true, "topics[].configs[].value")?;
-            if v >= 5 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
+                n += rt::write::opt_str_size(self.value.as_deref(), v >= 5, true, "topics[].configs[].value")?;
+                if v >= 5 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1267,6 +1353,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for CreateTopicsRequest {
         type View<'a> = super::CreateTopicsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::CreateTopicsRequest<'_>) -> Self {
             Self::from(v)
         }

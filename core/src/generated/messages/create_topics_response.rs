@@ -34,6 +34,7 @@ impl<'a> CreateTopicsResponse<'a> {
 }
 
 impl Default for CreateTopicsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,36 +42,42 @@ impl Default for CreateTopicsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreateTopicsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "CreateTopicsResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "CreateTopicsResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for CreateTopicsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = if v >= 2 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let topics = rt::read::array::<CreatableTopicResult<'a>>(c, v >= 5, v, "topics")?;
-        let unknown_tagged_fields = if v >= 5 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 2 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let topics = rt::read::array::<CreatableTopicResult<'a>>(c, v >= 5, v, "topics")?;
+            let unknown_tagged_fields = if v >= 5 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -92,34 +99,40 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 2 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.topics, v >= 5, v, "topics")?;
-        if v >= 5 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += 4;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.topics, v >= 5, v, "topics")?;
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 2 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        w.array(&self.topics, v >= 5, v, "topics");
-        if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 2 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            w.array(&self.topics, v >= 5, v, "topics");
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -164,6 +177,7 @@ impl<'a> CreatableTopicResult<'a> {
 }
 
 impl Default for CreatableTopicResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -171,8 +185,11 @@ impl Default for CreatableTopicResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreatableTopicResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "CreatableTopicResult {{ name: \"{=str}\", topic_id: {}, error_code: {=i16}, error_message: {}, topic_config_error_code: {=i16}, num_partitions: {=i32}, replication_factor: {=i16}, configs: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.topic_config_error_code, self.num_partitions, self.replication_factor, self.configs, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "CreatableTopicResult {{ name: \"{=str}\", topic_id: {}, error_code: {=i16}, error_message: {}, topic_config_error_code: {=i16}, num_partitions: {=i32}, replication_factor: {=i16}, configs: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.topic_config_error_code, self.num_partitions, self.replication_factor, self.configs, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -252,25 +269,28 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 5)?;
-        if v >= 7 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip(c, 2)?;
-        if v >= 1 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 5)?;
-        }
-        if v >= 5 {
-            rt::read::skip(c, 6)?;
-        }
-        if v >= 5 {
-            rt::read::skip_array::<CreatableTopicConfigs<'a>>(c, v >= 5, v)?;
-        }
-        if v >= 5 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            if v >= 7 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip(c, 2)?;
+            if v >= 1 {
+                rt::read::skip_str(c, v >= 5)?;
+            }
+            if v >= 5 {
+                rt::read::skip(c, 6)?;
+            }
+            if v >= 5 {
+                rt::read::skip_array::<CreatableTopicConfigs<'a>>(c, v >= 5, v)?;
+            }
+            if v >= 5 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -344,76 +364,82 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.name, v >= 5, "topics[].name")?;
-        if v >= 7 {
-            n += 16;
-        }
-        if v >= 1 {
-            n += rt::write::opt_str_size(self.error_message, v >= 5, v >= 1, "topics[].error_message")?;
-        }
-        if v >= 5 {
-            n += 4;
-        }
-        if v >= 5 {
-            n += 2;
-        }
-        if v >= 5 {
-            n += rt::write::opt_array_size(&self.configs, v >= 5, v >= 5, v, "topics[].configs")?;
-        }
-        if v >= 5 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.topic_config_error_code != 0_i16 {
-                let s = 2;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.name, v >= 5, "topics[].name")?;
+            if v >= 7 {
+                n += 16;
             }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            if v >= 1 {
+                n += rt::write::opt_str_size(self.error_message, v >= 5, v >= 1, "topics[].error_message")?;
             }
-        }
-        Ok(n)
+            if v >= 5 {
+                n += 4;
+            }
+            if v >= 5 {
+                n += 2;
+            }
+            if v >= 5 {
+                n += rt::write::opt_array_size(&self.configs, v >= 5, v >= 5, v, "topics[].configs")?;
+            }
+            if v >= 5 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.topic_config_error_code != 0_i16 {
+                    let s = 2;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 5, "topics[].name");
-        if v >= 7 {
-            w.uuid(self.topic_id, "topics[].topic_id");
-        }
-        w.i16(self.error_code, "topics[].error_code");
-        if v >= 1 {
-            w.opt_str(self.error_message, v >= 5, v >= 1, "topics[].error_message");
-        }
-        if v >= 5 {
-            w.i32(self.num_partitions, "topics[].num_partitions");
-        }
-        if v >= 5 {
-            w.i16(self.replication_factor, "topics[].replication_factor");
-        }
-        if v >= 5 {
-            w.opt_array(&self.configs, v >= 5, v >= 5, v, "topics[].configs");
-        }
-        if v >= 5 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_topic_config_error_code = self.topic_config_error_code != 0_i16;
-            tags += usize::from(has_topic_config_error_code);
-            w.uvarint(tags as u32, "topics[]._tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_topic_config_error_code {
-                let s = 2;
-                w.uvarint(0, "topics[].topic_config_error_code");
-                w.uvarint(s as u32, "topics[].topic_config_error_code");
-                w.i16(self.topic_config_error_code, "topics[].topic_config_error_code");
+        rt::outline(move || {
+            w.str(self.name, v >= 5, "topics[].name");
+            if v >= 7 {
+                w.uuid(self.topic_id, "topics[].topic_id");
             }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.i16(self.error_code, "topics[].error_code");
+            if v >= 1 {
+                w.opt_str(self.error_message, v >= 5, v >= 1, "topics[].error_message");
+            }
+            if v >= 5 {
+                w.i32(self.num_partitions, "topics[].num_partitions");
+            }
+            if v >= 5 {
+                w.i16(self.replication_factor, "topics[].replication_factor");
+            }
+            if v >= 5 {
+                w.opt_array(&self.configs, v >= 5, v >= 5, v, "topics[].configs");
+            }
+            if v >= 5 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_topic_config_error_code = self.topic_config_error_code != 0_i16;
+                tags += usize::from(has_topic_config_error_code);
+                w.uvarint(tags as u32, "topics[]._tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_topic_config_error_code {
+                    let s = 2;
+                    w.uvarint(0, "topics[].topic_config_error_code");
+                    w.uvarint(s as u32, "topics[].topic_config_error_code");
+                    w.i16(self.topic_config_error_code, "topics[].topic_config_error_code");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
+            }
+        })
     }
 }
 
@@ -449,6 +475,7 @@ impl<'a> CreatableTopicConfigs<'a> {
 }
 
 impl Default for CreatableTopicConfigs<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -456,8 +483,11 @@ impl Default for CreatableTopicConfigs<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CreatableTopicConfigs<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "CreatableTopicConfigs {{ name: \"{=str}\", value: {}, read_only: {=bool}, config_source: {=i8}, is_sensitive: {=bool}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::OptStr(self.value), self.read_only, self.config_source, self.is_sensitive, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "CreatableTopicConfigs {{ name: \"{=str}\", value: {}, read_only: {=bool}, config_source: {=i8}, is_sensitive: {=bool}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::OptStr(self.value), self.read_only, self.config_source, self.is_sensitive, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -543,20 +573,23 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 5 {
-            rt::read::skip_str(c, v >= 5)?;
-        }
-        if v >= 5 {
-            rt::read::skip_str(c, v >= 5)?;
-        }
-        if v >= 5 {
-            rt::read::skip(c, 3)?;
-        }
-        if v >= 5 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 5 {
+                rt::read::skip_str(c, v >= 5)?;
+            }
+            if v >= 5 {
+                rt::read::skip_str(c, v >= 5)?;
+            }
+            if v >= 5 {
+                rt::read::skip(c, 3)?;
+            }
+            if v >= 5 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -609,80 +642,86 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 5 {
-            n += rt::write::str_size(self.name, v >= 5, "topics[].configs[].name")?;
-        }
-        if v <= 4 && !self.name.is_empty() {
-            return Err(rt::write::not_in_version("topics[].configs[].name"));
-        }
-        if v >= 5 {
-            n += rt::write::opt_str_size(self.value, v >= 5, v >= 5, "topics[].configs[].value")?;
-        }
-        if v <= 4 && self.value != Some("") {
-            return Err(rt::write::not_in_version("topics[].configs[].value"));
-        }
-        if v >= 5 {
-            n += 1;
-        }
-        if v <= 4 && self.read_only {
-            return Err(rt::write::not_in_version("topics[].configs[].read_only"));
-        }
-        if v >= 5 {
-            n += 1;
-        }
-        if v >= 5 {
-            n += 1;
-        }
-        if v <= 4 && self.is_sensitive {
-            return Err(rt::write::not_in_version("topics[].configs[].is_sensitive"));
-        }
-        if v >= 5 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 5 {
+                n += rt::write::str_size(self.name, v >= 5, "topics[].configs[].name")?;
             }
-        }
-        Ok(n)
+            if v <= 4 && !self.name.is_empty() {
+                return Err(rt::write::not_in_version("topics[].configs[].name"));
+            }
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.value, v >= 5, v >= 5, "topics[].configs[].value")?;
+            }
+            if v <= 4 && self.value != Some("") {
+                return Err(rt::write::not_in_version("topics[].configs[].value"));
+            }
+            if v >= 5 {
+                n += 1;
+            }
+            if v <= 4 && self.read_only {
+                return Err(rt::write::not_in_version("topics[].configs[].read_only"));
+            }
+            if v >= 5 {
+                n += 1;
+            }
+            if v >= 5 {
+                n += 1;
+            }
+            if v <= 4 && self.is_sensitive {
+                return Err(rt::write::not_in_version("topics[].configs[].is_sensitive"));
+            }
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 4 && !self.name.is_empty() {
-            w.fail(rt::write::not_in_version("topics[].configs[].name"));
-        }
-        if v <= 4 && self.value != Some("") {
-            w.fail(rt::write::not_in_version("topics[].configs[].value"));
-        }
-        if v <= 4 && self.read_only {
-            w.fail(rt::write::not_in_version("topics[].configs[].read_only"));
-        }
-        if v <= 4 && self.is_sensitive {
-            w.fail(rt::write::not_in_version("topics[].configs[].is_sensitive"));
-        }
-        if v >= 5 {
-            w.str(self.name, v >= 5, "topics[].configs[].name");
-        }
-        if v >= 5 {
-            w.opt_str(self.value, v >= 5, v >= 5, "topics[].configs[].value");
-        }
-        if v >= 5 {
-            w.bool(self.read_only, "topics[].configs[].read_only");
-        }
-        if v >= 5 {
-            w.i8(self.config_source, "topics[].configs[].config_source");
-        }
-        if v >= 5 {
-            w.bool(self.is_sensitive, "topics[].configs[].is_sensitive");
-        }
-        if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 4 && !self.name.is_empty() {
+                w.fail(rt::write::not_in_version("topics[].configs[].name"));
+            }
+            if v <= 4 && self.value != Some("") {
+                w.fail(rt::write::not_in_version("topics[].configs[].value"));
+            }
+            if v <= 4 && self.read_only {
+                w.fail(rt::write::not_in_version("topics[].configs[].read_only"));
+            }
+            if v <= 4 && self.is_sensitive {
+                w.fail(rt::write::not_in_version("topics[].configs[].is_sensitive"));
+            }
+            if v >= 5 {
+                w.str(self.name, v >= 5, "topics[].configs[].name");
+            }
+            if v >= 5 {
+                w.opt_str(self.value, v >= 5, v >= 5, "topics[].configs[].value");
+            }
+            if v >= 5 {
+                w.bool(self.read_only, "topics[].configs[].read_only");
+            }
+            if v >= 5 {
+                w.i8(self.config_source, "topics[].configs[].config_source");
+            }
+            if v >= 5 {
+                w.bool(self.is_sensitive, "topics[].configs[].is_sensitive");
+            }
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -1025,6 +1064,7 @@ pub mod owned {
     }
 
     impl Default for CreateTopicsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -1035,65 +1075,77 @@ pub mod owned {
     }
 
     impl From<&super::CreateTopicsResponse<'_>> for CreateTopicsResponse {
+        #[inline]
         fn from(v: &super::CreateTopicsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for CreateTopicsResponse {}
 
     impl rt::OwnedStruct for CreateTopicsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = if v >= 2 {
-                rt::read::i32(c, "throttle_time_ms")?
-            } else {
-                0_i32
-            };
-            let topics = rt::owned::read_array::<CreatableTopicResult, _>(c, v >= 5, v, "topics")?;
-            let unknown_tagged_fields = if v >= 5 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = if v >= 2 {
+                    rt::read::i32(c, "throttle_time_ms")?
+                } else {
+                    0_i32
+                };
+                let topics = rt::owned::read_array::<CreatableTopicResult, _>(c, v >= 5, v, "topics")?;
+                let unknown_tagged_fields = if v >= 5 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 2 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.topics, v >= 5, v, "topics")?;
-            if v >= 5 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 2 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.topics, v >= 5, v, "topics")?;
+                if v >= 5 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 2 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics");
-            if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 2 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics");
+                if v >= 5 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1121,6 +1173,7 @@ pub mod owned {
     }
 
     impl Default for CreatableTopicResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1137,18 +1190,21 @@ pub mod owned {
     }
 
     impl From<&super::CreatableTopicResult<'_>> for CreatableTopicResult {
+        #[inline]
         fn from(v: &super::CreatableTopicResult<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                topic_id: v.topic_id,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                topic_config_error_code: v.topic_config_error_code,
-                num_partitions: v.num_partitions,
-                replication_factor: v.replication_factor,
-                configs: v.configs.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    topic_id: v.topic_id,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    topic_config_error_code: v.topic_config_error_code,
+                    num_partitions: v.num_partitions,
+                    replication_factor: v.replication_factor,
+                    configs: v.configs.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1230,39 +1286,47 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.name, v >= 5, "topics[].name")?;
-            if v >= 7 {
-                n += 16;
-            }
-            if v >= 1 {
-                n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 5, v >= 1, "topics[].error_message")?;
-            }
-            if v >= 5 {
-                n += 4;
-            }
-            if v >= 5 {
-                n += 2;
-            }
-            if v >= 5 {
-                n += rt::owned::opt_vec_size(self.configs.as_deref(), v >= 5, v >= 5, v, "topics[].configs")?;
-            }
-            if v >= 5 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.topic_config_error_code != 0_i16 {
-                    let s = 2;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.name, v >= 5, "topics[].name")?;
+                if v >= 7 {
+                    n += 16;
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                if v >= 1 {
+                    n += rt::write::opt_str_size(
+                        self.error_message.as_deref(),
+                        v >= 5,
+                        v >= 1,
+                        "topics[].error_message",
+                    )?;
                 }
-            }
-            Ok(n)
+                if v >= 5 {
+                    n += 4;
+                }
+                if v >= 5 {
+                    n += 2;
+                }
+                if v >= 5 {
+                    n += rt::owned::opt_vec_size(self.configs.as_deref(), v >= 5, v >= 5, v, "topics[].configs")?;
+                }
+                if v >= 5 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.topic_config_error_code != 0_i16 {
+                        let s = 2;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1322,6 +1386,7 @@ pub mod owned {
     }
 
     impl Default for CreatableTopicConfigs {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1335,15 +1400,18 @@ pub mod owned {
     }
 
     impl From<&super::CreatableTopicConfigs<'_>> for CreatableTopicConfigs {
+        #[inline]
         fn from(v: &super::CreatableTopicConfigs<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                value: v.value.map(rt::CompactString::from),
-                read_only: v.read_only,
-                config_source: v.config_source,
-                is_sensitive: v.is_sensitive,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    value: v.value.map(rt::CompactString::from),
+                    read_only: v.read_only,
+                    config_source: v.config_source,
+                    is_sensitive: v.is_sensitive,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1400,45 +1468,48 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 5 {
-                n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
-            }
-            if v <= 4 && !self.name.is_empty() {
-                return Err(rt::write::not_in_version("topics[].configs[].name"));
-            }
-            if v >= 5 {
-                n += rt::write::opt_str_size(self.value.as_deref(), v >= 5, v >= 5, "topics[].configs[].value")?;
-            }
-            if v <= 4 && self.value.as_deref() != Some("") {
-                return Err(rt::write::not_in_version("topics[].configs[].value"));
-            }
-            if v >= 5 {
-                n += 1;
-            }
-            if v <= 4 && self.read_only {
-                return Err(rt::write::not_in_version("topics[].configs[].read_only"));
-            }
-            if v >= 5 {
-                n += 1;
-            }
-            if v >= 5 {
-                n += 1;
-            }
-            if v <= 4 && self.is_sensitive {
-                return Err(rt::write::not_in_version("topics[].configs[].is_sensitive"));
-            }
-            if v >= 5 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 5 {
+                    n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
                 }
-            }
-            Ok(n)
+                if v <= 4 && !self.name.is_empty() {
+                    return Err(rt::write::not_in_version("topics[].configs[].name"));
+                }
+                if v >= 5 {
+                    n += rt::write::opt_str_size(self.value.as_deref(), v >= 5, v >= 5, "topics[].configs[].value")?;
+                }
+                if v <= 4 && self.value.as_deref() != Some("") {
+                    return Err(rt::write::not_in_version("topics[].configs[].value"));
+                }
+                if v >= 5 {
+                    n += 1;
+                }
+                if v <= 4 && self.read_only {
+                    return Err(rt::write::not_in_version("topics[].configs[].read_only"));
+                }
+                if v >= 5 {
+                    n += 1;
+                }
+                if v >= 5 {
+                    n += 1;
+                }
+                if v <= 4 && self.is_sensitive {
+                    return Err(rt::write::not_in_version("topics[].configs[].is_sensitive"));
+                }
+                if v >= 5 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1487,6 +1558,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for CreateTopicsResponse {
         type View<'a> = super::CreateTopicsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::CreateTopicsResponse<'_>) -> Self {
             Self::from(v)
         }

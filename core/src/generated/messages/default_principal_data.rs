@@ -36,6 +36,7 @@ impl<'a> DefaultPrincipalData<'a> {
 }
 
 impl Default for DefaultPrincipalData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,8 +44,11 @@ impl Default for DefaultPrincipalData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DefaultPrincipalData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DefaultPrincipalData {{ r#type: \"{=str}\", name: \"{=str}\", token_authenticated: {=bool}, unknown_tagged_fields: {} }}", self.r#type, self.name, self.token_authenticated, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DefaultPrincipalData {{ r#type: \"{=str}\", name: \"{=str}\", token_authenticated: {=bool}, unknown_tagged_fields: {} }}", self.r#type, self.name, self.token_authenticated, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -81,23 +85,29 @@ impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::str_size(self.r#type, true, "type")?;
-        n += rt::write::str_size(self.name, true, "name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::str_size(self.r#type, true, "type")?;
+            n += rt::write::str_size(self.name, true, "name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.r#type, true, "type");
-        w.str(self.name, true, "name");
-        w.bool(self.token_authenticated, "token_authenticated");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.r#type, true, "type");
+            w.str(self.name, true, "name");
+            w.bool(self.token_authenticated, "token_authenticated");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -208,6 +218,7 @@ pub mod owned {
     }
 
     impl Default for DefaultPrincipalData {
+        #[inline]
         fn default() -> Self {
             Self {
                 r#type: rt::CompactString::const_new(""),
@@ -219,13 +230,16 @@ pub mod owned {
     }
 
     impl From<&super::DefaultPrincipalData<'_>> for DefaultPrincipalData {
+        #[inline]
         fn from(v: &super::DefaultPrincipalData<'_>) -> Self {
-            Self {
-                r#type: v.r#type.into(),
-                name: v.name.into(),
-                token_authenticated: v.token_authenticated,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    r#type: v.r#type.into(),
+                    name: v.name.into(),
+                    token_authenticated: v.token_authenticated,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -246,35 +260,42 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::write::str_size(&self.r#type, true, "type")?;
-            n += rt::write::str_size(&self.name, true, "name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::write::str_size(&self.r#type, true, "type")?;
+                n += rt::write::str_size(&self.name, true, "name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.r#type, true, "type");
-            w.str(&self.name, true, "name");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("token_authenticated") {
-                    r[0] = u8::from(self.token_authenticated);
-                    r[1] = 0;
+            rt::outline(move || {
+                w.str(&self.r#type, true, "type");
+                w.str(&self.name, true, "name");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("token_authenticated") {
+                        r[0] = u8::from(self.token_authenticated);
+                        r[1] = 0;
+                    }
+                } else {
+                    w.bool(self.token_authenticated, "token_authenticated");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.bool(self.token_authenticated, "token_authenticated");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for DefaultPrincipalData {
         type View<'a> = super::DefaultPrincipalData<'a>;
+        #[inline]
         fn from_view(v: &super::DefaultPrincipalData<'_>) -> Self {
             Self::from(v)
         }

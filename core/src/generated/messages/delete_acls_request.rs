@@ -32,6 +32,7 @@ impl<'a> DeleteAclsRequest<'a> {
 }
 
 impl Default for DeleteAclsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -39,13 +40,16 @@ impl Default for DeleteAclsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DeleteAclsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DeleteAclsRequest {{ filters: {}, unknown_tagged_fields: {} }}",
-            self.filters,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DeleteAclsRequest {{ filters: {}, unknown_tagged_fields: {} }}",
+                self.filters,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -82,28 +86,34 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.filters, v >= 2, v, "filters")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.filters, v >= 2, v, "filters")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.filters, v >= 2, v, "filters");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.array(&self.filters, v >= 2, v, "filters");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -145,6 +155,7 @@ impl<'a> DeleteAclsFilter<'a> {
 }
 
 impl Default for DeleteAclsFilter<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -152,8 +163,11 @@ impl Default for DeleteAclsFilter<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DeleteAclsFilter<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DeleteAclsFilter {{ resource_type_filter: {=i8}, resource_name_filter: {}, pattern_type_filter: {=i8}, principal_filter: {}, host_filter: {}, operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.resource_type_filter, rt::defmt_fmt::OptStr(self.resource_name_filter), self.pattern_type_filter, rt::defmt_fmt::OptStr(self.principal_filter), rt::defmt_fmt::OptStr(self.host_filter), self.operation, self.permission_type, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DeleteAclsFilter {{ resource_type_filter: {=i8}, resource_name_filter: {}, pattern_type_filter: {=i8}, principal_filter: {}, host_filter: {}, operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.resource_type_filter, rt::defmt_fmt::OptStr(self.resource_name_filter), self.pattern_type_filter, rt::defmt_fmt::OptStr(self.principal_filter), rt::defmt_fmt::OptStr(self.host_filter), self.operation, self.permission_type, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -224,19 +238,22 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 1)?;
-        rt::read::skip_str(c, v >= 2)?;
-        if v >= 1 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip(c, 1)?;
-        }
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip(c, 2)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            rt::read::skip_str(c, v >= 2)?;
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip(c, 2)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -281,57 +298,63 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 3;
-        n += rt::write::opt_str_size(
-            self.resource_name_filter,
-            v >= 2,
-            true,
-            "filters[].resource_name_filter",
-        )?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.pattern_type_filter != 3_i8 {
-            return Err(rt::write::not_in_version("filters[].pattern_type_filter"));
-        }
-        n += rt::write::opt_str_size(self.principal_filter, v >= 2, true, "filters[].principal_filter")?;
-        n += rt::write::opt_str_size(self.host_filter, v >= 2, true, "filters[].host_filter")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("filters[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 3;
+            n += rt::write::opt_str_size(
+                self.resource_name_filter,
+                v >= 2,
+                true,
+                "filters[].resource_name_filter",
+            )?;
+            if v >= 1 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v <= 0 && self.pattern_type_filter != 3_i8 {
+                return Err(rt::write::not_in_version("filters[].pattern_type_filter"));
+            }
+            n += rt::write::opt_str_size(self.principal_filter, v >= 2, true, "filters[].principal_filter")?;
+            n += rt::write::opt_str_size(self.host_filter, v >= 2, true, "filters[].host_filter")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("filters[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.pattern_type_filter != 3_i8 {
-            w.fail(rt::write::not_in_version("filters[].pattern_type_filter"));
-        }
-        w.i8(self.resource_type_filter, "filters[].resource_type_filter");
-        w.opt_str(
-            self.resource_name_filter,
-            v >= 2,
-            true,
-            "filters[].resource_name_filter",
-        );
-        if v >= 1 {
-            w.i8(self.pattern_type_filter, "filters[].pattern_type_filter");
-        }
-        w.opt_str(self.principal_filter, v >= 2, true, "filters[].principal_filter");
-        w.opt_str(self.host_filter, v >= 2, true, "filters[].host_filter");
-        w.i8(self.operation, "filters[].operation");
-        w.i8(self.permission_type, "filters[].permission_type");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "filters[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && self.pattern_type_filter != 3_i8 {
+                w.fail(rt::write::not_in_version("filters[].pattern_type_filter"));
+            }
+            w.i8(self.resource_type_filter, "filters[].resource_type_filter");
+            w.opt_str(
+                self.resource_name_filter,
+                v >= 2,
+                true,
+                "filters[].resource_name_filter",
+            );
+            if v >= 1 {
+                w.i8(self.pattern_type_filter, "filters[].pattern_type_filter");
+            }
+            w.opt_str(self.principal_filter, v >= 2, true, "filters[].principal_filter");
+            w.opt_str(self.host_filter, v >= 2, true, "filters[].host_filter");
+            w.i8(self.operation, "filters[].operation");
+            w.i8(self.permission_type, "filters[].permission_type");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "filters[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -539,6 +562,7 @@ pub mod owned {
     }
 
     impl Default for DeleteAclsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 filters: Vec::new(),
@@ -548,11 +572,14 @@ pub mod owned {
     }
 
     impl From<&super::DeleteAclsRequest<'_>> for DeleteAclsRequest {
+        #[inline]
         fn from(v: &super::DeleteAclsRequest<'_>) -> Self {
-            Self {
-                filters: v.filters.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    filters: v.filters.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -573,28 +600,34 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.filters, v >= 2, v, "filters")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.filters, v >= 2, v, "filters")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.filters, v >= 2, v, "filters");
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.filters, v >= 2, v, "filters");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -620,6 +653,7 @@ pub mod owned {
     }
 
     impl Default for DeleteAclsFilter {
+        #[inline]
         fn default() -> Self {
             Self {
                 resource_type_filter: 0_i8,
@@ -635,17 +669,20 @@ pub mod owned {
     }
 
     impl From<&super::DeleteAclsFilter<'_>> for DeleteAclsFilter {
+        #[inline]
         fn from(v: &super::DeleteAclsFilter<'_>) -> Self {
-            Self {
-                resource_type_filter: v.resource_type_filter,
-                resource_name_filter: v.resource_name_filter.map(rt::CompactString::from),
-                pattern_type_filter: v.pattern_type_filter,
-                principal_filter: v.principal_filter.map(rt::CompactString::from),
-                host_filter: v.host_filter.map(rt::CompactString::from),
-                operation: v.operation,
-                permission_type: v.permission_type,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    resource_type_filter: v.resource_type_filter,
+                    resource_name_filter: v.resource_name_filter.map(rt::CompactString::from),
+                    pattern_type_filter: v.pattern_type_filter,
+                    principal_filter: v.principal_filter.map(rt::CompactString::from),
+                    host_filter: v.host_filter.map(rt::CompactString::from),
+                    operation: v.operation,
+                    permission_type: v.permission_type,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -694,37 +731,40 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 3;
-            n += rt::write::opt_str_size(
-                self.resource_name_filter.as_deref(),
-                v >= 2,
-                true,
-                "filters[].resource_name_filter",
-            )?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.pattern_type_filter != 3_i8 {
-                return Err(rt::write::not_in_version("filters[].pattern_type_filter"));
-            }
-            n += rt::write::opt_str_size(
-                self.principal_filter.as_deref(),
-                v >= 2,
-                true,
-                "filters[].principal_filter",
-            )?;
-            n += rt::write::opt_str_size(self.host_filter.as_deref(), v >= 2, true, "filters[].host_filter")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("filters[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 3;
+                n += rt::write::opt_str_size(
+                    self.resource_name_filter.as_deref(),
+                    v >= 2,
+                    true,
+                    "filters[].resource_name_filter",
+                )?;
+                if v >= 1 {
+                    n += 1;
                 }
-            }
-            Ok(n)
+                if v <= 0 && self.pattern_type_filter != 3_i8 {
+                    return Err(rt::write::not_in_version("filters[].pattern_type_filter"));
+                }
+                n += rt::write::opt_str_size(
+                    self.principal_filter.as_deref(),
+                    v >= 2,
+                    true,
+                    "filters[].principal_filter",
+                )?;
+                n += rt::write::opt_str_size(self.host_filter.as_deref(), v >= 2, true, "filters[].host_filter")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("filters[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -771,6 +811,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DeleteAclsRequest {
         type View<'a> = super::DeleteAclsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DeleteAclsRequest<'_>) -> Self {
             Self::from(v)
         }

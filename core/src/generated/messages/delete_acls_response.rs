@@ -34,6 +34,7 @@ impl<'a> DeleteAclsResponse<'a> {
 }
 
 impl Default for DeleteAclsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,32 +42,38 @@ impl Default for DeleteAclsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DeleteAclsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DeleteAclsResponse {{ throttle_time_ms: {=i32}, filter_results: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.filter_results,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DeleteAclsResponse {{ throttle_time_ms: {=i32}, filter_results: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.filter_results,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for DeleteAclsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let filter_results = rt::read::array::<DeleteAclsFilterResult<'a>>(c, v >= 2, v, "filter_results")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            filter_results,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let filter_results = rt::read::array::<DeleteAclsFilterResult<'a>>(c, v >= 2, v, "filter_results")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                filter_results,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -94,29 +101,35 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.filter_results, v >= 2, v, "filter_results")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.filter_results, v >= 2, v, "filter_results")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.filter_results, v >= 2, v, "filter_results");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.filter_results, v >= 2, v, "filter_results");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -146,6 +159,7 @@ impl<'a> DeleteAclsFilterResult<'a> {
 }
 
 impl Default for DeleteAclsFilterResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -153,8 +167,11 @@ impl Default for DeleteAclsFilterResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DeleteAclsFilterResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DeleteAclsFilterResult {{ error_code: {=i16}, error_message: {}, matching_acls: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.matching_acls, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DeleteAclsFilterResult {{ error_code: {=i16}, error_message: {}, matching_acls: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.matching_acls, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -194,14 +211,17 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_array::<DeleteAclsMatchingAcl<'a>>(c, v >= 2, v)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_array::<DeleteAclsMatchingAcl<'a>>(c, v >= 2, v)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -241,31 +261,37 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::opt_str_size(self.error_message, v >= 2, true, "filter_results[].error_message")?;
-        n += rt::write::array_size(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("filter_results[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::opt_str_size(self.error_message, v >= 2, true, "filter_results[].error_message")?;
+            n += rt::write::array_size(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("filter_results[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "filter_results[].error_code");
-        w.opt_str(self.error_message, v >= 2, true, "filter_results[].error_message");
-        w.array(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "filter_results[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "filter_results[].error_code");
+            w.opt_str(self.error_message, v >= 2, true, "filter_results[].error_message");
+            w.array(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "filter_results[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -313,6 +339,7 @@ impl<'a> DeleteAclsMatchingAcl<'a> {
 }
 
 impl Default for DeleteAclsMatchingAcl<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -320,8 +347,11 @@ impl Default for DeleteAclsMatchingAcl<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DeleteAclsMatchingAcl<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DeleteAclsMatchingAcl {{ error_code: {=i16}, error_message: {}, resource_type: {=i8}, resource_name: \"{=str}\", pattern_type: {=i8}, principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resource_type, self.resource_name, self.pattern_type, self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DeleteAclsMatchingAcl {{ error_code: {=i16}, error_message: {}, resource_type: {=i8}, resource_name: \"{=str}\", pattern_type: {=i8}, principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resource_type, self.resource_name, self.pattern_type, self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -398,21 +428,24 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip(c, 1)?;
-        rt::read::skip_str(c, v >= 2)?;
-        if v >= 1 {
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 1)?;
-        }
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip(c, 2)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            rt::read::skip_str(c, v >= 2)?;
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip(c, 2)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -477,77 +510,83 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 5;
-        n += rt::write::opt_str_size(
-            self.error_message,
-            v >= 2,
-            true,
-            "filter_results[].matching_acls[].error_message",
-        )?;
-        n += rt::write::str_size(
-            self.resource_name,
-            v >= 2,
-            "filter_results[].matching_acls[].resource_name",
-        )?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.pattern_type != 3_i8 {
-            return Err(rt::write::not_in_version(
-                "filter_results[].matching_acls[].pattern_type",
-            ));
-        }
-        n += rt::write::str_size(self.principal, v >= 2, "filter_results[].matching_acls[].principal")?;
-        n += rt::write::str_size(self.host, v >= 2, "filter_results[].matching_acls[].host")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "filter_results[].matching_acls[]._tagged_fields",
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 5;
+            n += rt::write::opt_str_size(
+                self.error_message,
+                v >= 2,
+                true,
+                "filter_results[].matching_acls[].error_message",
+            )?;
+            n += rt::write::str_size(
+                self.resource_name,
+                v >= 2,
+                "filter_results[].matching_acls[].resource_name",
+            )?;
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.pattern_type != 3_i8 {
+                return Err(rt::write::not_in_version(
+                    "filter_results[].matching_acls[].pattern_type",
                 ));
             }
-        }
-        Ok(n)
+            n += rt::write::str_size(self.principal, v >= 2, "filter_results[].matching_acls[].principal")?;
+            n += rt::write::str_size(self.host, v >= 2, "filter_results[].matching_acls[].host")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "filter_results[].matching_acls[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.pattern_type != 3_i8 {
-            w.fail(rt::write::not_in_version(
-                "filter_results[].matching_acls[].pattern_type",
-            ));
-        }
-        w.i16(self.error_code, "filter_results[].matching_acls[].error_code");
-        w.opt_str(
-            self.error_message,
-            v >= 2,
-            true,
-            "filter_results[].matching_acls[].error_message",
-        );
-        w.i8(self.resource_type, "filter_results[].matching_acls[].resource_type");
-        w.str(
-            self.resource_name,
-            v >= 2,
-            "filter_results[].matching_acls[].resource_name",
-        );
-        if v >= 1 {
-            w.i8(self.pattern_type, "filter_results[].matching_acls[].pattern_type");
-        }
-        w.str(self.principal, v >= 2, "filter_results[].matching_acls[].principal");
-        w.str(self.host, v >= 2, "filter_results[].matching_acls[].host");
-        w.i8(self.operation, "filter_results[].matching_acls[].operation");
-        w.i8(self.permission_type, "filter_results[].matching_acls[].permission_type");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "filter_results[].matching_acls[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 0 && self.pattern_type != 3_i8 {
+                w.fail(rt::write::not_in_version(
+                    "filter_results[].matching_acls[].pattern_type",
+                ));
+            }
+            w.i16(self.error_code, "filter_results[].matching_acls[].error_code");
+            w.opt_str(
+                self.error_message,
+                v >= 2,
+                true,
+                "filter_results[].matching_acls[].error_message",
+            );
+            w.i8(self.resource_type, "filter_results[].matching_acls[].resource_type");
+            w.str(
+                self.resource_name,
+                v >= 2,
+                "filter_results[].matching_acls[].resource_name",
+            );
+            if v >= 1 {
+                w.i8(self.pattern_type, "filter_results[].matching_acls[].pattern_type");
+            }
+            w.str(self.principal, v >= 2, "filter_results[].matching_acls[].principal");
+            w.str(self.host, v >= 2, "filter_results[].matching_acls[].host");
+            w.i8(self.operation, "filter_results[].matching_acls[].operation");
+            w.i8(self.permission_type, "filter_results[].matching_acls[].permission_type");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "filter_results[].matching_acls[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -873,6 +912,7 @@ pub mod owned {
     }
 
     impl Default for DeleteAclsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -883,56 +923,69 @@ pub mod owned {
     }
 
     impl From<&super::DeleteAclsResponse<'_>> for DeleteAclsResponse {
+        #[inline]
         fn from(v: &super::DeleteAclsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                filter_results: v.filter_results.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    filter_results: v.filter_results.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DeleteAclsResponse {}
 
     impl rt::OwnedStruct for DeleteAclsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let filter_results = rt::owned::read_array::<DeleteAclsFilterResult, _>(c, v >= 2, v, "filter_results")?;
-            let unknown_tagged_fields = if v >= 2 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                filter_results,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let filter_results =
+                    rt::owned::read_array::<DeleteAclsFilterResult, _>(c, v >= 2, v, "filter_results")?;
+                let unknown_tagged_fields = if v >= 2 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    filter_results,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.filter_results, v >= 2, v, "filter_results")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.filter_results, v >= 2, v, "filter_results")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            rt::owned::write_vec(w, &self.filter_results, v >= 2, v, "filter_results");
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                rt::owned::write_vec(w, &self.filter_results, v >= 2, v, "filter_results");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -950,6 +1003,7 @@ pub mod owned {
     }
 
     impl Default for DeleteAclsFilterResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -961,13 +1015,16 @@ pub mod owned {
     }
 
     impl From<&super::DeleteAclsFilterResult<'_>> for DeleteAclsFilterResult {
+        #[inline]
         fn from(v: &super::DeleteAclsFilterResult<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                matching_acls: v.matching_acls.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    matching_acls: v.matching_acls.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -996,25 +1053,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::opt_str_size(
-                self.error_message.as_deref(),
-                v >= 2,
-                true,
-                "filter_results[].error_message",
-            )?;
-            n += rt::owned::vec_size(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("filter_results[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    v >= 2,
+                    true,
+                    "filter_results[].error_message",
+                )?;
+                n += rt::owned::vec_size(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("filter_results[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1061,6 +1121,7 @@ pub mod owned {
     }
 
     impl Default for DeleteAclsMatchingAcl {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -1078,19 +1139,22 @@ pub mod owned {
     }
 
     impl From<&super::DeleteAclsMatchingAcl<'_>> for DeleteAclsMatchingAcl {
+        #[inline]
         fn from(v: &super::DeleteAclsMatchingAcl<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                resource_type: v.resource_type,
-                resource_name: v.resource_name.into(),
-                pattern_type: v.pattern_type,
-                principal: v.principal.into(),
-                host: v.host.into(),
-                operation: v.operation,
-                permission_type: v.permission_type,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    resource_type: v.resource_type,
+                    resource_name: v.resource_name.into(),
+                    pattern_type: v.pattern_type,
+                    principal: v.principal.into(),
+                    host: v.host.into(),
+                    operation: v.operation,
+                    permission_type: v.permission_type,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1150,41 +1214,44 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 5;
-            n += rt::write::opt_str_size(
-                self.error_message.as_deref(),
-                v >= 2,
-                true,
-                "filter_results[].matching_acls[].error_message",
-            )?;
-            n += rt::write::str_size(
-                &self.resource_name,
-                v >= 2,
-                "filter_results[].matching_acls[].resource_name",
-            )?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.pattern_type != 3_i8 {
-                return Err(rt::write::not_in_version(
-                    "filter_results[].matching_acls[].pattern_type",
-                ));
-            }
-            n += rt::write::str_size(&self.principal, v >= 2, "filter_results[].matching_acls[].principal")?;
-            n += rt::write::str_size(&self.host, v >= 2, "filter_results[].matching_acls[].host")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "filter_results[].matching_acls[]._tagged_fields",
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 5;
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    v >= 2,
+                    true,
+                    "filter_results[].matching_acls[].error_message",
+                )?;
+                n += rt::write::str_size(
+                    &self.resource_name,
+                    v >= 2,
+                    "filter_results[].matching_acls[].resource_name",
+                )?;
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.pattern_type != 3_i8 {
+                    return Err(rt::write::not_in_version(
+                        "filter_results[].matching_acls[].pattern_type",
                     ));
                 }
-            }
-            Ok(n)
+                n += rt::write::str_size(&self.principal, v >= 2, "filter_results[].matching_acls[].principal")?;
+                n += rt::write::str_size(&self.host, v >= 2, "filter_results[].matching_acls[].host")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "filter_results[].matching_acls[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1237,6 +1304,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DeleteAclsResponse {
         type View<'a> = super::DeleteAclsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DeleteAclsResponse<'_>) -> Self {
             Self::from(v)
         }

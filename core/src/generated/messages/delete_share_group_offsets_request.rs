@@ -34,6 +34,7 @@ impl<'a> DeleteShareGroupOffsetsRequest<'a> {
 }
 
 impl Default for DeleteShareGroupOffsetsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,14 +42,17 @@ impl Default for DeleteShareGroupOffsetsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DeleteShareGroupOffsetsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DeleteShareGroupOffsetsRequest {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
-            self.group_id,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DeleteShareGroupOffsetsRequest {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
+                self.group_id,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -90,22 +94,28 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.group_id, true, "group_id")?;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.group_id, true, "group_id")?;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.group_id, true, "group_id");
-        w.array(&self.topics, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.group_id, true, "group_id");
+            w.array(&self.topics, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -129,6 +139,7 @@ impl<'a> DeleteShareGroupOffsetsRequestTopic<'a> {
 }
 
 impl Default for DeleteShareGroupOffsetsRequestTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -136,13 +147,16 @@ impl Default for DeleteShareGroupOffsetsRequestTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DeleteShareGroupOffsetsRequestTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DeleteShareGroupOffsetsRequestTopic {{ topic_name: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DeleteShareGroupOffsetsRequestTopic {{ topic_name: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.topic_name,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -169,10 +183,13 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -192,20 +209,26 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.topic_name, true, "topics[].topic_name");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.topic_name, true, "topics[].topic_name");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -330,6 +353,7 @@ pub mod owned {
     }
 
     impl Default for DeleteShareGroupOffsetsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -340,12 +364,15 @@ pub mod owned {
     }
 
     impl From<&super::DeleteShareGroupOffsetsRequest<'_>> for DeleteShareGroupOffsetsRequest {
+        #[inline]
         fn from(v: &super::DeleteShareGroupOffsetsRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -364,22 +391,28 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.group_id, true, "group_id")?;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.group_id, true, "group_id")?;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.str(&self.group_id, true, "group_id");
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.str(&self.group_id, true, "group_id");
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -393,6 +426,7 @@ pub mod owned {
     }
 
     impl Default for DeleteShareGroupOffsetsRequestTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -402,11 +436,14 @@ pub mod owned {
     }
 
     impl From<&super::DeleteShareGroupOffsetsRequestTopic<'_>> for DeleteShareGroupOffsetsRequestTopic {
+        #[inline]
         fn from(v: &super::DeleteShareGroupOffsetsRequestTopic<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -426,15 +463,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -446,6 +486,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DeleteShareGroupOffsetsRequest {
         type View<'a> = super::DeleteShareGroupOffsetsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DeleteShareGroupOffsetsRequest<'_>) -> Self {
             Self::from(v)
         }

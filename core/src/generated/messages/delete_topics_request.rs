@@ -38,6 +38,7 @@ impl<'a> DeleteTopicsRequest<'a> {
 }
 
 impl Default for DeleteTopicsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -45,15 +46,18 @@ impl Default for DeleteTopicsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DeleteTopicsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DeleteTopicsRequest {{ topics: {}, topic_names: {}, timeout_ms: {=i32}, unknown_tagged_fields: {} }}",
-            self.topics,
-            self.topic_names,
-            self.timeout_ms,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DeleteTopicsRequest {{ topics: {}, topic_names: {}, timeout_ms: {=i32}, unknown_tagged_fields: {} }}",
+                self.topics,
+                self.topic_names,
+                self.timeout_ms,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -108,45 +112,51 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        if v >= 6 {
-            n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
-        }
-        if v <= 5 && !self.topics.is_empty() {
-            return Err(rt::write::not_in_version("topics"));
-        }
-        if v <= 5 {
-            n += rt::write::array_size(&self.topic_names, v >= 4, v, "topic_names")?;
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            if v >= 6 {
+                n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
             }
-        }
-        Ok(n)
+            if v <= 5 && !self.topics.is_empty() {
+                return Err(rt::write::not_in_version("topics"));
+            }
+            if v <= 5 {
+                n += rt::write::array_size(&self.topic_names, v >= 4, v, "topic_names")?;
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 5 && !self.topics.is_empty() {
-            w.fail(rt::write::not_in_version("topics"));
-        }
-        if v >= 6 {
-            w.array(&self.topics, v >= 4, v, "topics");
-        }
-        if v <= 5 {
-            w.array(&self.topic_names, v >= 4, v, "topic_names");
-        }
-        w.i32(self.timeout_ms, "timeout_ms");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 5 && !self.topics.is_empty() {
+                w.fail(rt::write::not_in_version("topics"));
+            }
+            if v >= 6 {
+                w.array(&self.topics, v >= 4, v, "topics");
+            }
+            if v <= 5 {
+                w.array(&self.topic_names, v >= 4, v, "topic_names");
+            }
+            w.i32(self.timeout_ms, "timeout_ms");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -173,6 +183,7 @@ impl<'a> DeleteTopicState<'a> {
 }
 
 impl Default for DeleteTopicState<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -180,14 +191,17 @@ impl Default for DeleteTopicState<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DeleteTopicState<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DeleteTopicState {{ name: {}, topic_id: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::OptStr(self.name),
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DeleteTopicState {{ name: {}, topic_id: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::OptStr(self.name),
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -235,17 +249,20 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 6 {
-            rt::read::skip_str(c, v >= 4)?;
-        }
-        if v >= 6 {
-            rt::read::skip(c, 16)?;
-        }
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 6 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            if v >= 6 {
+                rt::read::skip(c, 16)?;
+            }
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -272,50 +289,56 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 6 {
-            n += rt::write::opt_str_size(self.name, v >= 4, v >= 6, "topics[].name")?;
-        }
-        if v <= 5 && self.name.is_some() {
-            return Err(rt::write::not_in_version("topics[].name"));
-        }
-        if v >= 6 {
-            n += 16;
-        }
-        if v <= 5 && self.topic_id != rt::Uuid::nil() {
-            return Err(rt::write::not_in_version("topics[].topic_id"));
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 6 {
+                n += rt::write::opt_str_size(self.name, v >= 4, v >= 6, "topics[].name")?;
             }
-        }
-        Ok(n)
+            if v <= 5 && self.name.is_some() {
+                return Err(rt::write::not_in_version("topics[].name"));
+            }
+            if v >= 6 {
+                n += 16;
+            }
+            if v <= 5 && self.topic_id != rt::Uuid::nil() {
+                return Err(rt::write::not_in_version("topics[].topic_id"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 5 && self.name.is_some() {
-            w.fail(rt::write::not_in_version("topics[].name"));
-        }
-        if v <= 5 && self.topic_id != rt::Uuid::nil() {
-            w.fail(rt::write::not_in_version("topics[].topic_id"));
-        }
-        if v >= 6 {
-            w.opt_str(self.name, v >= 4, v >= 6, "topics[].name");
-        }
-        if v >= 6 {
-            w.uuid(self.topic_id, "topics[].topic_id");
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 5 && self.name.is_some() {
+                w.fail(rt::write::not_in_version("topics[].name"));
+            }
+            if v <= 5 && self.topic_id != rt::Uuid::nil() {
+                w.fail(rt::write::not_in_version("topics[].topic_id"));
+            }
+            if v >= 6 {
+                w.opt_str(self.name, v >= 4, v >= 6, "topics[].name");
+            }
+            if v >= 6 {
+                w.uuid(self.topic_id, "topics[].topic_id");
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -478,6 +501,7 @@ pub mod owned {
     }
 
     impl Default for DeleteTopicsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 topics: Vec::new(),
@@ -489,13 +513,16 @@ pub mod owned {
     }
 
     impl From<&super::DeleteTopicsRequest<'_>> for DeleteTopicsRequest {
+        #[inline]
         fn from(v: &super::DeleteTopicsRequest<'_>) -> Self {
-            Self {
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                topic_names: v.topic_names.iter().map(rt::CompactString::from).collect(),
-                timeout_ms: v.timeout_ms,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    topic_names: v.topic_names.iter().map(rt::CompactString::from).collect(),
+                    timeout_ms: v.timeout_ms,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -528,52 +555,58 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            if v >= 6 {
-                n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
-            }
-            if v <= 5 && !self.topics.is_empty() {
-                return Err(rt::write::not_in_version("topics"));
-            }
-            if v <= 5 {
-                n += rt::owned::vec_size(&self.topic_names, v >= 4, v, "topic_names")?;
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                if v >= 6 {
+                    n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
                 }
-            }
-            Ok(n)
+                if v <= 5 && !self.topics.is_empty() {
+                    return Err(rt::write::not_in_version("topics"));
+                }
+                if v <= 5 {
+                    n += rt::owned::vec_size(&self.topic_names, v >= 4, v, "topic_names")?;
+                }
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 5 && !self.topics.is_empty() {
-                w.fail(rt::write::not_in_version("topics"));
-            }
-            if v >= 6 {
-                rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
-            }
-            if v <= 5 {
-                rt::owned::write_vec(w, &self.topic_names, v >= 4, v, "topic_names");
-            }
-            if v >= 4 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<5>("timeout_ms") {
-                    r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
-                    r[4] = 0;
+            rt::outline(move || {
+                if v <= 5 && !self.topics.is_empty() {
+                    w.fail(rt::write::not_in_version("topics"));
                 }
-            } else {
-                w.i32(self.timeout_ms, "timeout_ms");
-                if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                if v >= 6 {
+                    rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
+                }
+                if v <= 5 {
+                    rt::owned::write_vec(w, &self.topic_names, v >= 4, v, "topic_names");
+                }
+                if v >= 4 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<5>("timeout_ms") {
+                        r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                        r[4] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.i32(self.timeout_ms, "timeout_ms");
+                    if v >= 4 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -589,6 +622,7 @@ pub mod owned {
     }
 
     impl Default for DeleteTopicState {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: None,
@@ -599,12 +633,15 @@ pub mod owned {
     }
 
     impl From<&super::DeleteTopicState<'_>> for DeleteTopicState {
+        #[inline]
         fn from(v: &super::DeleteTopicState<'_>) -> Self {
-            Self {
-                name: v.name.map(rt::CompactString::from),
-                topic_id: v.topic_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.map(rt::CompactString::from),
+                    topic_id: v.topic_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -637,30 +674,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 6 {
-                n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "topics[].name")?;
-            }
-            if v <= 5 && self.name.is_some() {
-                return Err(rt::write::not_in_version("topics[].name"));
-            }
-            if v >= 6 {
-                n += 16;
-            }
-            if v <= 5 && self.topic_id != rt::Uuid::nil() {
-                return Err(rt::write::not_in_version("topics[].topic_id"));
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 6 {
+                    n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "topics[].name")?;
                 }
-            }
-            Ok(n)
+                if v <= 5 && self.name.is_some() {
+                    return Err(rt::write::not_in_version("topics[].name"));
+                }
+                if v >= 6 {
+                    n += 16;
+                }
+                if v <= 5 && self.topic_id != rt::Uuid::nil() {
+                    return Err(rt::write::not_in_version("topics[].topic_id"));
+                }
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -694,6 +734,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DeleteTopicsRequest {
         type View<'a> = super::DeleteTopicsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DeleteTopicsRequest<'_>) -> Self {
             Self::from(v)
         }

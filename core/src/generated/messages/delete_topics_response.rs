@@ -34,6 +34,7 @@ impl<'a> DeleteTopicsResponse<'a> {
 }
 
 impl Default for DeleteTopicsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,14 +42,17 @@ impl Default for DeleteTopicsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DeleteTopicsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DeleteTopicsResponse {{ throttle_time_ms: {=i32}, responses: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.responses,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DeleteTopicsResponse {{ throttle_time_ms: {=i32}, responses: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.responses,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -94,34 +98,40 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.responses, v >= 4, v, "responses")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.responses, v >= 4, v, "responses")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        w.array(&self.responses, v >= 4, v, "responses");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            w.array(&self.responses, v >= 4, v, "responses");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -154,6 +164,7 @@ impl<'a> DeletableTopicResult<'a> {
 }
 
 impl Default for DeletableTopicResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -161,8 +172,11 @@ impl Default for DeletableTopicResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DeletableTopicResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DeletableTopicResult {{ name: {}, topic_id: {}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.name), rt::defmt_fmt::UuidFmt(self.topic_id), self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DeletableTopicResult {{ name: {}, topic_id: {}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.name), rt::defmt_fmt::UuidFmt(self.topic_id), self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -216,19 +230,22 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 4)?;
-        if v >= 6 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip(c, 2)?;
-        if v >= 5 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 4)?;
-        }
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            if v >= 6 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip(c, 2)?;
+            if v >= 5 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -263,41 +280,47 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::opt_str_size(self.name, v >= 4, v >= 6, "responses[].name")?;
-        if v >= 6 {
-            n += 16;
-        }
-        if v >= 5 {
-            n += rt::write::opt_str_size(self.error_message, v >= 4, v >= 5, "responses[].error_message")?;
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::opt_str_size(self.name, v >= 4, v >= 6, "responses[].name")?;
+            if v >= 6 {
+                n += 16;
             }
-        }
-        Ok(n)
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.error_message, v >= 4, v >= 5, "responses[].error_message")?;
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.opt_str(self.name, v >= 4, v >= 6, "responses[].name");
-        if v >= 6 {
-            w.uuid(self.topic_id, "responses[].topic_id");
-        }
-        w.i16(self.error_code, "responses[].error_code");
-        if v >= 5 {
-            w.opt_str(self.error_message, v >= 4, v >= 5, "responses[].error_message");
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.opt_str(self.name, v >= 4, v >= 6, "responses[].name");
+            if v >= 6 {
+                w.uuid(self.topic_id, "responses[].topic_id");
+            }
+            w.i16(self.error_code, "responses[].error_code");
+            if v >= 5 {
+                w.opt_str(self.error_message, v >= 4, v >= 5, "responses[].error_message");
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -475,6 +498,7 @@ pub mod owned {
     }
 
     impl Default for DeleteTopicsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -485,12 +509,15 @@ pub mod owned {
     }
 
     impl From<&super::DeleteTopicsResponse<'_>> for DeleteTopicsResponse {
+        #[inline]
         fn from(v: &super::DeleteTopicsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                responses: v.responses.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -517,34 +544,40 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.responses, v >= 4, v, "responses")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.responses, v >= 4, v, "responses")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            rt::owned::write_vec(w, &self.responses, v >= 4, v, "responses");
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 1 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                rt::owned::write_vec(w, &self.responses, v >= 4, v, "responses");
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -564,6 +597,7 @@ pub mod owned {
     }
 
     impl Default for DeletableTopicResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: Some(rt::CompactString::const_new("")),
@@ -576,14 +610,17 @@ pub mod owned {
     }
 
     impl From<&super::DeletableTopicResult<'_>> for DeletableTopicResult {
+        #[inline]
         fn from(v: &super::DeletableTopicResult<'_>) -> Self {
-            Self {
-                name: v.name.map(rt::CompactString::from),
-                topic_id: v.topic_id,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.map(rt::CompactString::from),
+                    topic_id: v.topic_id,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -620,30 +657,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "responses[].name")?;
-            if v >= 6 {
-                n += 16;
-            }
-            if v >= 5 {
-                n += rt::write::opt_str_size(
-                    self.error_message.as_deref(),
-                    v >= 4,
-                    v >= 5,
-                    "responses[].error_message",
-                )?;
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "responses[].name")?;
+                if v >= 6 {
+                    n += 16;
                 }
-            }
-            Ok(n)
+                if v >= 5 {
+                    n += rt::write::opt_str_size(
+                        self.error_message.as_deref(),
+                        v >= 4,
+                        v >= 5,
+                        "responses[].error_message",
+                    )?;
+                }
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -671,6 +711,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DeleteTopicsResponse {
         type View<'a> = super::DeleteTopicsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DeleteTopicsResponse<'_>) -> Self {
             Self::from(v)
         }

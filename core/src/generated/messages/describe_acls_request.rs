@@ -50,6 +50,7 @@ impl<'a> DescribeAclsRequest<'a> {
 }
 
 impl Default for DescribeAclsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -57,8 +58,11 @@ impl Default for DescribeAclsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeAclsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeAclsRequest {{ resource_type_filter: {=i8}, resource_name_filter: {}, pattern_type_filter: {=i8}, principal_filter: {}, host_filter: {}, operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.resource_type_filter, rt::defmt_fmt::OptStr(self.resource_name_filter), self.pattern_type_filter, rt::defmt_fmt::OptStr(self.principal_filter), rt::defmt_fmt::OptStr(self.host_filter), self.operation, self.permission_type, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeAclsRequest {{ resource_type_filter: {=i8}, resource_name_filter: {}, pattern_type_filter: {=i8}, principal_filter: {}, host_filter: {}, operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.resource_type_filter, rt::defmt_fmt::OptStr(self.resource_name_filter), self.pattern_type_filter, rt::defmt_fmt::OptStr(self.principal_filter), rt::defmt_fmt::OptStr(self.host_filter), self.operation, self.permission_type, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -133,47 +137,53 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 3;
-        n += rt::write::opt_str_size(self.resource_name_filter, v >= 2, true, "resource_name_filter")?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.pattern_type_filter != 3_i8 {
-            return Err(rt::write::not_in_version("pattern_type_filter"));
-        }
-        n += rt::write::opt_str_size(self.principal_filter, v >= 2, true, "principal_filter")?;
-        n += rt::write::opt_str_size(self.host_filter, v >= 2, true, "host_filter")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 3;
+            n += rt::write::opt_str_size(self.resource_name_filter, v >= 2, true, "resource_name_filter")?;
+            if v >= 1 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v <= 0 && self.pattern_type_filter != 3_i8 {
+                return Err(rt::write::not_in_version("pattern_type_filter"));
+            }
+            n += rt::write::opt_str_size(self.principal_filter, v >= 2, true, "principal_filter")?;
+            n += rt::write::opt_str_size(self.host_filter, v >= 2, true, "host_filter")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.pattern_type_filter != 3_i8 {
-            w.fail(rt::write::not_in_version("pattern_type_filter"));
-        }
-        w.i8(self.resource_type_filter, "resource_type_filter");
-        w.opt_str(self.resource_name_filter, v >= 2, true, "resource_name_filter");
-        if v >= 1 {
-            w.i8(self.pattern_type_filter, "pattern_type_filter");
-        }
-        w.opt_str(self.principal_filter, v >= 2, true, "principal_filter");
-        w.opt_str(self.host_filter, v >= 2, true, "host_filter");
-        w.i8(self.operation, "operation");
-        w.i8(self.permission_type, "permission_type");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && self.pattern_type_filter != 3_i8 {
+                w.fail(rt::write::not_in_version("pattern_type_filter"));
+            }
+            w.i8(self.resource_type_filter, "resource_type_filter");
+            w.opt_str(self.resource_name_filter, v >= 2, true, "resource_name_filter");
+            if v >= 1 {
+                w.i8(self.pattern_type_filter, "pattern_type_filter");
+            }
+            w.opt_str(self.principal_filter, v >= 2, true, "principal_filter");
+            w.opt_str(self.host_filter, v >= 2, true, "host_filter");
+            w.i8(self.operation, "operation");
+            w.i8(self.permission_type, "permission_type");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -365,6 +375,7 @@ pub mod owned {
     }
 
     impl Default for DescribeAclsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 resource_type_filter: 0_i8,
@@ -380,17 +391,20 @@ pub mod owned {
     }
 
     impl From<&super::DescribeAclsRequest<'_>> for DescribeAclsRequest {
+        #[inline]
         fn from(v: &super::DescribeAclsRequest<'_>) -> Self {
-            Self {
-                resource_type_filter: v.resource_type_filter,
-                resource_name_filter: v.resource_name_filter.map(rt::CompactString::from),
-                pattern_type_filter: v.pattern_type_filter,
-                principal_filter: v.principal_filter.map(rt::CompactString::from),
-                host_filter: v.host_filter.map(rt::CompactString::from),
-                operation: v.operation,
-                permission_type: v.permission_type,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    resource_type_filter: v.resource_type_filter,
+                    resource_name_filter: v.resource_name_filter.map(rt::CompactString::from),
+                    pattern_type_filter: v.pattern_type_filter,
+                    principal_filter: v.principal_filter.map(rt::CompactString::from),
+                    host_filter: v.host_filter.map(rt::CompactString::from),
+                    operation: v.operation,
+                    permission_type: v.permission_type,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -436,72 +450,79 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 3;
-            n += rt::write::opt_str_size(
-                self.resource_name_filter.as_deref(),
-                v >= 2,
-                true,
-                "resource_name_filter",
-            )?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.pattern_type_filter != 3_i8 {
-                return Err(rt::write::not_in_version("pattern_type_filter"));
-            }
-            n += rt::write::opt_str_size(self.principal_filter.as_deref(), v >= 2, true, "principal_filter")?;
-            n += rt::write::opt_str_size(self.host_filter.as_deref(), v >= 2, true, "host_filter")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 3;
+                n += rt::write::opt_str_size(
+                    self.resource_name_filter.as_deref(),
+                    v >= 2,
+                    true,
+                    "resource_name_filter",
+                )?;
+                if v >= 1 {
+                    n += 1;
                 }
-            }
-            Ok(n)
+                if v <= 0 && self.pattern_type_filter != 3_i8 {
+                    return Err(rt::write::not_in_version("pattern_type_filter"));
+                }
+                n += rt::write::opt_str_size(self.principal_filter.as_deref(), v >= 2, true, "principal_filter")?;
+                n += rt::write::opt_str_size(self.host_filter.as_deref(), v >= 2, true, "host_filter")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.pattern_type_filter != 3_i8 {
-                w.fail(rt::write::not_in_version("pattern_type_filter"));
-            }
-            w.i8(self.resource_type_filter, "resource_type_filter");
-            w.opt_str(
-                self.resource_name_filter.as_deref(),
-                v >= 2,
-                true,
-                "resource_name_filter",
-            );
-            if v >= 1 {
-                w.i8(self.pattern_type_filter, "pattern_type_filter");
-            }
-            w.opt_str(self.principal_filter.as_deref(), v >= 2, true, "principal_filter");
-            w.opt_str(self.host_filter.as_deref(), v >= 2, true, "host_filter");
-            if v >= 2 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<3>("operation") {
-                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-                    r[2] = 0;
+            rt::outline(move || {
+                if v <= 0 && self.pattern_type_filter != 3_i8 {
+                    w.fail(rt::write::not_in_version("pattern_type_filter"));
                 }
-            } else {
-                if let Some(r) = w.run::<2>("operation") {
-                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                w.i8(self.resource_type_filter, "resource_type_filter");
+                w.opt_str(
+                    self.resource_name_filter.as_deref(),
+                    v >= 2,
+                    true,
+                    "resource_name_filter",
+                );
+                if v >= 1 {
+                    w.i8(self.pattern_type_filter, "pattern_type_filter");
                 }
-                if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.opt_str(self.principal_filter.as_deref(), v >= 2, true, "principal_filter");
+                w.opt_str(self.host_filter.as_deref(), v >= 2, true, "host_filter");
+                if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<3>("operation") {
+                        r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                        r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                        r[2] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if let Some(r) = w.run::<2>("operation") {
+                        r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                        r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                    }
+                    if v >= 2 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for DescribeAclsRequest {
         type View<'a> = super::DescribeAclsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeAclsRequest<'_>) -> Self {
             Self::from(v)
         }

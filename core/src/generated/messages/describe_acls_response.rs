@@ -40,6 +40,7 @@ impl<'a> DescribeAclsResponse<'a> {
 }
 
 impl Default for DescribeAclsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -47,38 +48,44 @@ impl Default for DescribeAclsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeAclsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeAclsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, resources: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resources, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeAclsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, resources: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resources, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribeAclsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?;
-        let resources = rt::read::array::<DescribeAclsResource<'a>>(c, v >= 2, v, "resources")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            resources,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?;
+            let resources = rt::read::array::<DescribeAclsResource<'a>>(c, v >= 2, v, "resources")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                resources,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -103,32 +110,38 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, v >= 2, true, "error_message")?;
-        n += rt::write::array_size(&self.resources, v >= 2, v, "resources")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, v >= 2, true, "error_message")?;
+            n += rt::write::array_size(&self.resources, v >= 2, v, "resources")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, v >= 2, true, "error_message");
-        w.array(&self.resources, v >= 2, v, "resources");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, v >= 2, true, "error_message");
+            w.array(&self.resources, v >= 2, v, "resources");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -161,6 +174,7 @@ impl<'a> DescribeAclsResource<'a> {
 }
 
 impl Default for DescribeAclsResource<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -168,8 +182,11 @@ impl Default for DescribeAclsResource<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeAclsResource<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeAclsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", pattern_type: {=i8}, acls: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.pattern_type, self.acls, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeAclsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", pattern_type: {=i8}, acls: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.pattern_type, self.acls, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -217,17 +234,20 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 1)?;
-        rt::read::skip_str(c, v >= 2)?;
-        if v >= 1 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip(c, 1)?;
-        }
-        rt::read::skip_array::<AclDescription<'a>>(c, v >= 2, v)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            rt::read::skip_str(c, v >= 2)?;
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            rt::read::skip_array::<AclDescription<'a>>(c, v >= 2, v)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -268,43 +288,49 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::str_size(self.resource_name, v >= 2, "resources[].resource_name")?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.pattern_type != 3_i8 {
-            return Err(rt::write::not_in_version("resources[].pattern_type"));
-        }
-        n += rt::write::array_size(&self.acls, v >= 2, v, "resources[].acls")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::str_size(self.resource_name, v >= 2, "resources[].resource_name")?;
+            if v >= 1 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v <= 0 && self.pattern_type != 3_i8 {
+                return Err(rt::write::not_in_version("resources[].pattern_type"));
+            }
+            n += rt::write::array_size(&self.acls, v >= 2, v, "resources[].acls")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.pattern_type != 3_i8 {
-            w.fail(rt::write::not_in_version("resources[].pattern_type"));
-        }
-        w.i8(self.resource_type, "resources[].resource_type");
-        w.str(self.resource_name, v >= 2, "resources[].resource_name");
-        if v >= 1 {
-            w.i8(self.pattern_type, "resources[].pattern_type");
-        }
-        w.array(&self.acls, v >= 2, v, "resources[].acls");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && self.pattern_type != 3_i8 {
+                w.fail(rt::write::not_in_version("resources[].pattern_type"));
+            }
+            w.i8(self.resource_type, "resources[].resource_type");
+            w.str(self.resource_name, v >= 2, "resources[].resource_name");
+            if v >= 1 {
+                w.i8(self.pattern_type, "resources[].pattern_type");
+            }
+            w.array(&self.acls, v >= 2, v, "resources[].acls");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -337,6 +363,7 @@ impl<'a> AclDescription<'a> {
 }
 
 impl Default for AclDescription<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -344,8 +371,11 @@ impl Default for AclDescription<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AclDescription<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AclDescription {{ principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AclDescription {{ principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -401,14 +431,17 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip(c, 2)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip(c, 2)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -447,32 +480,38 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.principal, v >= 2, "resources[].acls[].principal")?;
-        n += rt::write::str_size(self.host, v >= 2, "resources[].acls[].host")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[].acls[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.principal, v >= 2, "resources[].acls[].principal")?;
+            n += rt::write::str_size(self.host, v >= 2, "resources[].acls[].host")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[].acls[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.principal, v >= 2, "resources[].acls[].principal");
-        w.str(self.host, v >= 2, "resources[].acls[].host");
-        w.i8(self.operation, "resources[].acls[].operation");
-        w.i8(self.permission_type, "resources[].acls[].permission_type");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[].acls[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.principal, v >= 2, "resources[].acls[].principal");
+            w.str(self.host, v >= 2, "resources[].acls[].host");
+            w.i8(self.operation, "resources[].acls[].operation");
+            w.i8(self.permission_type, "resources[].acls[].permission_type");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[].acls[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -768,6 +807,7 @@ pub mod owned {
     }
 
     impl Default for DescribeAclsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -780,75 +820,87 @@ pub mod owned {
     }
 
     impl From<&super::DescribeAclsResponse<'_>> for DescribeAclsResponse {
+        #[inline]
         fn from(v: &super::DescribeAclsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                resources: v.resources.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    resources: v.resources.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeAclsResponse {}
 
     impl rt::OwnedStruct for DescribeAclsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?.map(rt::CompactString::from);
-            let resources = rt::owned::read_array::<DescribeAclsResource, _>(c, v >= 2, v, "resources")?;
-            let unknown_tagged_fields = if v >= 2 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                error_message,
-                resources,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?.map(rt::CompactString::from);
+                let resources = rt::owned::read_array::<DescribeAclsResource, _>(c, v >= 2, v, "resources")?;
+                let unknown_tagged_fields = if v >= 2 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    error_message,
+                    resources,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
-            n += rt::owned::vec_size(&self.resources, v >= 2, v, "resources")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
+                n += rt::owned::vec_size(&self.resources, v >= 2, v, "resources")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), v >= 2, true, "error_message");
-            rt::owned::write_vec(w, &self.resources, v >= 2, v, "resources");
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), v >= 2, true, "error_message");
+                rt::owned::write_vec(w, &self.resources, v >= 2, v, "resources");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -868,6 +920,7 @@ pub mod owned {
     }
 
     impl Default for DescribeAclsResource {
+        #[inline]
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
@@ -880,14 +933,17 @@ pub mod owned {
     }
 
     impl From<&super::DescribeAclsResource<'_>> for DescribeAclsResource {
+        #[inline]
         fn from(v: &super::DescribeAclsResource<'_>) -> Self {
-            Self {
-                resource_type: v.resource_type,
-                resource_name: v.resource_name.into(),
-                pattern_type: v.pattern_type,
-                acls: v.acls.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    resource_type: v.resource_type,
+                    resource_name: v.resource_name.into(),
+                    pattern_type: v.pattern_type,
+                    acls: v.acls.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -920,26 +976,29 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::write::str_size(&self.resource_name, v >= 2, "resources[].resource_name")?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.pattern_type != 3_i8 {
-                return Err(rt::write::not_in_version("resources[].pattern_type"));
-            }
-            n += rt::owned::vec_size(&self.acls, v >= 2, v, "resources[].acls")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::write::str_size(&self.resource_name, v >= 2, "resources[].resource_name")?;
+                if v >= 1 {
+                    n += 1;
                 }
-            }
-            Ok(n)
+                if v <= 0 && self.pattern_type != 3_i8 {
+                    return Err(rt::write::not_in_version("resources[].pattern_type"));
+                }
+                n += rt::owned::vec_size(&self.acls, v >= 2, v, "resources[].acls")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -977,6 +1036,7 @@ pub mod owned {
     }
 
     impl Default for AclDescription {
+        #[inline]
         fn default() -> Self {
             Self {
                 principal: rt::CompactString::const_new(""),
@@ -989,14 +1049,17 @@ pub mod owned {
     }
 
     impl From<&super::AclDescription<'_>> for AclDescription {
+        #[inline]
         fn from(v: &super::AclDescription<'_>) -> Self {
-            Self {
-                principal: v.principal.into(),
-                host: v.host.into(),
-                operation: v.operation,
-                permission_type: v.permission_type,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    principal: v.principal.into(),
+                    host: v.host.into(),
+                    operation: v.operation,
+                    permission_type: v.permission_type,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1033,20 +1096,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.principal, v >= 2, "resources[].acls[].principal")?;
-            n += rt::write::str_size(&self.host, v >= 2, "resources[].acls[].host")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("resources[].acls[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.principal, v >= 2, "resources[].acls[].principal")?;
+                n += rt::write::str_size(&self.host, v >= 2, "resources[].acls[].host")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("resources[].acls[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1075,6 +1141,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeAclsResponse {
         type View<'a> = super::DescribeAclsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeAclsResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -34,6 +34,7 @@ impl<'a> DescribeClientQuotasRequest<'a> {
 }
 
 impl Default for DescribeClientQuotasRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,14 +42,17 @@ impl Default for DescribeClientQuotasRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeClientQuotasRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DescribeClientQuotasRequest {{ components: {}, strict: {=bool}, unknown_tagged_fields: {} }}",
-            self.components,
-            self.strict,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DescribeClientQuotasRequest {{ components: {}, strict: {=bool}, unknown_tagged_fields: {} }}",
+                self.components,
+                self.strict,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -88,29 +92,35 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::array_size(&self.components, v >= 1, v, "components")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::array_size(&self.components, v >= 1, v, "components")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.components, v >= 1, v, "components");
-        w.bool(self.strict, "strict");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.array(&self.components, v >= 1, v, "components");
+            w.bool(self.strict, "strict");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -140,6 +150,7 @@ impl<'a> ComponentData<'a> {
 }
 
 impl Default for ComponentData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -147,15 +158,11 @@ impl Default for ComponentData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ComponentData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ComponentData {{ entity_type: \"{=str}\", match_type: {=i8}, r#match: {}, unknown_tagged_fields: {} }}",
-            self.entity_type,
-            self.match_type,
-            rt::defmt_fmt::OptStr(self.r#match),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "ComponentData {{ entity_type: \"{=str}\", match_type: {=i8}, r#match: {}, unknown_tagged_fields: {} }}", self.entity_type, self.match_type, rt::defmt_fmt::OptStr(self.r#match), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -194,14 +201,17 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip(c, 1)?;
-        rt::read::skip_str(c, v >= 1)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip(c, 1)?;
+            rt::read::skip_str(c, v >= 1)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -231,31 +241,37 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::str_size(self.entity_type, v >= 1, "components[].entity_type")?;
-        n += rt::write::opt_str_size(self.r#match, v >= 1, true, "components[].match")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("components[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::str_size(self.entity_type, v >= 1, "components[].entity_type")?;
+            n += rt::write::opt_str_size(self.r#match, v >= 1, true, "components[].match")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("components[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.entity_type, v >= 1, "components[].entity_type");
-        w.i8(self.match_type, "components[].match_type");
-        w.opt_str(self.r#match, v >= 1, true, "components[].match");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "components[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.entity_type, v >= 1, "components[].entity_type");
+            w.i8(self.match_type, "components[].match_type");
+            w.opt_str(self.r#match, v >= 1, true, "components[].match");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "components[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -416,6 +432,7 @@ pub mod owned {
     }
 
     impl Default for DescribeClientQuotasRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 components: Vec::new(),
@@ -426,12 +443,15 @@ pub mod owned {
     }
 
     impl From<&super::DescribeClientQuotasRequest<'_>> for DescribeClientQuotasRequest {
+        #[inline]
         fn from(v: &super::DescribeClientQuotasRequest<'_>) -> Self {
-            Self {
-                components: v.components.iter().map(|e| (&e).into()).collect(),
-                strict: v.strict,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    components: v.components.iter().map(|e| (&e).into()).collect(),
+                    strict: v.strict,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -454,36 +474,42 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::owned::vec_size(&self.components, v >= 1, v, "components")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::owned::vec_size(&self.components, v >= 1, v, "components")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.components, v >= 1, v, "components");
-            if v >= 1 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("strict") {
-                    r[0] = u8::from(self.strict);
-                    r[1] = 0;
-                }
-            } else {
-                w.bool(self.strict, "strict");
-                if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.components, v >= 1, v, "components");
+                if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("strict") {
+                        r[0] = u8::from(self.strict);
+                        r[1] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.bool(self.strict, "strict");
+                    if v >= 1 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -501,6 +527,7 @@ pub mod owned {
     }
 
     impl Default for ComponentData {
+        #[inline]
         fn default() -> Self {
             Self {
                 entity_type: rt::CompactString::const_new(""),
@@ -512,13 +539,16 @@ pub mod owned {
     }
 
     impl From<&super::ComponentData<'_>> for ComponentData {
+        #[inline]
         fn from(v: &super::ComponentData<'_>) -> Self {
-            Self {
-                entity_type: v.entity_type.into(),
-                match_type: v.match_type,
-                r#match: v.r#match.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    entity_type: v.entity_type.into(),
+                    match_type: v.match_type,
+                    r#match: v.r#match.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -545,20 +575,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::write::str_size(&self.entity_type, v >= 1, "components[].entity_type")?;
-            n += rt::write::opt_str_size(self.r#match.as_deref(), v >= 1, true, "components[].match")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("components[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::write::str_size(&self.entity_type, v >= 1, "components[].entity_type")?;
+                n += rt::write::opt_str_size(self.r#match.as_deref(), v >= 1, true, "components[].match")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("components[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -576,6 +609,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeClientQuotasRequest {
         type View<'a> = super::DescribeClientQuotasRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeClientQuotasRequest<'_>) -> Self {
             Self::from(v)
         }

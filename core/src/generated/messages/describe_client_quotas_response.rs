@@ -39,6 +39,7 @@ impl<'a> DescribeClientQuotasResponse<'a> {
 }
 
 impl Default for DescribeClientQuotasResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,38 +47,44 @@ impl Default for DescribeClientQuotasResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeClientQuotasResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeClientQuotasResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, entries: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.entries, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeClientQuotasResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, entries: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.entries, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribeClientQuotasResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, v >= 1, true, "error_message")?;
-        let entries = rt::read::opt_array::<EntryData<'a>>(c, v >= 1, true, v, "entries")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            entries,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, v >= 1, true, "error_message")?;
+            let entries = rt::read::opt_array::<EntryData<'a>>(c, v >= 1, true, v, "entries")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                entries,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -102,32 +109,38 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, v >= 1, true, "error_message")?;
-        n += rt::write::opt_array_size(&self.entries, v >= 1, true, v, "entries")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, v >= 1, true, "error_message")?;
+            n += rt::write::opt_array_size(&self.entries, v >= 1, true, v, "entries")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, v >= 1, true, "error_message");
-        w.opt_array(&self.entries, v >= 1, true, v, "entries");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, v >= 1, true, "error_message");
+            w.opt_array(&self.entries, v >= 1, true, v, "entries");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -154,6 +167,7 @@ impl<'a> EntryData<'a> {
 }
 
 impl Default for EntryData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -161,14 +175,17 @@ impl Default for EntryData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EntryData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "EntryData {{ entity: {}, values: {}, unknown_tagged_fields: {} }}",
-            self.entity,
-            self.values,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "EntryData {{ entity: {}, values: {}, unknown_tagged_fields: {} }}",
+                self.entity,
+                self.values,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -204,13 +221,16 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
-        rt::read::skip_array::<ValueData<'a>>(c, v >= 1, v)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
+            rt::read::skip_array::<ValueData<'a>>(c, v >= 1, v)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -230,30 +250,36 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.entity, v >= 1, v, "entries[].entity")?;
-        n += rt::write::array_size(&self.values, v >= 1, v, "entries[].values")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.entity, v >= 1, v, "entries[].entity")?;
+            n += rt::write::array_size(&self.values, v >= 1, v, "entries[].values")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.entity, v >= 1, v, "entries[].entity");
-        w.array(&self.values, v >= 1, v, "entries[].values");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.array(&self.entity, v >= 1, v, "entries[].entity");
+            w.array(&self.values, v >= 1, v, "entries[].values");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -280,6 +306,7 @@ impl<'a> EntityData<'a> {
 }
 
 impl Default for EntityData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -287,14 +314,17 @@ impl Default for EntityData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EntityData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "EntityData {{ entity_type: \"{=str}\", entity_name: {}, unknown_tagged_fields: {} }}",
-            self.entity_type,
-            rt::defmt_fmt::OptStr(self.entity_name),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "EntityData {{ entity_type: \"{=str}\", entity_name: {}, unknown_tagged_fields: {} }}",
+                self.entity_type,
+                rt::defmt_fmt::OptStr(self.entity_name),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -330,13 +360,16 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip_str(c, v >= 1)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip_str(c, v >= 1)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -367,30 +400,36 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
-        n += rt::write::opt_str_size(self.entity_name, v >= 1, true, "entries[].entity[].entity_name")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
+            n += rt::write::opt_str_size(self.entity_name, v >= 1, true, "entries[].entity[].entity_name")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
-        w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
+            w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -417,6 +456,7 @@ impl<'a> ValueData<'a> {
 }
 
 impl Default for ValueData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -424,14 +464,17 @@ impl Default for ValueData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ValueData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ValueData {{ key: \"{=str}\", value: {=f64}, unknown_tagged_fields: {} }}",
-            self.key,
-            self.value,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ValueData {{ key: \"{=str}\", value: {=f64}, unknown_tagged_fields: {} }}",
+                self.key,
+                self.value,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -467,13 +510,16 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip(c, 8)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip(c, 8)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -504,29 +550,35 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::str_size(self.key, v >= 1, "entries[].values[].key")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entries[].values[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::str_size(self.key, v >= 1, "entries[].values[].key")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("entries[].values[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.key, v >= 1, "entries[].values[].key");
-        w.f64(self.value, "entries[].values[].value");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entries[].values[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.key, v >= 1, "entries[].values[].key");
+            w.f64(self.value, "entries[].values[].value");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[].values[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -800,6 +852,7 @@ pub mod owned {
     }
 
     impl Default for DescribeClientQuotasResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -812,75 +865,87 @@ pub mod owned {
     }
 
     impl From<&super::DescribeClientQuotasResponse<'_>> for DescribeClientQuotasResponse {
+        #[inline]
         fn from(v: &super::DescribeClientQuotasResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                entries: v.entries.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    entries: v.entries.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeClientQuotasResponse {}
 
     impl rt::OwnedStruct for DescribeClientQuotasResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, v >= 1, true, "error_message")?.map(rt::CompactString::from);
-            let entries = rt::owned::read_opt_array::<EntryData, _>(c, v >= 1, true, v, "entries")?;
-            let unknown_tagged_fields = if v >= 1 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                error_message,
-                entries,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let error_message = rt::read::opt_str(c, v >= 1, true, "error_message")?.map(rt::CompactString::from);
+                let entries = rt::owned::read_opt_array::<EntryData, _>(c, v >= 1, true, v, "entries")?;
+                let unknown_tagged_fields = if v >= 1 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    error_message,
+                    entries,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "error_message")?;
-            n += rt::owned::opt_vec_size(self.entries.as_deref(), v >= 1, true, v, "entries")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "error_message")?;
+                n += rt::owned::opt_vec_size(self.entries.as_deref(), v >= 1, true, v, "entries")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), v >= 1, true, "error_message");
-            rt::owned::write_opt_vec(w, self.entries.as_deref(), v >= 1, true, v, "entries");
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), v >= 1, true, "error_message");
+                rt::owned::write_opt_vec(w, self.entries.as_deref(), v >= 1, true, v, "entries");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -896,6 +961,7 @@ pub mod owned {
     }
 
     impl Default for EntryData {
+        #[inline]
         fn default() -> Self {
             Self {
                 entity: Vec::new(),
@@ -906,12 +972,15 @@ pub mod owned {
     }
 
     impl From<&super::EntryData<'_>> for EntryData {
+        #[inline]
         fn from(v: &super::EntryData<'_>) -> Self {
-            Self {
-                entity: v.entity.iter().map(|e| (&e).into()).collect(),
-                values: v.values.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    entity: v.entity.iter().map(|e| (&e).into()).collect(),
+                    values: v.values.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -936,20 +1005,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
-            n += rt::owned::vec_size(&self.values, v >= 1, v, "entries[].values")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
+                n += rt::owned::vec_size(&self.values, v >= 1, v, "entries[].values")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -976,6 +1048,7 @@ pub mod owned {
     }
 
     impl Default for EntityData {
+        #[inline]
         fn default() -> Self {
             Self {
                 entity_type: rt::CompactString::const_new(""),
@@ -986,12 +1059,15 @@ pub mod owned {
     }
 
     impl From<&super::EntityData<'_>> for EntityData {
+        #[inline]
         fn from(v: &super::EntityData<'_>) -> Self {
-            Self {
-                entity_type: v.entity_type.into(),
-                entity_name: v.entity_name.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    entity_type: v.entity_type.into(),
+                    entity_name: v.entity_name.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1017,25 +1093,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
-            n += rt::write::opt_str_size(
-                self.entity_name.as_deref(),
-                v >= 1,
-                true,
-                "entries[].entity[].entity_name",
-            )?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
+                n += rt::write::opt_str_size(
+                    self.entity_name.as_deref(),
+                    v >= 1,
+                    true,
+                    "entries[].entity[].entity_name",
+                )?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1067,6 +1146,7 @@ pub mod owned {
     }
 
     impl Default for ValueData {
+        #[inline]
         fn default() -> Self {
             Self {
                 key: rt::CompactString::const_new(""),
@@ -1077,12 +1157,15 @@ pub mod owned {
     }
 
     impl From<&super::ValueData<'_>> for ValueData {
+        #[inline]
         fn from(v: &super::ValueData<'_>) -> Self {
-            Self {
-                key: v.key.into(),
-                value: v.value,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    key: v.key.into(),
+                    value: v.value,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1107,19 +1190,22 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::write::str_size(&self.key, v >= 1, "entries[].values[].key")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("entries[].values[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::write::str_size(&self.key, v >= 1, "entries[].values[].key")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("entries[].values[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1143,6 +1229,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeClientQuotasResponse {
         type View<'a> = super::DescribeClientQuotasResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeClientQuotasResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -37,6 +37,7 @@ impl<'a> DescribeClusterRequest<'a> {
 }
 
 impl Default for DescribeClusterRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,8 +45,11 @@ impl Default for DescribeClusterRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeClusterRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeClusterRequest {{ include_cluster_authorized_operations: {=bool}, endpoint_type: {=i8}, include_fenced_brokers: {=bool}, unknown_tagged_fields: {} }}", self.include_cluster_authorized_operations, self.endpoint_type, self.include_fenced_brokers, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeClusterRequest {{ include_cluster_authorized_operations: {=bool}, endpoint_type: {=i8}, include_fenced_brokers: {=bool}, unknown_tagged_fields: {} }}", self.include_cluster_authorized_operations, self.endpoint_type, self.include_fenced_brokers, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -100,46 +104,52 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.endpoint_type != 1_i8 {
-            return Err(rt::write::not_in_version("endpoint_type"));
-        }
-        if v >= 2 {
-            n += 1;
-        }
-        if v <= 1 && self.include_fenced_brokers {
-            return Err(rt::write::not_in_version("include_fenced_brokers"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.endpoint_type != 1_i8 {
+                return Err(rt::write::not_in_version("endpoint_type"));
+            }
+            if v >= 2 {
+                n += 1;
+            }
+            if v <= 1 && self.include_fenced_brokers {
+                return Err(rt::write::not_in_version("include_fenced_brokers"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.endpoint_type != 1_i8 {
-            w.fail(rt::write::not_in_version("endpoint_type"));
-        }
-        if v <= 1 && self.include_fenced_brokers {
-            w.fail(rt::write::not_in_version("include_fenced_brokers"));
-        }
-        w.bool(
-            self.include_cluster_authorized_operations,
-            "include_cluster_authorized_operations",
-        );
-        if v >= 1 {
-            w.i8(self.endpoint_type, "endpoint_type");
-        }
-        if v >= 2 {
-            w.bool(self.include_fenced_brokers, "include_fenced_brokers");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.endpoint_type != 1_i8 {
+                w.fail(rt::write::not_in_version("endpoint_type"));
+            }
+            if v <= 1 && self.include_fenced_brokers {
+                w.fail(rt::write::not_in_version("include_fenced_brokers"));
+            }
+            w.bool(
+                self.include_cluster_authorized_operations,
+                "include_cluster_authorized_operations",
+            );
+            if v >= 1 {
+                w.i8(self.endpoint_type, "endpoint_type");
+            }
+            if v >= 2 {
+                w.bool(self.include_fenced_brokers, "include_fenced_brokers");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -255,6 +265,7 @@ pub mod owned {
     }
 
     impl Default for DescribeClusterRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 include_cluster_authorized_operations: false,
@@ -266,13 +277,16 @@ pub mod owned {
     }
 
     impl From<&super::DescribeClusterRequest<'_>> for DescribeClusterRequest {
+        #[inline]
         fn from(v: &super::DescribeClusterRequest<'_>) -> Self {
-            Self {
-                include_cluster_authorized_operations: v.include_cluster_authorized_operations,
-                endpoint_type: v.endpoint_type,
-                include_fenced_brokers: v.include_fenced_brokers,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    include_cluster_authorized_operations: v.include_cluster_authorized_operations,
+                    endpoint_type: v.endpoint_type,
+                    include_fenced_brokers: v.include_fenced_brokers,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -301,58 +315,65 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.endpoint_type != 1_i8 {
-                return Err(rt::write::not_in_version("endpoint_type"));
-            }
-            if v >= 2 {
-                n += 1;
-            }
-            if v <= 1 && self.include_fenced_brokers {
-                return Err(rt::write::not_in_version("include_fenced_brokers"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.endpoint_type != 1_i8 {
+                    return Err(rt::write::not_in_version("endpoint_type"));
+                }
+                if v >= 2 {
+                    n += 1;
+                }
+                if v <= 1 && self.include_fenced_brokers {
+                    return Err(rt::write::not_in_version("include_fenced_brokers"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.endpoint_type != 1_i8 {
-                w.fail(rt::write::not_in_version("endpoint_type"));
-            }
-            if v <= 1 && self.include_fenced_brokers {
-                w.fail(rt::write::not_in_version("include_fenced_brokers"));
-            }
-            w.bool(
-                self.include_cluster_authorized_operations,
-                "include_cluster_authorized_operations",
-            );
-            if v >= 1 {
-                w.i8(self.endpoint_type, "endpoint_type");
-            }
-            if v >= 2 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("include_fenced_brokers") {
-                    r[0] = u8::from(self.include_fenced_brokers);
-                    r[1] = 0;
+            rt::outline(move || {
+                if v <= 0 && self.endpoint_type != 1_i8 {
+                    w.fail(rt::write::not_in_version("endpoint_type"));
                 }
-            } else {
-                if v >= 2 {
-                    w.bool(self.include_fenced_brokers, "include_fenced_brokers");
+                if v <= 1 && self.include_fenced_brokers {
+                    w.fail(rt::write::not_in_version("include_fenced_brokers"));
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+                w.bool(
+                    self.include_cluster_authorized_operations,
+                    "include_cluster_authorized_operations",
+                );
+                if v >= 1 {
+                    w.i8(self.endpoint_type, "endpoint_type");
+                }
+                if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("include_fenced_brokers") {
+                        r[0] = u8::from(self.include_fenced_brokers);
+                        r[1] = 0;
+                    }
+                } else {
+                    if v >= 2 {
+                        w.bool(self.include_fenced_brokers, "include_fenced_brokers");
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for DescribeClusterRequest {
         type View<'a> = super::DescribeClusterRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeClusterRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -51,6 +51,7 @@ impl<'a> DescribeClusterResponse<'a> {
 }
 
 impl Default for DescribeClusterResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -58,8 +59,11 @@ impl Default for DescribeClusterResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeClusterResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeClusterResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, endpoint_type: {=i8}, cluster_id: \"{=str}\", controller_id: {=i32}, brokers: {}, cluster_authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.endpoint_type, self.cluster_id, self.controller_id, self.brokers, self.cluster_authorized_operations, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeClusterResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, endpoint_type: {=i8}, cluster_id: \"{=str}\", controller_id: {=i32}, brokers: {}, cluster_authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.endpoint_type, self.cluster_id, self.controller_id, self.brokers, self.cluster_authorized_operations, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -131,40 +135,46 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 14;
-        n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.endpoint_type != 1_i8 {
-            return Err(rt::write::not_in_version("endpoint_type"));
-        }
-        n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
-        n += rt::write::array_size(&self.brokers, true, v, "brokers")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 14;
+            n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.endpoint_type != 1_i8 {
+                return Err(rt::write::not_in_version("endpoint_type"));
+            }
+            n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
+            n += rt::write::array_size(&self.brokers, true, v, "brokers")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.endpoint_type != 1_i8 {
-            w.fail(rt::write::not_in_version("endpoint_type"));
-        }
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, true, true, "error_message");
-        if v >= 1 {
-            w.i8(self.endpoint_type, "endpoint_type");
-        }
-        w.str(self.cluster_id, true, "cluster_id");
-        w.i32(self.controller_id, "controller_id");
-        w.array(&self.brokers, true, v, "brokers");
-        w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.endpoint_type != 1_i8 {
+                w.fail(rt::write::not_in_version("endpoint_type"));
+            }
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, true, true, "error_message");
+            if v >= 1 {
+                w.i8(self.endpoint_type, "endpoint_type");
+            }
+            w.str(self.cluster_id, true, "cluster_id");
+            w.i32(self.controller_id, "controller_id");
+            w.array(&self.brokers, true, v, "brokers");
+            w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -200,6 +210,7 @@ impl<'a> DescribeClusterBroker<'a> {
 }
 
 impl Default for DescribeClusterBroker<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -207,8 +218,11 @@ impl Default for DescribeClusterBroker<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeClusterBroker<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeClusterBroker {{ broker_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, is_fenced: {=bool}, unknown_tagged_fields: {} }}", self.broker_id, self.host, self.port, rt::defmt_fmt::OptStr(self.rack), self.is_fenced, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeClusterBroker {{ broker_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, is_fenced: {=bool}, unknown_tagged_fields: {} }}", self.broker_id, self.host, self.port, rt::defmt_fmt::OptStr(self.rack), self.is_fenced, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -253,16 +267,19 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_str(c, true)?;
-        if v >= 2 {
-            rt::read::skip(c, 1)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_str(c, true)?;
+            if v >= 2 {
+                rt::read::skip(c, 1)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -288,36 +305,42 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::str_size(self.host, true, "brokers[].host")?;
-        n += rt::write::opt_str_size(self.rack, true, true, "brokers[].rack")?;
-        if v >= 2 {
-            n += 1;
-        }
-        if v <= 1 && self.is_fenced {
-            return Err(rt::write::not_in_version("brokers[].is_fenced"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::str_size(self.host, true, "brokers[].host")?;
+            n += rt::write::opt_str_size(self.rack, true, true, "brokers[].rack")?;
+            if v >= 2 {
+                n += 1;
+            }
+            if v <= 1 && self.is_fenced {
+                return Err(rt::write::not_in_version("brokers[].is_fenced"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 && self.is_fenced {
-            w.fail(rt::write::not_in_version("brokers[].is_fenced"));
-        }
-        w.i32(self.broker_id, "brokers[].broker_id");
-        w.str(self.host, true, "brokers[].host");
-        w.i32(self.port, "brokers[].port");
-        w.opt_str(self.rack, true, true, "brokers[].rack");
-        if v >= 2 {
-            w.bool(self.is_fenced, "brokers[].is_fenced");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 1 && self.is_fenced {
+                w.fail(rt::write::not_in_version("brokers[].is_fenced"));
+            }
+            w.i32(self.broker_id, "brokers[].broker_id");
+            w.str(self.host, true, "brokers[].host");
+            w.i32(self.port, "brokers[].port");
+            w.opt_str(self.rack, true, true, "brokers[].rack");
+            if v >= 2 {
+                w.bool(self.is_fenced, "brokers[].is_fenced");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -626,6 +649,7 @@ pub mod owned {
     }
 
     impl Default for DescribeClusterResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -642,18 +666,21 @@ pub mod owned {
     }
 
     impl From<&super::DescribeClusterResponse<'_>> for DescribeClusterResponse {
+        #[inline]
         fn from(v: &super::DescribeClusterResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                endpoint_type: v.endpoint_type,
-                cluster_id: v.cluster_id.into(),
-                controller_id: v.controller_id,
-                brokers: v.brokers.iter().map(|e| (&e).into()).collect(),
-                cluster_authorized_operations: v.cluster_authorized_operations,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    endpoint_type: v.endpoint_type,
+                    cluster_id: v.cluster_id.into(),
+                    controller_id: v.controller_id,
+                    brokers: v.brokers.iter().map(|e| (&e).into()).collect(),
+                    cluster_authorized_operations: v.cluster_authorized_operations,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -696,49 +723,55 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 14;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.endpoint_type != 1_i8 {
-                return Err(rt::write::not_in_version("endpoint_type"));
-            }
-            n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
-            n += rt::owned::vec_size(&self.brokers, true, v, "brokers")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 14;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.endpoint_type != 1_i8 {
+                    return Err(rt::write::not_in_version("endpoint_type"));
+                }
+                n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
+                n += rt::owned::vec_size(&self.brokers, true, v, "brokers")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.endpoint_type != 1_i8 {
-                w.fail(rt::write::not_in_version("endpoint_type"));
-            }
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            if v >= 1 {
-                w.i8(self.endpoint_type, "endpoint_type");
-            }
-            w.str(&self.cluster_id, true, "cluster_id");
-            w.i32(self.controller_id, "controller_id");
-            rt::owned::write_vec(w, &self.brokers, true, v, "brokers");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<5>("cluster_authorized_operations") {
-                    r[0..4].copy_from_slice(&self.cluster_authorized_operations.to_be_bytes());
-                    r[4] = 0;
+            rt::outline(move || {
+                if v <= 0 && self.endpoint_type != 1_i8 {
+                    w.fail(rt::write::not_in_version("endpoint_type"));
                 }
-            } else {
-                w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+                if v >= 1 {
+                    w.i8(self.endpoint_type, "endpoint_type");
+                }
+                w.str(&self.cluster_id, true, "cluster_id");
+                w.i32(self.controller_id, "controller_id");
+                rt::owned::write_vec(w, &self.brokers, true, v, "brokers");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<5>("cluster_authorized_operations") {
+                        r[0..4].copy_from_slice(&self.cluster_authorized_operations.to_be_bytes());
+                        r[4] = 0;
+                    }
+                } else {
+                    w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                }
+            })
         }
     }
 
@@ -760,6 +793,7 @@ pub mod owned {
     }
 
     impl Default for DescribeClusterBroker {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -773,15 +807,18 @@ pub mod owned {
     }
 
     impl From<&super::DescribeClusterBroker<'_>> for DescribeClusterBroker {
+        #[inline]
         fn from(v: &super::DescribeClusterBroker<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                host: v.host.into(),
-                port: v.port,
-                rack: v.rack.map(rt::CompactString::from),
-                is_fenced: v.is_fenced,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    host: v.host.into(),
+                    port: v.port,
+                    rack: v.rack.map(rt::CompactString::from),
+                    is_fenced: v.is_fenced,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -813,22 +850,25 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::write::str_size(&self.host, true, "brokers[].host")?;
-            n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "brokers[].rack")?;
-            if v >= 2 {
-                n += 1;
-            }
-            if v <= 1 && self.is_fenced {
-                return Err(rt::write::not_in_version("brokers[].is_fenced"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::write::str_size(&self.host, true, "brokers[].host")?;
+                n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "brokers[].rack")?;
+                if v >= 2 {
+                    n += 1;
+                }
+                if v <= 1 && self.is_fenced {
+                    return Err(rt::write::not_in_version("brokers[].is_fenced"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -856,6 +896,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeClusterResponse {
         type View<'a> = super::DescribeClusterResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeClusterResponse<'_>) -> Self {
             Self::from(v)
         }

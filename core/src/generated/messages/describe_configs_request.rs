@@ -38,6 +38,7 @@ impl<'a> DescribeConfigsRequest<'a> {
 }
 
 impl Default for DescribeConfigsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -45,8 +46,11 @@ impl Default for DescribeConfigsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeConfigsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeConfigsRequest {{ resources: {}, include_synonyms: {=bool}, include_documentation: {=bool}, unknown_tagged_fields: {} }}", self.resources, self.include_synonyms, self.include_documentation, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeConfigsRequest {{ resources: {}, include_synonyms: {=bool}, include_documentation: {=bool}, unknown_tagged_fields: {} }}", self.resources, self.include_synonyms, self.include_documentation, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -104,52 +108,58 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.resources, v >= 4, v, "resources")?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.include_synonyms {
-            return Err(rt::write::not_in_version("include_synonyms"));
-        }
-        if v >= 3 {
-            n += 1;
-        }
-        if v <= 2 && self.include_documentation {
-            return Err(rt::write::not_in_version("include_documentation"));
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.resources, v >= 4, v, "resources")?;
+            if v >= 1 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v <= 0 && self.include_synonyms {
+                return Err(rt::write::not_in_version("include_synonyms"));
+            }
+            if v >= 3 {
+                n += 1;
+            }
+            if v <= 2 && self.include_documentation {
+                return Err(rt::write::not_in_version("include_documentation"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.include_synonyms {
-            w.fail(rt::write::not_in_version("include_synonyms"));
-        }
-        if v <= 2 && self.include_documentation {
-            w.fail(rt::write::not_in_version("include_documentation"));
-        }
-        w.array(&self.resources, v >= 4, v, "resources");
-        if v >= 1 {
-            w.bool(self.include_synonyms, "include_synonyms");
-        }
-        if v >= 3 {
-            w.bool(self.include_documentation, "include_documentation");
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && self.include_synonyms {
+                w.fail(rt::write::not_in_version("include_synonyms"));
+            }
+            if v <= 2 && self.include_documentation {
+                w.fail(rt::write::not_in_version("include_documentation"));
+            }
+            w.array(&self.resources, v >= 4, v, "resources");
+            if v >= 1 {
+                w.bool(self.include_synonyms, "include_synonyms");
+            }
+            if v >= 3 {
+                w.bool(self.include_documentation, "include_documentation");
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -179,6 +189,7 @@ impl<'a> DescribeConfigsResource<'a> {
 }
 
 impl Default for DescribeConfigsResource<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -186,8 +197,11 @@ impl Default for DescribeConfigsResource<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeConfigsResource<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeConfigsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", configuration_keys: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.configuration_keys, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeConfigsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", configuration_keys: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.configuration_keys, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -226,14 +240,17 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 1)?;
-        rt::read::skip_str(c, v >= 4)?;
-        rt::read::skip_array::<&'a str>(c, v >= 4, v)?;
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 1)?;
+            rt::read::skip_str(c, v >= 4)?;
+            rt::read::skip_array::<&'a str>(c, v >= 4, v)?;
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -268,43 +285,49 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::str_size(self.resource_name, v >= 4, "resources[].resource_name")?;
-        n += rt::write::opt_array_size(
-            &self.configuration_keys,
-            v >= 4,
-            true,
-            v,
-            "resources[].configuration_keys",
-        )?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::str_size(self.resource_name, v >= 4, "resources[].resource_name")?;
+            n += rt::write::opt_array_size(
+                &self.configuration_keys,
+                v >= 4,
+                true,
+                v,
+                "resources[].configuration_keys",
+            )?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i8(self.resource_type, "resources[].resource_type");
-        w.str(self.resource_name, v >= 4, "resources[].resource_name");
-        w.opt_array(
-            &self.configuration_keys,
-            v >= 4,
-            true,
-            v,
-            "resources[].configuration_keys",
-        );
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i8(self.resource_type, "resources[].resource_type");
+            w.str(self.resource_name, v >= 4, "resources[].resource_name");
+            w.opt_array(
+                &self.configuration_keys,
+                v >= 4,
+                true,
+                v,
+                "resources[].configuration_keys",
+            );
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -484,6 +507,7 @@ pub mod owned {
     }
 
     impl Default for DescribeConfigsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 resources: Vec::new(),
@@ -495,13 +519,16 @@ pub mod owned {
     }
 
     impl From<&super::DescribeConfigsRequest<'_>> for DescribeConfigsRequest {
+        #[inline]
         fn from(v: &super::DescribeConfigsRequest<'_>) -> Self {
-            Self {
-                resources: v.resources.iter().map(|e| (&e).into()).collect(),
-                include_synonyms: v.include_synonyms,
-                include_documentation: v.include_documentation,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    resources: v.resources.iter().map(|e| (&e).into()).collect(),
+                    include_synonyms: v.include_synonyms,
+                    include_documentation: v.include_documentation,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -534,59 +561,65 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.resources, v >= 4, v, "resources")?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.include_synonyms {
-                return Err(rt::write::not_in_version("include_synonyms"));
-            }
-            if v >= 3 {
-                n += 1;
-            }
-            if v <= 2 && self.include_documentation {
-                return Err(rt::write::not_in_version("include_documentation"));
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.resources, v >= 4, v, "resources")?;
+                if v >= 1 {
+                    n += 1;
                 }
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.include_synonyms {
-                w.fail(rt::write::not_in_version("include_synonyms"));
-            }
-            if v <= 2 && self.include_documentation {
-                w.fail(rt::write::not_in_version("include_documentation"));
-            }
-            rt::owned::write_vec(w, &self.resources, v >= 4, v, "resources");
-            if v >= 1 {
-                w.bool(self.include_synonyms, "include_synonyms");
-            }
-            if v >= 4 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("include_documentation") {
-                    r[0] = u8::from(self.include_documentation);
-                    r[1] = 0;
+                if v <= 0 && self.include_synonyms {
+                    return Err(rt::write::not_in_version("include_synonyms"));
                 }
-            } else {
                 if v >= 3 {
-                    w.bool(self.include_documentation, "include_documentation");
+                    n += 1;
+                }
+                if v <= 2 && self.include_documentation {
+                    return Err(rt::write::not_in_version("include_documentation"));
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                if v <= 0 && self.include_synonyms {
+                    w.fail(rt::write::not_in_version("include_synonyms"));
+                }
+                if v <= 2 && self.include_documentation {
+                    w.fail(rt::write::not_in_version("include_documentation"));
+                }
+                rt::owned::write_vec(w, &self.resources, v >= 4, v, "resources");
+                if v >= 1 {
+                    w.bool(self.include_synonyms, "include_synonyms");
+                }
+                if v >= 4 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("include_documentation") {
+                        r[0] = u8::from(self.include_documentation);
+                        r[1] = 0;
+                    }
+                } else {
+                    if v >= 3 {
+                        w.bool(self.include_documentation, "include_documentation");
+                    }
+                    if v >= 4 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -604,6 +637,7 @@ pub mod owned {
     }
 
     impl Default for DescribeConfigsResource {
+        #[inline]
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
@@ -615,15 +649,18 @@ pub mod owned {
     }
 
     impl From<&super::DescribeConfigsResource<'_>> for DescribeConfigsResource {
+        #[inline]
         fn from(v: &super::DescribeConfigsResource<'_>) -> Self {
-            Self {
-                resource_type: v.resource_type,
-                resource_name: v.resource_name.into(),
-                configuration_keys: v
-                    .configuration_keys
-                    .map(|a| a.iter().map(rt::CompactString::from).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    resource_type: v.resource_type,
+                    resource_name: v.resource_name.into(),
+                    configuration_keys: v
+                        .configuration_keys
+                        .map(|a| a.iter().map(rt::CompactString::from).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -656,26 +693,29 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::write::str_size(&self.resource_name, v >= 4, "resources[].resource_name")?;
-            n += rt::owned::opt_vec_size(
-                self.configuration_keys.as_deref(),
-                v >= 4,
-                true,
-                v,
-                "resources[].configuration_keys",
-            )?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::write::str_size(&self.resource_name, v >= 4, "resources[].resource_name")?;
+                n += rt::owned::opt_vec_size(
+                    self.configuration_keys.as_deref(),
+                    v >= 4,
+                    true,
+                    v,
+                    "resources[].configuration_keys",
+                )?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -700,6 +740,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeConfigsRequest {
         type View<'a> = super::DescribeConfigsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeConfigsRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -34,6 +34,7 @@ impl<'a> DescribeConfigsResponse<'a> {
 }
 
 impl Default for DescribeConfigsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,32 +42,38 @@ impl Default for DescribeConfigsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeConfigsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DescribeConfigsResponse {{ throttle_time_ms: {=i32}, results: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.results,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DescribeConfigsResponse {{ throttle_time_ms: {=i32}, results: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.results,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for DescribeConfigsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let results = rt::read::array::<DescribeConfigsResult<'a>>(c, v >= 4, v, "results")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            results,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let results = rt::read::array::<DescribeConfigsResult<'a>>(c, v >= 4, v, "results")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                results,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -86,29 +93,35 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.results, v >= 4, v, "results")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.results, v >= 4, v, "results")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.results, v >= 4, v, "results");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.results, v >= 4, v, "results");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -144,6 +157,7 @@ impl<'a> DescribeConfigsResult<'a> {
 }
 
 impl Default for DescribeConfigsResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -151,60 +165,72 @@ impl Default for DescribeConfigsResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeConfigsResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeConfigsResult {{ error_code: {=i16}, error_message: {}, resource_type: {=i8}, resource_name: \"{=str}\", configs: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resource_type, self.resource_name, self.configs, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeConfigsResult {{ error_code: {=i16}, error_message: {}, resource_type: {=i8}, resource_name: \"{=str}\", configs: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resource_type, self.resource_name, self.configs, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribeConfigsResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "results[].error_code")?;
-        let error_message = rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;
-        let resource_type = rt::read::i8(c, "results[].resource_type")?;
-        let resource_name = rt::read::str(c, v >= 4, "results[].resource_name")?;
-        let configs = rt::read::array::<DescribeConfigsResourceResult<'a>>(c, v >= 4, v, "results[].configs")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            error_message,
-            resource_type,
-            resource_name,
-            configs,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "results[].error_code")?;
+            let error_message = rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;
+            let resource_type = rt::read::i8(c, "results[].resource_type")?;
+            let resource_name = rt::read::str(c, v >= 4, "results[].resource_name")?;
+            let configs = rt::read::array::<DescribeConfigsResourceResult<'a>>(c, v >= 4, v, "results[].configs")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                resource_type,
+                resource_name,
+                configs,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i16(c, "results[].error_code")?;
-        rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;
-        rt::read::i8(c, "results[].resource_type")?;
-        rt::read::str(c, v >= 4, "results[].resource_name")?;
-        rt::read::check_array::<DescribeConfigsResourceResult<'a>>(c, v >= 4, false, v, "results[].configs")?;
-        if v >= 4 {
-            rt::read::check_tags(c, "results[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::i16(c, "results[].error_code")?;
+            rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;
+            rt::read::i8(c, "results[].resource_type")?;
+            rt::read::str(c, v >= 4, "results[].resource_name")?;
+            rt::read::check_array::<DescribeConfigsResourceResult<'a>>(c, v >= 4, false, v, "results[].configs")?;
+            if v >= 4 {
+                rt::read::check_tags(c, "results[]._tagged_fields")?;
+            }
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, v >= 4)?;
-        rt::read::skip(c, 1)?;
-        rt::read::skip_str(c, v >= 4)?;
-        rt::read::skip_array::<DescribeConfigsResourceResult<'a>>(c, v >= 4, v)?;
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, v >= 4)?;
+            rt::read::skip(c, 1)?;
+            rt::read::skip_str(c, v >= 4)?;
+            rt::read::skip_array::<DescribeConfigsResourceResult<'a>>(c, v >= 4, v)?;
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -243,34 +269,40 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 3;
-        n += rt::write::opt_str_size(self.error_message, v >= 4, true, "results[].error_message")?;
-        n += rt::write::str_size(self.resource_name, v >= 4, "results[].resource_name")?;
-        n += rt::write::array_size(&self.configs, v >= 4, v, "results[].configs")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 3;
+            n += rt::write::opt_str_size(self.error_message, v >= 4, true, "results[].error_message")?;
+            n += rt::write::str_size(self.resource_name, v >= 4, "results[].resource_name")?;
+            n += rt::write::array_size(&self.configs, v >= 4, v, "results[].configs")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "results[].error_code");
-        w.opt_str(self.error_message, v >= 4, true, "results[].error_message");
-        w.i8(self.resource_type, "results[].resource_type");
-        w.str(self.resource_name, v >= 4, "results[].resource_name");
-        w.array(&self.configs, v >= 4, v, "results[].configs");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "results[].error_code");
+            w.opt_str(self.error_message, v >= 4, true, "results[].error_message");
+            w.i8(self.resource_type, "results[].resource_type");
+            w.str(self.resource_name, v >= 4, "results[].resource_name");
+            w.array(&self.configs, v >= 4, v, "results[].configs");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -318,6 +350,7 @@ impl<'a> DescribeConfigsResourceResult<'a> {
 }
 
 impl Default for DescribeConfigsResourceResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -325,8 +358,11 @@ impl Default for DescribeConfigsResourceResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeConfigsResourceResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeConfigsResourceResult {{ name: \"{=str}\", value: {}, read_only: {=bool}, is_default: {=bool}, config_source: {=i8}, is_sensitive: {=bool}, synonyms: {}, config_type: {=i8}, documentation: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::OptStr(self.value), self.read_only, self.is_default, self.config_source, self.is_sensitive, self.synonyms, self.config_type, rt::defmt_fmt::OptStr(self.documentation), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeConfigsResourceResult {{ name: \"{=str}\", value: {}, read_only: {=bool}, is_default: {=bool}, config_source: {=i8}, is_sensitive: {=bool}, synonyms: {}, config_type: {=i8}, documentation: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::OptStr(self.value), self.read_only, self.is_default, self.config_source, self.is_sensitive, self.synonyms, self.config_type, rt::defmt_fmt::OptStr(self.documentation), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -413,30 +449,33 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 4)?;
-        rt::read::skip_str(c, v >= 4)?;
-        rt::read::skip(c, 1)?;
-        if v <= 0 {
-            rt::read::skip(c, 1)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 1)?;
-        }
-        rt::read::skip(c, 1)?;
-        if v >= 1 {
-            rt::read::skip_array::<DescribeConfigsSynonym<'a>>(c, v >= 4, v)?;
-        }
-        if v >= 3 {
-            rt::read::skip(c, 1)?;
-        }
-        if v >= 3 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 4)?;
-        }
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            rt::read::skip_str(c, v >= 4)?;
+            rt::read::skip(c, 1)?;
+            if v <= 0 {
+                rt::read::skip(c, 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            rt::read::skip(c, 1)?;
+            if v >= 1 {
+                rt::read::skip_array::<DescribeConfigsSynonym<'a>>(c, v >= 4, v)?;
+            }
+            if v >= 3 {
+                rt::read::skip(c, 1)?;
+            }
+            if v >= 3 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -510,68 +549,74 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.name, v >= 4, "results[].configs[].name")?;
-        n += rt::write::opt_str_size(self.value, v >= 4, true, "results[].configs[].value")?;
-        if v <= 0 {
-            n += 1;
-        }
-        if v >= 1 && self.is_default {
-            return Err(rt::write::not_in_version("results[].configs[].is_default"));
-        }
-        if v >= 1 {
-            n += 1;
-        }
-        if v >= 1 {
-            n += rt::write::array_size(&self.synonyms, v >= 4, v, "results[].configs[].synonyms")?;
-        }
-        if v >= 3 {
-            n += 1;
-        }
-        if v >= 3 {
-            n += rt::write::opt_str_size(self.documentation, v >= 4, v >= 3, "results[].configs[].documentation")?;
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[].configs[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.name, v >= 4, "results[].configs[].name")?;
+            n += rt::write::opt_str_size(self.value, v >= 4, true, "results[].configs[].value")?;
+            if v <= 0 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v >= 1 && self.is_default {
+                return Err(rt::write::not_in_version("results[].configs[].is_default"));
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if v >= 1 {
+                n += rt::write::array_size(&self.synonyms, v >= 4, v, "results[].configs[].synonyms")?;
+            }
+            if v >= 3 {
+                n += 1;
+            }
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.documentation, v >= 4, v >= 3, "results[].configs[].documentation")?;
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("results[].configs[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 && self.is_default {
-            w.fail(rt::write::not_in_version("results[].configs[].is_default"));
-        }
-        w.str(self.name, v >= 4, "results[].configs[].name");
-        w.opt_str(self.value, v >= 4, true, "results[].configs[].value");
-        w.bool(self.read_only, "results[].configs[].read_only");
-        if v <= 0 {
-            w.bool(self.is_default, "results[].configs[].is_default");
-        }
-        if v >= 1 {
-            w.i8(self.config_source, "results[].configs[].config_source");
-        }
-        w.bool(self.is_sensitive, "results[].configs[].is_sensitive");
-        if v >= 1 {
-            w.array(&self.synonyms, v >= 4, v, "results[].configs[].synonyms");
-        }
-        if v >= 3 {
-            w.i8(self.config_type, "results[].configs[].config_type");
-        }
-        if v >= 3 {
-            w.opt_str(self.documentation, v >= 4, v >= 3, "results[].configs[].documentation");
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 1 && self.is_default {
+                w.fail(rt::write::not_in_version("results[].configs[].is_default"));
+            }
+            w.str(self.name, v >= 4, "results[].configs[].name");
+            w.opt_str(self.value, v >= 4, true, "results[].configs[].value");
+            w.bool(self.read_only, "results[].configs[].read_only");
+            if v <= 0 {
+                w.bool(self.is_default, "results[].configs[].is_default");
+            }
+            if v >= 1 {
+                w.i8(self.config_source, "results[].configs[].config_source");
+            }
+            w.bool(self.is_sensitive, "results[].configs[].is_sensitive");
+            if v >= 1 {
+                w.array(&self.synonyms, v >= 4, v, "results[].configs[].synonyms");
+            }
+            if v >= 3 {
+                w.i8(self.config_type, "results[].configs[].config_type");
+            }
+            if v >= 3 {
+                w.opt_str(self.documentation, v >= 4, v >= 3, "results[].configs[].documentation");
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -601,6 +646,7 @@ impl<'a> DescribeConfigsSynonym<'a> {
 }
 
 impl Default for DescribeConfigsSynonym<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -608,15 +654,18 @@ impl Default for DescribeConfigsSynonym<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeConfigsSynonym<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DescribeConfigsSynonym {{ name: \"{=str}\", value: {}, source: {=i8}, unknown_tagged_fields: {} }}",
-            self.name,
-            rt::defmt_fmt::OptStr(self.value),
-            self.source,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DescribeConfigsSynonym {{ name: \"{=str}\", value: {}, source: {=i8}, unknown_tagged_fields: {} }}",
+                self.name,
+                rt::defmt_fmt::OptStr(self.value),
+                self.source,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -673,20 +722,23 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip_str(c, v >= 4)?;
-        }
-        if v >= 1 {
-            rt::read::skip_str(c, v >= 4)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 1)?;
-        }
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            if v >= 1 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -727,67 +779,73 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += rt::write::str_size(self.name, v >= 4, "results[].configs[].synonyms[].name")?;
-        }
-        if v <= 0 && !self.name.is_empty() {
-            return Err(rt::write::not_in_version("results[].configs[].synonyms[].name"));
-        }
-        if v >= 1 {
-            n += rt::write::opt_str_size(self.value, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?;
-        }
-        if v <= 0 && self.value != Some("") {
-            return Err(rt::write::not_in_version("results[].configs[].synonyms[].value"));
-        }
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.source != 0_i8 {
-            return Err(rt::write::not_in_version("results[].configs[].synonyms[].source"));
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "results[].configs[].synonyms[]._tagged_fields",
-                ));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(self.name, v >= 4, "results[].configs[].synonyms[].name")?;
             }
-        }
-        Ok(n)
+            if v <= 0 && !self.name.is_empty() {
+                return Err(rt::write::not_in_version("results[].configs[].synonyms[].name"));
+            }
+            if v >= 1 {
+                n += rt::write::opt_str_size(self.value, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?;
+            }
+            if v <= 0 && self.value != Some("") {
+                return Err(rt::write::not_in_version("results[].configs[].synonyms[].value"));
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.source != 0_i8 {
+                return Err(rt::write::not_in_version("results[].configs[].synonyms[].source"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "results[].configs[].synonyms[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.name.is_empty() {
-            w.fail(rt::write::not_in_version("results[].configs[].synonyms[].name"));
-        }
-        if v <= 0 && self.value != Some("") {
-            w.fail(rt::write::not_in_version("results[].configs[].synonyms[].value"));
-        }
-        if v <= 0 && self.source != 0_i8 {
-            w.fail(rt::write::not_in_version("results[].configs[].synonyms[].source"));
-        }
-        if v >= 1 {
-            w.str(self.name, v >= 4, "results[].configs[].synonyms[].name");
-        }
-        if v >= 1 {
-            w.opt_str(self.value, v >= 4, v >= 1, "results[].configs[].synonyms[].value");
-        }
-        if v >= 1 {
-            w.i8(self.source, "results[].configs[].synonyms[].source");
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "results[].configs[].synonyms[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 0 && !self.name.is_empty() {
+                w.fail(rt::write::not_in_version("results[].configs[].synonyms[].name"));
+            }
+            if v <= 0 && self.value != Some("") {
+                w.fail(rt::write::not_in_version("results[].configs[].synonyms[].value"));
+            }
+            if v <= 0 && self.source != 0_i8 {
+                w.fail(rt::write::not_in_version("results[].configs[].synonyms[].source"));
+            }
+            if v >= 1 {
+                w.str(self.name, v >= 4, "results[].configs[].synonyms[].name");
+            }
+            if v >= 1 {
+                w.opt_str(self.value, v >= 4, v >= 1, "results[].configs[].synonyms[].value");
+            }
+            if v >= 1 {
+                w.i8(self.source, "results[].configs[].synonyms[].source");
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "results[].configs[].synonyms[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -1210,6 +1268,7 @@ pub mod owned {
     }
 
     impl Default for DescribeConfigsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -1220,56 +1279,68 @@ pub mod owned {
     }
 
     impl From<&super::DescribeConfigsResponse<'_>> for DescribeConfigsResponse {
+        #[inline]
         fn from(v: &super::DescribeConfigsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                results: v.results.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    results: v.results.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeConfigsResponse {}
 
     impl rt::OwnedStruct for DescribeConfigsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let results = rt::owned::read_array::<DescribeConfigsResult, _>(c, v >= 4, v, "results")?;
-            let unknown_tagged_fields = if v >= 4 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                results,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let results = rt::owned::read_array::<DescribeConfigsResult, _>(c, v >= 4, v, "results")?;
+                let unknown_tagged_fields = if v >= 4 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    results,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.results, v >= 4, v, "results")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.results, v >= 4, v, "results")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            rt::owned::write_vec(w, &self.results, v >= 4, v, "results");
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                rt::owned::write_vec(w, &self.results, v >= 4, v, "results");
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1291,6 +1362,7 @@ pub mod owned {
     }
 
     impl Default for DescribeConfigsResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -1304,60 +1376,70 @@ pub mod owned {
     }
 
     impl From<&super::DescribeConfigsResult<'_>> for DescribeConfigsResult {
+        #[inline]
         fn from(v: &super::DescribeConfigsResult<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                resource_type: v.resource_type,
-                resource_name: v.resource_name.into(),
-                configs: v.configs.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    resource_type: v.resource_type,
+                    resource_name: v.resource_name.into(),
+                    configs: v.configs.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeConfigsResult {}
 
     impl rt::OwnedStruct for DescribeConfigsResult {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let error_code = rt::read::i16(c, "results[].error_code")?;
-            let error_message =
-                rt::read::opt_str(c, v >= 4, true, "results[].error_message")?.map(rt::CompactString::from);
-            let resource_type = rt::read::i8(c, "results[].resource_type")?;
-            let resource_name = rt::CompactString::from(rt::read::str(c, v >= 4, "results[].resource_name")?);
-            let configs = rt::owned::read_array::<DescribeConfigsResourceResult, _>(c, v >= 4, v, "results[].configs")?;
-            let unknown_tagged_fields = if v >= 4 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                error_code,
-                error_message,
-                resource_type,
-                resource_name,
-                configs,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let error_code = rt::read::i16(c, "results[].error_code")?;
+                let error_message =
+                    rt::read::opt_str(c, v >= 4, true, "results[].error_message")?.map(rt::CompactString::from);
+                let resource_type = rt::read::i8(c, "results[].resource_type")?;
+                let resource_name = rt::CompactString::from(rt::read::str(c, v >= 4, "results[].resource_name")?);
+                let configs =
+                    rt::owned::read_array::<DescribeConfigsResourceResult, _>(c, v >= 4, v, "results[].configs")?;
+                let unknown_tagged_fields = if v >= 4 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    error_code,
+                    error_message,
+                    resource_type,
+                    resource_name,
+                    configs,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 3;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 4, true, "results[].error_message")?;
-            n += rt::write::str_size(&self.resource_name, v >= 4, "results[].resource_name")?;
-            n += rt::owned::vec_size(&self.configs, v >= 4, v, "results[].configs")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 3;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 4, true, "results[].error_message")?;
+                n += rt::write::str_size(&self.resource_name, v >= 4, "results[].resource_name")?;
+                n += rt::owned::vec_size(&self.configs, v >= 4, v, "results[].configs")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1401,6 +1483,7 @@ pub mod owned {
     }
 
     impl Default for DescribeConfigsResourceResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1418,19 +1501,22 @@ pub mod owned {
     }
 
     impl From<&super::DescribeConfigsResourceResult<'_>> for DescribeConfigsResourceResult {
+        #[inline]
         fn from(v: &super::DescribeConfigsResourceResult<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                value: v.value.map(rt::CompactString::from),
-                read_only: v.read_only,
-                is_default: v.is_default,
-                config_source: v.config_source,
-                is_sensitive: v.is_sensitive,
-                synonyms: v.synonyms.iter().map(|e| (&e).into()).collect(),
-                config_type: v.config_type,
-                documentation: v.documentation.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    value: v.value.map(rt::CompactString::from),
+                    read_only: v.read_only,
+                    is_default: v.is_default,
+                    config_source: v.config_source,
+                    is_sensitive: v.is_sensitive,
+                    synonyms: v.synonyms.iter().map(|e| (&e).into()).collect(),
+                    config_type: v.config_type,
+                    documentation: v.documentation.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1489,43 +1575,46 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].name")?;
-            n += rt::write::opt_str_size(self.value.as_deref(), v >= 4, true, "results[].configs[].value")?;
-            if v <= 0 {
-                n += 1;
-            }
-            if v >= 1 && self.is_default {
-                return Err(rt::write::not_in_version("results[].configs[].is_default"));
-            }
-            if v >= 1 {
-                n += 1;
-            }
-            if v >= 1 {
-                n += rt::owned::vec_size(&self.synonyms, v >= 4, v, "results[].configs[].synonyms")?;
-            }
-            if v >= 3 {
-                n += 1;
-            }
-            if v >= 3 {
-                n += rt::write::opt_str_size(
-                    self.documentation.as_deref(),
-                    v >= 4,
-                    v >= 3,
-                    "results[].configs[].documentation",
-                )?;
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("results[].configs[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].name")?;
+                n += rt::write::opt_str_size(self.value.as_deref(), v >= 4, true, "results[].configs[].value")?;
+                if v <= 0 {
+                    n += 1;
                 }
-            }
-            Ok(n)
+                if v >= 1 && self.is_default {
+                    return Err(rt::write::not_in_version("results[].configs[].is_default"));
+                }
+                if v >= 1 {
+                    n += 1;
+                }
+                if v >= 1 {
+                    n += rt::owned::vec_size(&self.synonyms, v >= 4, v, "results[].configs[].synonyms")?;
+                }
+                if v >= 3 {
+                    n += 1;
+                }
+                if v >= 3 {
+                    n += rt::write::opt_str_size(
+                        self.documentation.as_deref(),
+                        v >= 4,
+                        v >= 3,
+                        "results[].configs[].documentation",
+                    )?;
+                }
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("results[].configs[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1579,6 +1668,7 @@ pub mod owned {
     }
 
     impl Default for DescribeConfigsSynonym {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1590,13 +1680,16 @@ pub mod owned {
     }
 
     impl From<&super::DescribeConfigsSynonym<'_>> for DescribeConfigsSynonym {
+        #[inline]
         fn from(v: &super::DescribeConfigsSynonym<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                value: v.value.map(rt::CompactString::from),
-                source: v.source,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    value: v.value.map(rt::CompactString::from),
+                    source: v.source,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1639,43 +1732,46 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].synonyms[].name")?;
-            }
-            if v <= 0 && !self.name.is_empty() {
-                return Err(rt::write::not_in_version("results[].configs[].synonyms[].name"));
-            }
-            if v >= 1 {
-                n += rt::write::opt_str_size(
-                    self.value.as_deref(),
-                    v >= 4,
-                    v >= 1,
-                    "results[].configs[].synonyms[].value",
-                )?;
-            }
-            if v <= 0 && self.value.as_deref() != Some("") {
-                return Err(rt::write::not_in_version("results[].configs[].synonyms[].value"));
-            }
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.source != 0_i8 {
-                return Err(rt::write::not_in_version("results[].configs[].synonyms[].source"));
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "results[].configs[].synonyms[]._tagged_fields",
-                    ));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].synonyms[].name")?;
                 }
-            }
-            Ok(n)
+                if v <= 0 && !self.name.is_empty() {
+                    return Err(rt::write::not_in_version("results[].configs[].synonyms[].name"));
+                }
+                if v >= 1 {
+                    n += rt::write::opt_str_size(
+                        self.value.as_deref(),
+                        v >= 4,
+                        v >= 1,
+                        "results[].configs[].synonyms[].value",
+                    )?;
+                }
+                if v <= 0 && self.value.as_deref() != Some("") {
+                    return Err(rt::write::not_in_version("results[].configs[].synonyms[].value"));
+                }
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.source != 0_i8 {
+                    return Err(rt::write::not_in_version("results[].configs[].synonyms[].source"));
+                }
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "results[].configs[].synonyms[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1723,6 +1819,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeConfigsResponse {
         type View<'a> = super::DescribeConfigsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeConfigsResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -32,6 +32,7 @@ impl<'a> DescribeDelegationTokenRequest<'a> {
 }
 
 impl Default for DescribeDelegationTokenRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -39,13 +40,16 @@ impl Default for DescribeDelegationTokenRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeDelegationTokenRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DescribeDelegationTokenRequest {{ owners: {}, unknown_tagged_fields: {} }}",
-            self.owners,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DescribeDelegationTokenRequest {{ owners: {}, unknown_tagged_fields: {} }}",
+                self.owners,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -82,28 +86,34 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::opt_array_size(&self.owners, v >= 2, true, v, "owners")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::opt_array_size(&self.owners, v >= 2, true, v, "owners")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.opt_array(&self.owners, v >= 2, true, v, "owners");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.opt_array(&self.owners, v >= 2, true, v, "owners");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -130,6 +140,7 @@ impl<'a> DescribeDelegationTokenOwner<'a> {
 }
 
 impl Default for DescribeDelegationTokenOwner<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -137,8 +148,11 @@ impl Default for DescribeDelegationTokenOwner<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeDelegationTokenOwner<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeDelegationTokenOwner {{ principal_type: \"{=str}\", principal_name: \"{=str}\", unknown_tagged_fields: {} }}", self.principal_type, self.principal_name, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeDelegationTokenOwner {{ principal_type: \"{=str}\", principal_name: \"{=str}\", unknown_tagged_fields: {} }}", self.principal_type, self.principal_name, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -174,13 +188,16 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_str(c, v >= 2)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_str(c, v >= 2)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -206,30 +223,36 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.principal_type, v >= 2, "owners[].principal_type")?;
-        n += rt::write::str_size(self.principal_name, v >= 2, "owners[].principal_name")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("owners[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.principal_type, v >= 2, "owners[].principal_type")?;
+            n += rt::write::str_size(self.principal_name, v >= 2, "owners[].principal_name")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("owners[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.principal_type, v >= 2, "owners[].principal_type");
-        w.str(self.principal_name, v >= 2, "owners[].principal_name");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "owners[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.principal_type, v >= 2, "owners[].principal_type");
+            w.str(self.principal_name, v >= 2, "owners[].principal_name");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "owners[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -352,6 +375,7 @@ pub mod owned {
     }
 
     impl Default for DescribeDelegationTokenRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 owners: Some(Vec::new()),
@@ -361,11 +385,14 @@ pub mod owned {
     }
 
     impl From<&super::DescribeDelegationTokenRequest<'_>> for DescribeDelegationTokenRequest {
+        #[inline]
         fn from(v: &super::DescribeDelegationTokenRequest<'_>) -> Self {
-            Self {
-                owners: v.owners.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    owners: v.owners.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -386,28 +413,34 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::opt_vec_size(self.owners.as_deref(), v >= 2, true, v, "owners")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::opt_vec_size(self.owners.as_deref(), v >= 2, true, v, "owners")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_opt_vec(w, self.owners.as_deref(), v >= 2, true, v, "owners");
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                rt::owned::write_opt_vec(w, self.owners.as_deref(), v >= 2, true, v, "owners");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -423,6 +456,7 @@ pub mod owned {
     }
 
     impl Default for DescribeDelegationTokenOwner {
+        #[inline]
         fn default() -> Self {
             Self {
                 principal_type: rt::CompactString::const_new(""),
@@ -433,12 +467,15 @@ pub mod owned {
     }
 
     impl From<&super::DescribeDelegationTokenOwner<'_>> for DescribeDelegationTokenOwner {
+        #[inline]
         fn from(v: &super::DescribeDelegationTokenOwner<'_>) -> Self {
-            Self {
-                principal_type: v.principal_type.into(),
-                principal_name: v.principal_name.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    principal_type: v.principal_type.into(),
+                    principal_name: v.principal_name.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -463,20 +500,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.principal_type, v >= 2, "owners[].principal_type")?;
-            n += rt::write::str_size(&self.principal_name, v >= 2, "owners[].principal_name")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("owners[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.principal_type, v >= 2, "owners[].principal_type")?;
+                n += rt::write::str_size(&self.principal_name, v >= 2, "owners[].principal_name")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("owners[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -493,6 +533,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeDelegationTokenRequest {
         type View<'a> = super::DescribeDelegationTokenRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeDelegationTokenRequest<'_>) -> Self {
             Self::from(v)
         }

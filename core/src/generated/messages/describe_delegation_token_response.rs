@@ -37,6 +37,7 @@ impl<'a> DescribeDelegationTokenResponse<'a> {
 }
 
 impl Default for DescribeDelegationTokenResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,28 +45,34 @@ impl Default for DescribeDelegationTokenResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeDelegationTokenResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeDelegationTokenResponse {{ error_code: {=i16}, tokens: {}, throttle_time_ms: {=i32}, unknown_tagged_fields: {} }}", self.error_code, self.tokens, self.throttle_time_ms, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeDelegationTokenResponse {{ error_code: {=i16}, tokens: {}, throttle_time_ms: {=i32}, unknown_tagged_fields: {} }}", self.error_code, self.tokens, self.throttle_time_ms, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribeDelegationTokenResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "error_code")?;
-        let tokens = rt::read::array::<DescribedDelegationToken<'a>>(c, v >= 2, v, "tokens")?;
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            tokens,
-            throttle_time_ms,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let tokens = rt::read::array::<DescribedDelegationToken<'a>>(c, v >= 2, v, "tokens")?;
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                tokens,
+                throttle_time_ms,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -86,30 +93,36 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::array_size(&self.tokens, v >= 2, v, "tokens")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::array_size(&self.tokens, v >= 2, v, "tokens")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "error_code");
-        w.array(&self.tokens, v >= 2, v, "tokens");
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "error_code");
+            w.array(&self.tokens, v >= 2, v, "tokens");
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -160,6 +173,7 @@ impl<'a> DescribedDelegationToken<'a> {
 }
 
 impl Default for DescribedDelegationToken<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -167,8 +181,11 @@ impl Default for DescribedDelegationToken<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribedDelegationToken<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribedDelegationToken {{ principal_type: \"{=str}\", principal_name: \"{=str}\", token_requester_principal_type: \"{=str}\", token_requester_principal_name: \"{=str}\", issue_timestamp: {=i64}, expiry_timestamp: {=i64}, max_timestamp: {=i64}, token_id: \"{=str}\", hmac: {=[u8]}, renewers: {}, unknown_tagged_fields: {} }}", self.principal_type, self.principal_name, self.token_requester_principal_type, self.token_requester_principal_name, self.issue_timestamp, self.expiry_timestamp, self.max_timestamp, self.token_id, self.hmac, self.renewers, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribedDelegationToken {{ principal_type: \"{=str}\", principal_name: \"{=str}\", token_requester_principal_type: \"{=str}\", token_requester_principal_name: \"{=str}\", issue_timestamp: {=i64}, expiry_timestamp: {=i64}, max_timestamp: {=i64}, token_id: \"{=str}\", hmac: {=[u8]}, renewers: {}, unknown_tagged_fields: {} }}", self.principal_type, self.principal_name, self.token_requester_principal_type, self.token_requester_principal_name, self.issue_timestamp, self.expiry_timestamp, self.max_timestamp, self.token_id, self.hmac, self.renewers, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -255,23 +272,26 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_str(c, v >= 2)?;
-        if v >= 3 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
-        }
-        if v >= 3 {
             rt::read::skip_str(c, v >= 2)?;
-        }
-        rt::read::skip(c, 24)?;
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_bytes(c, v >= 2)?;
-        rt::read::skip_array::<DescribedDelegationTokenRenewer<'a>>(c, v >= 2, v)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            if v >= 3 {
+                rt::read::skip_str(c, v >= 2)?;
+            }
+            if v >= 3 {
+                rt::read::skip_str(c, v >= 2)?;
+            }
+            rt::read::skip(c, 24)?;
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_bytes(c, v >= 2)?;
+            rt::read::skip_array::<DescribedDelegationTokenRenewer<'a>>(c, v >= 2, v)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -335,79 +355,85 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 24;
-        n += rt::write::str_size(self.principal_type, v >= 2, "tokens[].principal_type")?;
-        n += rt::write::str_size(self.principal_name, v >= 2, "tokens[].principal_name")?;
-        if v >= 3 {
-            n += rt::write::str_size(
-                self.token_requester_principal_type,
-                v >= 2,
-                "tokens[].token_requester_principal_type",
-            )?;
-        }
-        if v <= 2 && !self.token_requester_principal_type.is_empty() {
-            return Err(rt::write::not_in_version("tokens[].token_requester_principal_type"));
-        }
-        if v >= 3 {
-            n += rt::write::str_size(
-                self.token_requester_principal_name,
-                v >= 2,
-                "tokens[].token_requester_principal_name",
-            )?;
-        }
-        if v <= 2 && !self.token_requester_principal_name.is_empty() {
-            return Err(rt::write::not_in_version("tokens[].token_requester_principal_name"));
-        }
-        n += rt::write::str_size(self.token_id, v >= 2, "tokens[].token_id")?;
-        n += rt::write::bytes_size(self.hmac, v >= 2, "tokens[].hmac")?;
-        n += rt::write::array_size(&self.renewers, v >= 2, v, "tokens[].renewers")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("tokens[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 24;
+            n += rt::write::str_size(self.principal_type, v >= 2, "tokens[].principal_type")?;
+            n += rt::write::str_size(self.principal_name, v >= 2, "tokens[].principal_name")?;
+            if v >= 3 {
+                n += rt::write::str_size(
+                    self.token_requester_principal_type,
+                    v >= 2,
+                    "tokens[].token_requester_principal_type",
+                )?;
             }
-        }
-        Ok(n)
+            if v <= 2 && !self.token_requester_principal_type.is_empty() {
+                return Err(rt::write::not_in_version("tokens[].token_requester_principal_type"));
+            }
+            if v >= 3 {
+                n += rt::write::str_size(
+                    self.token_requester_principal_name,
+                    v >= 2,
+                    "tokens[].token_requester_principal_name",
+                )?;
+            }
+            if v <= 2 && !self.token_requester_principal_name.is_empty() {
+                return Err(rt::write::not_in_version("tokens[].token_requester_principal_name"));
+            }
+            n += rt::write::str_size(self.token_id, v >= 2, "tokens[].token_id")?;
+            n += rt::write::bytes_size(self.hmac, v >= 2, "tokens[].hmac")?;
+            n += rt::write::array_size(&self.renewers, v >= 2, v, "tokens[].renewers")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("tokens[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && !self.token_requester_principal_type.is_empty() {
-            w.fail(rt::write::not_in_version("tokens[].token_requester_principal_type"));
-        }
-        if v <= 2 && !self.token_requester_principal_name.is_empty() {
-            w.fail(rt::write::not_in_version("tokens[].token_requester_principal_name"));
-        }
-        w.str(self.principal_type, v >= 2, "tokens[].principal_type");
-        w.str(self.principal_name, v >= 2, "tokens[].principal_name");
-        if v >= 3 {
-            w.str(
-                self.token_requester_principal_type,
-                v >= 2,
-                "tokens[].token_requester_principal_type",
-            );
-        }
-        if v >= 3 {
-            w.str(
-                self.token_requester_principal_name,
-                v >= 2,
-                "tokens[].token_requester_principal_name",
-            );
-        }
-        w.i64(self.issue_timestamp, "tokens[].issue_timestamp");
-        w.i64(self.expiry_timestamp, "tokens[].expiry_timestamp");
-        w.i64(self.max_timestamp, "tokens[].max_timestamp");
-        w.str(self.token_id, v >= 2, "tokens[].token_id");
-        w.bytes(self.hmac, v >= 2, "tokens[].hmac");
-        w.array(&self.renewers, v >= 2, v, "tokens[].renewers");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && !self.token_requester_principal_type.is_empty() {
+                w.fail(rt::write::not_in_version("tokens[].token_requester_principal_type"));
+            }
+            if v <= 2 && !self.token_requester_principal_name.is_empty() {
+                w.fail(rt::write::not_in_version("tokens[].token_requester_principal_name"));
+            }
+            w.str(self.principal_type, v >= 2, "tokens[].principal_type");
+            w.str(self.principal_name, v >= 2, "tokens[].principal_name");
+            if v >= 3 {
+                w.str(
+                    self.token_requester_principal_type,
+                    v >= 2,
+                    "tokens[].token_requester_principal_type",
+                );
+            }
+            if v >= 3 {
+                w.str(
+                    self.token_requester_principal_name,
+                    v >= 2,
+                    "tokens[].token_requester_principal_name",
+                );
+            }
+            w.i64(self.issue_timestamp, "tokens[].issue_timestamp");
+            w.i64(self.expiry_timestamp, "tokens[].expiry_timestamp");
+            w.i64(self.max_timestamp, "tokens[].max_timestamp");
+            w.str(self.token_id, v >= 2, "tokens[].token_id");
+            w.bytes(self.hmac, v >= 2, "tokens[].hmac");
+            w.array(&self.renewers, v >= 2, v, "tokens[].renewers");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -434,6 +460,7 @@ impl<'a> DescribedDelegationTokenRenewer<'a> {
 }
 
 impl Default for DescribedDelegationTokenRenewer<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -441,8 +468,11 @@ impl Default for DescribedDelegationTokenRenewer<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribedDelegationTokenRenewer<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribedDelegationTokenRenewer {{ principal_type: \"{=str}\", principal_name: \"{=str}\", unknown_tagged_fields: {} }}", self.principal_type, self.principal_name, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribedDelegationTokenRenewer {{ principal_type: \"{=str}\", principal_name: \"{=str}\", unknown_tagged_fields: {} }}", self.principal_type, self.principal_name, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -478,13 +508,16 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_str(c, v >= 2)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_str(c, v >= 2)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -515,30 +548,36 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
-        n += rt::write::str_size(self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("tokens[].renewers[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
+            n += rt::write::str_size(self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("tokens[].renewers[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
-        w.str(self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
+            w.str(self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -883,6 +922,7 @@ pub mod owned {
     }
 
     impl Default for DescribeDelegationTokenResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -894,67 +934,79 @@ pub mod owned {
     }
 
     impl From<&super::DescribeDelegationTokenResponse<'_>> for DescribeDelegationTokenResponse {
+        #[inline]
         fn from(v: &super::DescribeDelegationTokenResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                tokens: v.tokens.iter().map(|e| (&e).into()).collect(),
-                throttle_time_ms: v.throttle_time_ms,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    tokens: v.tokens.iter().map(|e| (&e).into()).collect(),
+                    throttle_time_ms: v.throttle_time_ms,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeDelegationTokenResponse {}
 
     impl rt::OwnedStruct for DescribeDelegationTokenResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let error_code = rt::read::i16(c, "error_code")?;
-            let tokens = rt::owned::read_array::<DescribedDelegationToken, _>(c, v >= 2, v, "tokens")?;
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let unknown_tagged_fields = if v >= 2 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                error_code,
-                tokens,
-                throttle_time_ms,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let error_code = rt::read::i16(c, "error_code")?;
+                let tokens = rt::owned::read_array::<DescribedDelegationToken, _>(c, v >= 2, v, "tokens")?;
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let unknown_tagged_fields = if v >= 2 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    error_code,
+                    tokens,
+                    throttle_time_ms,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::owned::vec_size(&self.tokens, v >= 2, v, "tokens")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::owned::vec_size(&self.tokens, v >= 2, v, "tokens")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i16(self.error_code, "error_code");
-            rt::owned::write_vec(w, &self.tokens, v >= 2, v, "tokens");
-            if v >= 2 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<5>("throttle_time_ms") {
-                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                    r[4] = 0;
-                }
-            } else {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-                if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            rt::outline(move || {
+                w.i16(self.error_code, "error_code");
+                rt::owned::write_vec(w, &self.tokens, v >= 2, v, "tokens");
+                if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<5>("throttle_time_ms") {
+                        r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                        r[4] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                    if v >= 2 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -986,6 +1038,7 @@ pub mod owned {
     }
 
     impl Default for DescribedDelegationToken {
+        #[inline]
         fn default() -> Self {
             Self {
                 principal_type: rt::CompactString::const_new(""),
@@ -1004,20 +1057,23 @@ pub mod owned {
     }
 
     impl From<&super::DescribedDelegationToken<'_>> for DescribedDelegationToken {
+        #[inline]
         fn from(v: &super::DescribedDelegationToken<'_>) -> Self {
-            Self {
-                principal_type: v.principal_type.into(),
-                principal_name: v.principal_name.into(),
-                token_requester_principal_type: v.token_requester_principal_type.into(),
-                token_requester_principal_name: v.token_requester_principal_name.into(),
-                issue_timestamp: v.issue_timestamp,
-                expiry_timestamp: v.expiry_timestamp,
-                max_timestamp: v.max_timestamp,
-                token_id: v.token_id.into(),
-                hmac: v.hmac.to_vec(),
-                renewers: v.renewers.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    principal_type: v.principal_type.into(),
+                    principal_name: v.principal_name.into(),
+                    token_requester_principal_type: v.token_requester_principal_type.into(),
+                    token_requester_principal_name: v.token_requester_principal_name.into(),
+                    issue_timestamp: v.issue_timestamp,
+                    expiry_timestamp: v.expiry_timestamp,
+                    max_timestamp: v.max_timestamp,
+                    token_id: v.token_id.into(),
+                    hmac: v.hmac.to_vec(),
+                    renewers: v.renewers.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1076,43 +1132,46 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 24;
-            n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].principal_type")?;
-            n += rt::write::str_size(&self.principal_name, v >= 2, "tokens[].principal_name")?;
-            if v >= 3 {
-                n += rt::write::str_size(
-                    &self.token_requester_principal_type,
-                    v >= 2,
-                    "tokens[].token_requester_principal_type",
-                )?;
-            }
-            if v <= 2 && !self.token_requester_principal_type.is_empty() {
-                return Err(rt::write::not_in_version("tokens[].token_requester_principal_type"));
-            }
-            if v >= 3 {
-                n += rt::write::str_size(
-                    &self.token_requester_principal_name,
-                    v >= 2,
-                    "tokens[].token_requester_principal_name",
-                )?;
-            }
-            if v <= 2 && !self.token_requester_principal_name.is_empty() {
-                return Err(rt::write::not_in_version("tokens[].token_requester_principal_name"));
-            }
-            n += rt::write::str_size(&self.token_id, v >= 2, "tokens[].token_id")?;
-            n += rt::write::bytes_size(&self.hmac, v >= 2, "tokens[].hmac")?;
-            n += rt::owned::vec_size(&self.renewers, v >= 2, v, "tokens[].renewers")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("tokens[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 24;
+                n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].principal_type")?;
+                n += rt::write::str_size(&self.principal_name, v >= 2, "tokens[].principal_name")?;
+                if v >= 3 {
+                    n += rt::write::str_size(
+                        &self.token_requester_principal_type,
+                        v >= 2,
+                        "tokens[].token_requester_principal_type",
+                    )?;
                 }
-            }
-            Ok(n)
+                if v <= 2 && !self.token_requester_principal_type.is_empty() {
+                    return Err(rt::write::not_in_version("tokens[].token_requester_principal_type"));
+                }
+                if v >= 3 {
+                    n += rt::write::str_size(
+                        &self.token_requester_principal_name,
+                        v >= 2,
+                        "tokens[].token_requester_principal_name",
+                    )?;
+                }
+                if v <= 2 && !self.token_requester_principal_name.is_empty() {
+                    return Err(rt::write::not_in_version("tokens[].token_requester_principal_name"));
+                }
+                n += rt::write::str_size(&self.token_id, v >= 2, "tokens[].token_id")?;
+                n += rt::write::bytes_size(&self.hmac, v >= 2, "tokens[].hmac")?;
+                n += rt::owned::vec_size(&self.renewers, v >= 2, v, "tokens[].renewers")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("tokens[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1167,6 +1226,7 @@ pub mod owned {
     }
 
     impl Default for DescribedDelegationTokenRenewer {
+        #[inline]
         fn default() -> Self {
             Self {
                 principal_type: rt::CompactString::const_new(""),
@@ -1177,12 +1237,15 @@ pub mod owned {
     }
 
     impl From<&super::DescribedDelegationTokenRenewer<'_>> for DescribedDelegationTokenRenewer {
+        #[inline]
         fn from(v: &super::DescribedDelegationTokenRenewer<'_>) -> Self {
-            Self {
-                principal_type: v.principal_type.into(),
-                principal_name: v.principal_name.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    principal_type: v.principal_type.into(),
+                    principal_name: v.principal_name.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1209,20 +1272,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
-            n += rt::write::str_size(&self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("tokens[].renewers[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
+                n += rt::write::str_size(&self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("tokens[].renewers[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1239,6 +1305,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeDelegationTokenResponse {
         type View<'a> = super::DescribeDelegationTokenResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeDelegationTokenResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -34,6 +34,7 @@ impl<'a> DescribeGroupsRequest<'a> {
 }
 
 impl Default for DescribeGroupsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,14 +42,11 @@ impl Default for DescribeGroupsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeGroupsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DescribeGroupsRequest {{ groups: {}, include_authorized_operations: {=bool}, unknown_tagged_fields: {} }}",
-            self.groups,
-            self.include_authorized_operations,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "DescribeGroupsRequest {{ groups: {}, include_authorized_operations: {=bool}, unknown_tagged_fields: {} }}", self.groups, self.include_authorized_operations, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -97,40 +95,46 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.groups, v >= 5, v, "groups")?;
-        if v >= 3 {
-            n += 1;
-        }
-        if v <= 2 && self.include_authorized_operations {
-            return Err(rt::write::not_in_version("include_authorized_operations"));
-        }
-        if v >= 5 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.groups, v >= 5, v, "groups")?;
+            if v >= 3 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v <= 2 && self.include_authorized_operations {
+                return Err(rt::write::not_in_version("include_authorized_operations"));
+            }
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && self.include_authorized_operations {
-            w.fail(rt::write::not_in_version("include_authorized_operations"));
-        }
-        w.array(&self.groups, v >= 5, v, "groups");
-        if v >= 3 {
-            w.bool(self.include_authorized_operations, "include_authorized_operations");
-        }
-        if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && self.include_authorized_operations {
+                w.fail(rt::write::not_in_version("include_authorized_operations"));
+            }
+            w.array(&self.groups, v >= 5, v, "groups");
+            if v >= 3 {
+                w.bool(self.include_authorized_operations, "include_authorized_operations");
+            }
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -224,6 +228,7 @@ pub mod owned {
     }
 
     impl Default for DescribeGroupsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 groups: Vec::new(),
@@ -234,12 +239,15 @@ pub mod owned {
     }
 
     impl From<&super::DescribeGroupsRequest<'_>> for DescribeGroupsRequest {
+        #[inline]
         fn from(v: &super::DescribeGroupsRequest<'_>) -> Self {
-            Self {
-                groups: v.groups.iter().map(rt::CompactString::from).collect(),
-                include_authorized_operations: v.include_authorized_operations,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    groups: v.groups.iter().map(rt::CompactString::from).collect(),
+                    include_authorized_operations: v.include_authorized_operations,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -266,52 +274,59 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.groups, v >= 5, v, "groups")?;
-            if v >= 3 {
-                n += 1;
-            }
-            if v <= 2 && self.include_authorized_operations {
-                return Err(rt::write::not_in_version("include_authorized_operations"));
-            }
-            if v >= 5 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
-                }
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 2 && self.include_authorized_operations {
-                w.fail(rt::write::not_in_version("include_authorized_operations"));
-            }
-            rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups");
-            if v >= 5 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("include_authorized_operations") {
-                    r[0] = u8::from(self.include_authorized_operations);
-                    r[1] = 0;
-                }
-            } else {
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.groups, v >= 5, v, "groups")?;
                 if v >= 3 {
-                    w.bool(self.include_authorized_operations, "include_authorized_operations");
+                    n += 1;
+                }
+                if v <= 2 && self.include_authorized_operations {
+                    return Err(rt::write::not_in_version("include_authorized_operations"));
                 }
                 if v >= 5 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                if v <= 2 && self.include_authorized_operations {
+                    w.fail(rt::write::not_in_version("include_authorized_operations"));
+                }
+                rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups");
+                if v >= 5 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("include_authorized_operations") {
+                        r[0] = u8::from(self.include_authorized_operations);
+                        r[1] = 0;
+                    }
+                } else {
+                    if v >= 3 {
+                        w.bool(self.include_authorized_operations, "include_authorized_operations");
+                    }
+                    if v >= 5 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for DescribeGroupsRequest {
         type View<'a> = super::DescribeGroupsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeGroupsRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -33,6 +33,7 @@ impl<'a> DescribeGroupsResponse<'a> {
 }
 
 impl Default for DescribeGroupsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,36 +41,42 @@ impl Default for DescribeGroupsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeGroupsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DescribeGroupsResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.groups,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DescribeGroupsResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.groups,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for DescribeGroupsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = if v >= 1 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let groups = rt::read::array::<DescribedGroup<'a>>(c, v >= 5, v, "groups")?;
-        let unknown_tagged_fields = if v >= 5 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            groups,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let groups = rt::read::array::<DescribedGroup<'a>>(c, v >= 5, v, "groups")?;
+            let unknown_tagged_fields = if v >= 5 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                groups,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -91,34 +98,40 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.groups, v >= 5, v, "groups")?;
-        if v >= 5 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.groups, v >= 5, v, "groups")?;
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        w.array(&self.groups, v >= 5, v, "groups");
-        if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            w.array(&self.groups, v >= 5, v, "groups");
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -163,6 +176,7 @@ impl<'a> DescribedGroup<'a> {
 }
 
 impl Default for DescribedGroup<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -170,8 +184,11 @@ impl Default for DescribedGroup<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribedGroup<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", protocol_type: \"{=str}\", protocol_data: \"{=str}\", members: {}, authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.protocol_type, self.protocol_data, self.members, self.authorized_operations, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", protocol_type: \"{=str}\", protocol_data: \"{=str}\", members: {}, authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.protocol_type, self.protocol_data, self.members, self.authorized_operations, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -237,23 +254,26 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        if v >= 6 {
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            if v >= 6 {
+                rt::read::skip_str(c, v >= 5)?;
+            }
             rt::read::skip_str(c, v >= 5)?;
-        }
-        rt::read::skip_str(c, v >= 5)?;
-        rt::read::skip_str(c, v >= 5)?;
-        rt::read::skip_str(c, v >= 5)?;
-        rt::read::skip_str(c, v >= 5)?;
-        rt::read::skip_array::<DescribedGroupMember<'a>>(c, v >= 5, v)?;
-        if v >= 3 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 5 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            rt::read::skip_str(c, v >= 5)?;
+            rt::read::skip_str(c, v >= 5)?;
+            rt::read::skip_str(c, v >= 5)?;
+            rt::read::skip_array::<DescribedGroupMember<'a>>(c, v >= 5, v)?;
+            if v >= 3 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 5 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -309,61 +329,67 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        if v >= 6 {
-            n += rt::write::opt_str_size(self.error_message, v >= 5, v >= 6, "groups[].error_message")?;
-        }
-        if v <= 5 && self.error_message.is_some() {
-            return Err(rt::write::not_in_version("groups[].error_message"));
-        }
-        n += rt::write::str_size(self.group_id, v >= 5, "groups[].group_id")?;
-        n += rt::write::str_size(self.group_state, v >= 5, "groups[].group_state")?;
-        n += rt::write::str_size(self.protocol_type, v >= 5, "groups[].protocol_type")?;
-        n += rt::write::str_size(self.protocol_data, v >= 5, "groups[].protocol_data")?;
-        n += rt::write::array_size(&self.members, v >= 5, v, "groups[].members")?;
-        if v >= 3 {
-            n += 4;
-        }
-        if v <= 2 && self.authorized_operations != -2147483648_i32 {
-            return Err(rt::write::not_in_version("groups[].authorized_operations"));
-        }
-        if v >= 5 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            if v >= 6 {
+                n += rt::write::opt_str_size(self.error_message, v >= 5, v >= 6, "groups[].error_message")?;
             }
-        }
-        Ok(n)
+            if v <= 5 && self.error_message.is_some() {
+                return Err(rt::write::not_in_version("groups[].error_message"));
+            }
+            n += rt::write::str_size(self.group_id, v >= 5, "groups[].group_id")?;
+            n += rt::write::str_size(self.group_state, v >= 5, "groups[].group_state")?;
+            n += rt::write::str_size(self.protocol_type, v >= 5, "groups[].protocol_type")?;
+            n += rt::write::str_size(self.protocol_data, v >= 5, "groups[].protocol_data")?;
+            n += rt::write::array_size(&self.members, v >= 5, v, "groups[].members")?;
+            if v >= 3 {
+                n += 4;
+            }
+            if v <= 2 && self.authorized_operations != -2147483648_i32 {
+                return Err(rt::write::not_in_version("groups[].authorized_operations"));
+            }
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 5 && self.error_message.is_some() {
-            w.fail(rt::write::not_in_version("groups[].error_message"));
-        }
-        if v <= 2 && self.authorized_operations != -2147483648_i32 {
-            w.fail(rt::write::not_in_version("groups[].authorized_operations"));
-        }
-        w.i16(self.error_code, "groups[].error_code");
-        if v >= 6 {
-            w.opt_str(self.error_message, v >= 5, v >= 6, "groups[].error_message");
-        }
-        w.str(self.group_id, v >= 5, "groups[].group_id");
-        w.str(self.group_state, v >= 5, "groups[].group_state");
-        w.str(self.protocol_type, v >= 5, "groups[].protocol_type");
-        w.str(self.protocol_data, v >= 5, "groups[].protocol_data");
-        w.array(&self.members, v >= 5, v, "groups[].members");
-        if v >= 3 {
-            w.i32(self.authorized_operations, "groups[].authorized_operations");
-        }
-        if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 5 && self.error_message.is_some() {
+                w.fail(rt::write::not_in_version("groups[].error_message"));
+            }
+            if v <= 2 && self.authorized_operations != -2147483648_i32 {
+                w.fail(rt::write::not_in_version("groups[].authorized_operations"));
+            }
+            w.i16(self.error_code, "groups[].error_code");
+            if v >= 6 {
+                w.opt_str(self.error_message, v >= 5, v >= 6, "groups[].error_message");
+            }
+            w.str(self.group_id, v >= 5, "groups[].group_id");
+            w.str(self.group_state, v >= 5, "groups[].group_state");
+            w.str(self.protocol_type, v >= 5, "groups[].protocol_type");
+            w.str(self.protocol_data, v >= 5, "groups[].protocol_data");
+            w.array(&self.members, v >= 5, v, "groups[].members");
+            if v >= 3 {
+                w.i32(self.authorized_operations, "groups[].authorized_operations");
+            }
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -402,6 +428,7 @@ impl<'a> DescribedGroupMember<'a> {
 }
 
 impl Default for DescribedGroupMember<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -409,8 +436,11 @@ impl Default for DescribedGroupMember<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribedGroupMember<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribedGroupMember {{ member_id: \"{=str}\", group_instance_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", member_metadata: {=[u8]}, member_assignment: {=[u8]}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.client_id, self.client_host, self.member_metadata, self.member_assignment, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribedGroupMember {{ member_id: \"{=str}\", group_instance_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", member_metadata: {=[u8]}, member_assignment: {=[u8]}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.client_id, self.client_host, self.member_metadata, self.member_assignment, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -464,19 +494,22 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 5)?;
-        if v >= 4 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 5)?;
-        }
-        rt::read::skip_str(c, v >= 5)?;
-        rt::read::skip_str(c, v >= 5)?;
-        rt::read::skip_bytes(c, v >= 5)?;
-        rt::read::skip_bytes(c, v >= 5)?;
-        if v >= 5 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            if v >= 4 {
+                rt::read::skip_str(c, v >= 5)?;
+            }
+            rt::read::skip_str(c, v >= 5)?;
+            rt::read::skip_str(c, v >= 5)?;
+            rt::read::skip_bytes(c, v >= 5)?;
+            rt::read::skip_bytes(c, v >= 5)?;
+            if v >= 5 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -525,52 +558,58 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.member_id, v >= 5, "groups[].members[].member_id")?;
-        if v >= 4 {
-            n += rt::write::opt_str_size(
-                self.group_instance_id,
-                v >= 5,
-                v >= 4,
-                "groups[].members[].group_instance_id",
-            )?;
-        }
-        n += rt::write::str_size(self.client_id, v >= 5, "groups[].members[].client_id")?;
-        n += rt::write::str_size(self.client_host, v >= 5, "groups[].members[].client_host")?;
-        n += rt::write::bytes_size(self.member_metadata, v >= 5, "groups[].members[].member_metadata")?;
-        n += rt::write::bytes_size(self.member_assignment, v >= 5, "groups[].members[].member_assignment")?;
-        if v >= 5 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.member_id, v >= 5, "groups[].members[].member_id")?;
+            if v >= 4 {
+                n += rt::write::opt_str_size(
+                    self.group_instance_id,
+                    v >= 5,
+                    v >= 4,
+                    "groups[].members[].group_instance_id",
+                )?;
             }
-        }
-        Ok(n)
+            n += rt::write::str_size(self.client_id, v >= 5, "groups[].members[].client_id")?;
+            n += rt::write::str_size(self.client_host, v >= 5, "groups[].members[].client_host")?;
+            n += rt::write::bytes_size(self.member_metadata, v >= 5, "groups[].members[].member_metadata")?;
+            n += rt::write::bytes_size(self.member_assignment, v >= 5, "groups[].members[].member_assignment")?;
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.member_id, v >= 5, "groups[].members[].member_id");
-        if v >= 4 {
-            w.opt_str(
-                self.group_instance_id,
-                v >= 5,
-                v >= 4,
-                "groups[].members[].group_instance_id",
-            );
-        }
-        w.str(self.client_id, v >= 5, "groups[].members[].client_id");
-        w.str(self.client_host, v >= 5, "groups[].members[].client_host");
-        w.bytes(self.member_metadata, v >= 5, "groups[].members[].member_metadata");
-        w.bytes(self.member_assignment, v >= 5, "groups[].members[].member_assignment");
-        if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.member_id, v >= 5, "groups[].members[].member_id");
+            if v >= 4 {
+                w.opt_str(
+                    self.group_instance_id,
+                    v >= 5,
+                    v >= 4,
+                    "groups[].members[].group_instance_id",
+                );
+            }
+            w.str(self.client_id, v >= 5, "groups[].members[].client_id");
+            w.str(self.client_host, v >= 5, "groups[].members[].client_host");
+            w.bytes(self.member_metadata, v >= 5, "groups[].members[].member_metadata");
+            w.bytes(self.member_assignment, v >= 5, "groups[].members[].member_assignment");
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -930,6 +969,7 @@ pub mod owned {
     }
 
     impl Default for DescribeGroupsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -940,65 +980,77 @@ pub mod owned {
     }
 
     impl From<&super::DescribeGroupsResponse<'_>> for DescribeGroupsResponse {
+        #[inline]
         fn from(v: &super::DescribeGroupsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                groups: v.groups.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeGroupsResponse {}
 
     impl rt::OwnedStruct for DescribeGroupsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = if v >= 1 {
-                rt::read::i32(c, "throttle_time_ms")?
-            } else {
-                0_i32
-            };
-            let groups = rt::owned::read_array::<DescribedGroup, _>(c, v >= 5, v, "groups")?;
-            let unknown_tagged_fields = if v >= 5 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                groups,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = if v >= 1 {
+                    rt::read::i32(c, "throttle_time_ms")?
+                } else {
+                    0_i32
+                };
+                let groups = rt::owned::read_array::<DescribedGroup, _>(c, v >= 5, v, "groups")?;
+                let unknown_tagged_fields = if v >= 5 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    groups,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.groups, v >= 5, v, "groups")?;
-            if v >= 5 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.groups, v >= 5, v, "groups")?;
+                if v >= 5 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups");
-            if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 1 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups");
+                if v >= 5 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1026,6 +1078,7 @@ pub mod owned {
     }
 
     impl Default for DescribedGroup {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -1042,18 +1095,21 @@ pub mod owned {
     }
 
     impl From<&super::DescribedGroup<'_>> for DescribedGroup {
+        #[inline]
         fn from(v: &super::DescribedGroup<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                group_id: v.group_id.into(),
-                group_state: v.group_state.into(),
-                protocol_type: v.protocol_type.into(),
-                protocol_data: v.protocol_data.into(),
-                members: v.members.iter().map(|e| (&e).into()).collect(),
-                authorized_operations: v.authorized_operations,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    group_id: v.group_id.into(),
+                    group_state: v.group_state.into(),
+                    protocol_type: v.protocol_type.into(),
+                    protocol_data: v.protocol_data.into(),
+                    members: v.members.iter().map(|e| (&e).into()).collect(),
+                    authorized_operations: v.authorized_operations,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1098,35 +1154,43 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            if v >= 6 {
-                n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 5, v >= 6, "groups[].error_message")?;
-            }
-            if v <= 5 && self.error_message.is_some() {
-                return Err(rt::write::not_in_version("groups[].error_message"));
-            }
-            n += rt::write::str_size(&self.group_id, v >= 5, "groups[].group_id")?;
-            n += rt::write::str_size(&self.group_state, v >= 5, "groups[].group_state")?;
-            n += rt::write::str_size(&self.protocol_type, v >= 5, "groups[].protocol_type")?;
-            n += rt::write::str_size(&self.protocol_data, v >= 5, "groups[].protocol_data")?;
-            n += rt::owned::vec_size(&self.members, v >= 5, v, "groups[].members")?;
-            if v >= 3 {
-                n += 4;
-            }
-            if v <= 2 && self.authorized_operations != -2147483648_i32 {
-                return Err(rt::write::not_in_version("groups[].authorized_operations"));
-            }
-            if v >= 5 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                if v >= 6 {
+                    n += rt::write::opt_str_size(
+                        self.error_message.as_deref(),
+                        v >= 5,
+                        v >= 6,
+                        "groups[].error_message",
+                    )?;
                 }
-            }
-            Ok(n)
+                if v <= 5 && self.error_message.is_some() {
+                    return Err(rt::write::not_in_version("groups[].error_message"));
+                }
+                n += rt::write::str_size(&self.group_id, v >= 5, "groups[].group_id")?;
+                n += rt::write::str_size(&self.group_state, v >= 5, "groups[].group_state")?;
+                n += rt::write::str_size(&self.protocol_type, v >= 5, "groups[].protocol_type")?;
+                n += rt::write::str_size(&self.protocol_data, v >= 5, "groups[].protocol_data")?;
+                n += rt::owned::vec_size(&self.members, v >= 5, v, "groups[].members")?;
+                if v >= 3 {
+                    n += 4;
+                }
+                if v <= 2 && self.authorized_operations != -2147483648_i32 {
+                    return Err(rt::write::not_in_version("groups[].authorized_operations"));
+                }
+                if v >= 5 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1184,6 +1248,7 @@ pub mod owned {
     }
 
     impl Default for DescribedGroupMember {
+        #[inline]
         fn default() -> Self {
             Self {
                 member_id: rt::CompactString::const_new(""),
@@ -1198,16 +1263,19 @@ pub mod owned {
     }
 
     impl From<&super::DescribedGroupMember<'_>> for DescribedGroupMember {
+        #[inline]
         fn from(v: &super::DescribedGroupMember<'_>) -> Self {
-            Self {
-                member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
-                client_id: v.client_id.into(),
-                client_host: v.client_host.into(),
-                member_metadata: v.member_metadata.to_vec(),
-                member_assignment: v.member_assignment.to_vec(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    member_id: v.member_id.into(),
+                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    client_id: v.client_id.into(),
+                    client_host: v.client_host.into(),
+                    member_metadata: v.member_metadata.to_vec(),
+                    member_assignment: v.member_assignment.to_vec(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1245,31 +1313,34 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.member_id, v >= 5, "groups[].members[].member_id")?;
-            if v >= 4 {
-                n += rt::write::opt_str_size(
-                    self.group_instance_id.as_deref(),
-                    v >= 5,
-                    v >= 4,
-                    "groups[].members[].group_instance_id",
-                )?;
-            }
-            n += rt::write::str_size(&self.client_id, v >= 5, "groups[].members[].client_id")?;
-            n += rt::write::str_size(&self.client_host, v >= 5, "groups[].members[].client_host")?;
-            n += rt::write::bytes_size(&self.member_metadata, v >= 5, "groups[].members[].member_metadata")?;
-            n += rt::write::bytes_size(&self.member_assignment, v >= 5, "groups[].members[].member_assignment")?;
-            if v >= 5 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.member_id, v >= 5, "groups[].members[].member_id")?;
+                if v >= 4 {
+                    n += rt::write::opt_str_size(
+                        self.group_instance_id.as_deref(),
+                        v >= 5,
+                        v >= 4,
+                        "groups[].members[].group_instance_id",
+                    )?;
                 }
-            }
-            Ok(n)
+                n += rt::write::str_size(&self.client_id, v >= 5, "groups[].members[].client_id")?;
+                n += rt::write::str_size(&self.client_host, v >= 5, "groups[].members[].client_host")?;
+                n += rt::write::bytes_size(&self.member_metadata, v >= 5, "groups[].members[].member_metadata")?;
+                n += rt::write::bytes_size(&self.member_assignment, v >= 5, "groups[].members[].member_assignment")?;
+                if v >= 5 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1297,6 +1368,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeGroupsResponse {
         type View<'a> = super::DescribeGroupsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeGroupsResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -37,6 +37,7 @@ impl<'a> DescribeLogDirsResponse<'a> {
 }
 
 impl Default for DescribeLogDirsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,28 +45,34 @@ impl Default for DescribeLogDirsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeLogDirsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeLogDirsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, results: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.results, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeLogDirsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, results: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.results, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribeLogDirsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
-        let results = rt::read::array::<DescribeLogDirsResult<'a>>(c, v >= 2, v, "results")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            results,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
+            let results = rt::read::array::<DescribeLogDirsResult<'a>>(c, v >= 2, v, "results")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                results,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -88,35 +95,41 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        if v >= 3 {
-            n += 2;
-        }
-        n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            if v >= 3 {
+                n += 2;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        if v >= 3 {
-            w.i16(self.error_code, "error_code");
-        }
-        w.array(&self.results, v >= 2, v, "results");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            if v >= 3 {
+                w.i16(self.error_code, "error_code");
+            }
+            w.array(&self.results, v >= 2, v, "results");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -155,6 +168,7 @@ impl<'a> DescribeLogDirsResult<'a> {
 }
 
 impl Default for DescribeLogDirsResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -162,96 +176,108 @@ impl Default for DescribeLogDirsResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeLogDirsResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeLogDirsResult {{ error_code: {=i16}, log_dir: \"{=str}\", topics: {}, total_bytes: {=i64}, usable_bytes: {=i64}, is_cordoned: {=bool}, unknown_tagged_fields: {} }}", self.error_code, self.log_dir, self.topics, self.total_bytes, self.usable_bytes, self.is_cordoned, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeLogDirsResult {{ error_code: {=i16}, log_dir: \"{=str}\", topics: {}, total_bytes: {=i64}, usable_bytes: {=i64}, is_cordoned: {=bool}, unknown_tagged_fields: {} }}", self.error_code, self.log_dir, self.topics, self.total_bytes, self.usable_bytes, self.is_cordoned, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribeLogDirsResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "results[].error_code")?;
-        let log_dir = rt::read::str(c, v >= 2, "results[].log_dir")?;
-        let topics = rt::read::array::<DescribeLogDirsTopic<'a>>(c, v >= 2, v, "results[].topics")?;
-        let total_bytes;
-        let usable_bytes;
-        if v >= 4 {
-            let r: [u8; 16] = match rt::read::run::<16>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i64(c, "results[].total_bytes")?;
-                    rt::read::i64(c, "results[].usable_bytes")?;
-                    return Err(rt::read::short(c, "results[].total_bytes"));
-                }
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "results[].error_code")?;
+            let log_dir = rt::read::str(c, v >= 2, "results[].log_dir")?;
+            let topics = rt::read::array::<DescribeLogDirsTopic<'a>>(c, v >= 2, v, "results[].topics")?;
+            let total_bytes;
+            let usable_bytes;
+            if v >= 4 {
+                let r: [u8; 16] = match rt::read::run::<16>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i64(c, "results[].total_bytes")?;
+                        rt::read::i64(c, "results[].usable_bytes")?;
+                        return Err(rt::read::short(c, "results[].total_bytes"));
+                    }
+                };
+                total_bytes = rt::read::i64_at::<16, 0>(&r);
+                usable_bytes = rt::read::i64_at::<16, 8>(&r);
+            } else {
+                total_bytes = -1_i64;
+                usable_bytes = -1_i64;
+            }
+            let is_cordoned = if v >= 5 {
+                rt::read::bool(c, "results[].is_cordoned")?
+            } else {
+                false
             };
-            total_bytes = rt::read::i64_at::<16, 0>(&r);
-            usable_bytes = rt::read::i64_at::<16, 8>(&r);
-        } else {
-            total_bytes = -1_i64;
-            usable_bytes = -1_i64;
-        }
-        let is_cordoned = if v >= 5 {
-            rt::read::bool(c, "results[].is_cordoned")?
-        } else {
-            false
-        };
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            log_dir,
-            topics,
-            total_bytes,
-            usable_bytes,
-            is_cordoned,
-            unknown_tagged_fields,
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                log_dir,
+                topics,
+                total_bytes,
+                usable_bytes,
+                is_cordoned,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i16(c, "results[].error_code")?;
-        rt::read::str(c, v >= 2, "results[].log_dir")?;
-        rt::read::check_array::<DescribeLogDirsTopic<'a>>(c, v >= 2, false, v, "results[].topics")?;
-        if v >= 4 {
-            match rt::read::run::<16>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::i64(c, "results[].total_bytes")?;
-                    rt::read::i64(c, "results[].usable_bytes")?;
-                    return Err(rt::read::short(c, "results[].total_bytes"));
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::i16(c, "results[].error_code")?;
+            rt::read::str(c, v >= 2, "results[].log_dir")?;
+            rt::read::check_array::<DescribeLogDirsTopic<'a>>(c, v >= 2, false, v, "results[].topics")?;
+            if v >= 4 {
+                match rt::read::run::<16>(c) {
+                    Some(_r) => {}
+                    None => {
+                        rt::read::i64(c, "results[].total_bytes")?;
+                        rt::read::i64(c, "results[].usable_bytes")?;
+                        return Err(rt::read::short(c, "results[].total_bytes"));
+                    }
                 }
             }
-        }
-        if v >= 5 {
-            rt::read::bool(c, "results[].is_cordoned")?;
-        }
-        if v >= 2 {
-            rt::read::check_tags(c, "results[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 5 {
+                rt::read::bool(c, "results[].is_cordoned")?;
+            }
+            if v >= 2 {
+                rt::read::check_tags(c, "results[]._tagged_fields")?;
+            }
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_array::<DescribeLogDirsTopic<'a>>(c, v >= 2, v)?;
-        if v >= 4 {
-            rt::read::skip(c, 16)?;
-        }
-        if v >= 5 {
-            rt::read::skip(c, 1)?;
-        }
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_array::<DescribeLogDirsTopic<'a>>(c, v >= 2, v)?;
+            if v >= 4 {
+                rt::read::skip(c, 16)?;
+            }
+            if v >= 5 {
+                rt::read::skip(c, 1)?;
+            }
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -294,49 +320,55 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.log_dir, v >= 2, "results[].log_dir")?;
-        n += rt::write::array_size(&self.topics, v >= 2, v, "results[].topics")?;
-        if v >= 4 {
-            n += 8;
-        }
-        if v >= 4 {
-            n += 8;
-        }
-        if v >= 5 {
-            n += 1;
-        }
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.log_dir, v >= 2, "results[].log_dir")?;
+            n += rt::write::array_size(&self.topics, v >= 2, v, "results[].topics")?;
+            if v >= 4 {
+                n += 8;
             }
-        }
-        Ok(n)
+            if v >= 4 {
+                n += 8;
+            }
+            if v >= 5 {
+                n += 1;
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "results[].error_code");
-        w.str(self.log_dir, v >= 2, "results[].log_dir");
-        w.array(&self.topics, v >= 2, v, "results[].topics");
-        if v >= 4 {
-            w.i64(self.total_bytes, "results[].total_bytes");
-        }
-        if v >= 4 {
-            w.i64(self.usable_bytes, "results[].usable_bytes");
-        }
-        if v >= 5 {
-            w.bool(self.is_cordoned, "results[].is_cordoned");
-        }
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "results[].error_code");
+            w.str(self.log_dir, v >= 2, "results[].log_dir");
+            w.array(&self.topics, v >= 2, v, "results[].topics");
+            if v >= 4 {
+                w.i64(self.total_bytes, "results[].total_bytes");
+            }
+            if v >= 4 {
+                w.i64(self.usable_bytes, "results[].usable_bytes");
+            }
+            if v >= 5 {
+                w.bool(self.is_cordoned, "results[].is_cordoned");
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -363,6 +395,7 @@ impl<'a> DescribeLogDirsTopic<'a> {
 }
 
 impl Default for DescribeLogDirsTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -370,14 +403,17 @@ impl Default for DescribeLogDirsTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeLogDirsTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DescribeLogDirsTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DescribeLogDirsTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -414,13 +450,16 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_array::<DescribeLogDirsPartition<'a>>(c, v >= 2, v)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_array::<DescribeLogDirsPartition<'a>>(c, v >= 2, v)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -456,30 +495,36 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, v >= 2, "results[].topics[].name")?;
-        n += rt::write::array_size(&self.partitions, v >= 2, v, "results[].topics[].partitions")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[].topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, v >= 2, "results[].topics[].name")?;
+            n += rt::write::array_size(&self.partitions, v >= 2, v, "results[].topics[].partitions")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("results[].topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 2, "results[].topics[].name");
-        w.array(&self.partitions, v >= 2, v, "results[].topics[].partitions");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[].topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 2, "results[].topics[].name");
+            w.array(&self.partitions, v >= 2, v, "results[].topics[].partitions");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "results[].topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -512,6 +557,7 @@ impl<'a> DescribeLogDirsPartition<'a> {
 }
 
 impl Default for DescribeLogDirsPartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -519,8 +565,11 @@ impl Default for DescribeLogDirsPartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeLogDirsPartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeLogDirsPartition {{ partition_index: {=i32}, partition_size: {=i64}, offset_lag: {=i64}, is_future_key: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.partition_size, self.offset_lag, self.is_future_key, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeLogDirsPartition {{ partition_index: {=i32}, partition_size: {=i64}, offset_lag: {=i64}, is_future_key: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.partition_size, self.offset_lag, self.is_future_key, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -580,12 +629,15 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 21)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 21)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -624,35 +676,41 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 21;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "results[].topics[].partitions[]._tagged_fields",
-                ));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 21;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "results[].topics[].partitions[]._tagged_fields",
+                    ));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "results[].topics[].partitions[].partition_index");
-        w.i64(self.partition_size, "results[].topics[].partitions[].partition_size");
-        w.i64(self.offset_lag, "results[].topics[].partitions[].offset_lag");
-        w.bool(self.is_future_key, "results[].topics[].partitions[].is_future_key");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "results[].topics[].partitions[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            w.i32(self.partition_index, "results[].topics[].partitions[].partition_index");
+            w.i64(self.partition_size, "results[].topics[].partitions[].partition_size");
+            w.i64(self.offset_lag, "results[].topics[].partitions[].offset_lag");
+            w.bool(self.is_future_key, "results[].topics[].partitions[].is_future_key");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "results[].topics[].partitions[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -1009,6 +1067,7 @@ pub mod owned {
     }
 
     impl Default for DescribeLogDirsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -1020,65 +1079,77 @@ pub mod owned {
     }
 
     impl From<&super::DescribeLogDirsResponse<'_>> for DescribeLogDirsResponse {
+        #[inline]
         fn from(v: &super::DescribeLogDirsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                results: v.results.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    results: v.results.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeLogDirsResponse {}
 
     impl rt::OwnedStruct for DescribeLogDirsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
-            let results = rt::owned::read_array::<DescribeLogDirsResult, _>(c, v >= 2, v, "results")?;
-            let unknown_tagged_fields = if v >= 2 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                results,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
+                let results = rt::owned::read_array::<DescribeLogDirsResult, _>(c, v >= 2, v, "results")?;
+                let unknown_tagged_fields = if v >= 2 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    results,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            if v >= 3 {
-                n += 2;
-            }
-            n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                if v >= 3 {
+                    n += 2;
                 }
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            if v >= 3 {
-                w.i16(self.error_code, "error_code");
-            }
-            rt::owned::write_vec(w, &self.results, v >= 2, v, "results");
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                if v >= 3 {
+                    w.i16(self.error_code, "error_code");
+                }
+                rt::owned::write_vec(w, &self.results, v >= 2, v, "results");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1102,6 +1173,7 @@ pub mod owned {
     }
 
     impl Default for DescribeLogDirsResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -1116,89 +1188,98 @@ pub mod owned {
     }
 
     impl From<&super::DescribeLogDirsResult<'_>> for DescribeLogDirsResult {
+        #[inline]
         fn from(v: &super::DescribeLogDirsResult<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                log_dir: v.log_dir.into(),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                total_bytes: v.total_bytes,
-                usable_bytes: v.usable_bytes,
-                is_cordoned: v.is_cordoned,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    log_dir: v.log_dir.into(),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    total_bytes: v.total_bytes,
+                    usable_bytes: v.usable_bytes,
+                    is_cordoned: v.is_cordoned,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeLogDirsResult {}
 
     impl rt::OwnedStruct for DescribeLogDirsResult {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let error_code = rt::read::i16(c, "results[].error_code")?;
-            let log_dir = rt::CompactString::from(rt::read::str(c, v >= 2, "results[].log_dir")?);
-            let topics = rt::owned::read_array::<DescribeLogDirsTopic, _>(c, v >= 2, v, "results[].topics")?;
-            let total_bytes;
-            let usable_bytes;
-            if v >= 4 {
-                let r: [u8; 16] = match rt::read::run::<16>(c) {
-                    Some(r) => r,
-                    None => {
-                        rt::read::i64(c, "results[].total_bytes")?;
-                        rt::read::i64(c, "results[].usable_bytes")?;
-                        return Err(rt::read::short(c, "results[].total_bytes"));
-                    }
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let error_code = rt::read::i16(c, "results[].error_code")?;
+                let log_dir = rt::CompactString::from(rt::read::str(c, v >= 2, "results[].log_dir")?);
+                let topics = rt::owned::read_array::<DescribeLogDirsTopic, _>(c, v >= 2, v, "results[].topics")?;
+                let total_bytes;
+                let usable_bytes;
+                if v >= 4 {
+                    let r: [u8; 16] = match rt::read::run::<16>(c) {
+                        Some(r) => r,
+                        None => {
+                            rt::read::i64(c, "results[].total_bytes")?;
+                            rt::read::i64(c, "results[].usable_bytes")?;
+                            return Err(rt::read::short(c, "results[].total_bytes"));
+                        }
+                    };
+                    total_bytes = rt::read::i64_at::<16, 0>(&r);
+                    usable_bytes = rt::read::i64_at::<16, 8>(&r);
+                } else {
+                    total_bytes = -1_i64;
+                    usable_bytes = -1_i64;
+                }
+                let is_cordoned = if v >= 5 {
+                    rt::read::bool(c, "results[].is_cordoned")?
+                } else {
+                    false
                 };
-                total_bytes = rt::read::i64_at::<16, 0>(&r);
-                usable_bytes = rt::read::i64_at::<16, 8>(&r);
-            } else {
-                total_bytes = -1_i64;
-                usable_bytes = -1_i64;
-            }
-            let is_cordoned = if v >= 5 {
-                rt::read::bool(c, "results[].is_cordoned")?
-            } else {
-                false
-            };
-            let unknown_tagged_fields = if v >= 2 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                error_code,
-                log_dir,
-                topics,
-                total_bytes,
-                usable_bytes,
-                is_cordoned,
-                unknown_tagged_fields,
+                let unknown_tagged_fields = if v >= 2 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    error_code,
+                    log_dir,
+                    topics,
+                    total_bytes,
+                    usable_bytes,
+                    is_cordoned,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.log_dir, v >= 2, "results[].log_dir")?;
-            n += rt::owned::vec_size(&self.topics, v >= 2, v, "results[].topics")?;
-            if v >= 4 {
-                n += 8;
-            }
-            if v >= 4 {
-                n += 8;
-            }
-            if v >= 5 {
-                n += 1;
-            }
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.log_dir, v >= 2, "results[].log_dir")?;
+                n += rt::owned::vec_size(&self.topics, v >= 2, v, "results[].topics")?;
+                if v >= 4 {
+                    n += 8;
                 }
-            }
-            Ok(n)
+                if v >= 4 {
+                    n += 8;
+                }
+                if v >= 5 {
+                    n += 1;
+                }
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1242,6 +1323,7 @@ pub mod owned {
     }
 
     impl Default for DescribeLogDirsTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1252,12 +1334,15 @@ pub mod owned {
     }
 
     impl From<&super::DescribeLogDirsTopic<'_>> for DescribeLogDirsTopic {
+        #[inline]
         fn from(v: &super::DescribeLogDirsTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1283,20 +1368,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, v >= 2, "results[].topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, v >= 2, v, "results[].topics[].partitions")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("results[].topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, v >= 2, "results[].topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, v >= 2, v, "results[].topics[].partitions")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("results[].topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1327,6 +1415,7 @@ pub mod owned {
     }
 
     impl Default for DescribeLogDirsPartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1339,14 +1428,17 @@ pub mod owned {
     }
 
     impl From<&super::DescribeLogDirsPartition<'_>> for DescribeLogDirsPartition {
+        #[inline]
         fn from(v: &super::DescribeLogDirsPartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                partition_size: v.partition_size,
-                offset_lag: v.offset_lag,
-                is_future_key: v.is_future_key,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    partition_size: v.partition_size,
+                    offset_lag: v.offset_lag,
+                    is_future_key: v.is_future_key,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1388,20 +1480,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 21;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "results[].topics[].partitions[]._tagged_fields",
-                    ));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 21;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "results[].topics[].partitions[]._tagged_fields",
+                        ));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1435,6 +1530,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeLogDirsResponse {
         type View<'a> = super::DescribeLogDirsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeLogDirsResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -39,6 +39,7 @@ impl<'a> DescribeMirrorsRequest<'a> {
 }
 
 impl Default for DescribeMirrorsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for DescribeMirrorsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeMirrorsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeMirrorsRequest {{ mirror_names: {}, include_authorized_operations: {=bool}, unknown_tagged_fields: {} }}", self.mirror_names, self.include_authorized_operations, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeMirrorsRequest {{ mirror_names: {}, include_authorized_operations: {=bool}, unknown_tagged_fields: {} }}", self.mirror_names, self.include_authorized_operations, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -84,21 +88,27 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::opt_array_size(&self.mirror_names, true, true, v, "mirror_names")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::opt_array_size(&self.mirror_names, true, true, v, "mirror_names")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.opt_array(&self.mirror_names, true, true, v, "mirror_names");
-        w.bool(self.include_authorized_operations, "include_authorized_operations");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.opt_array(&self.mirror_names, true, true, v, "mirror_names");
+            w.bool(self.include_authorized_operations, "include_authorized_operations");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -192,6 +202,7 @@ pub mod owned {
     }
 
     impl Default for DescribeMirrorsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 mirror_names: None,
@@ -202,12 +213,15 @@ pub mod owned {
     }
 
     impl From<&super::DescribeMirrorsRequest<'_>> for DescribeMirrorsRequest {
+        #[inline]
         fn from(v: &super::DescribeMirrorsRequest<'_>) -> Self {
-            Self {
-                mirror_names: v.mirror_names.map(|a| a.iter().map(rt::CompactString::from).collect()),
-                include_authorized_operations: v.include_authorized_operations,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    mirror_names: v.mirror_names.map(|a| a.iter().map(rt::CompactString::from).collect()),
+                    include_authorized_operations: v.include_authorized_operations,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -226,33 +240,40 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::owned::opt_vec_size(self.mirror_names.as_deref(), true, true, v, "mirror_names")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::owned::opt_vec_size(self.mirror_names.as_deref(), true, true, v, "mirror_names")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_opt_vec(w, self.mirror_names.as_deref(), true, true, v, "mirror_names");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("include_authorized_operations") {
-                    r[0] = u8::from(self.include_authorized_operations);
-                    r[1] = 0;
+            rt::outline(move || {
+                rt::owned::write_opt_vec(w, self.mirror_names.as_deref(), true, true, v, "mirror_names");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("include_authorized_operations") {
+                        r[0] = u8::from(self.include_authorized_operations);
+                        r[1] = 0;
+                    }
+                } else {
+                    w.bool(self.include_authorized_operations, "include_authorized_operations");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.bool(self.include_authorized_operations, "include_authorized_operations");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for DescribeMirrorsRequest {
         type View<'a> = super::DescribeMirrorsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeMirrorsRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -44,6 +44,7 @@ impl<'a> DescribeMirrorsResponse<'a> {
 }
 
 impl Default for DescribeMirrorsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -51,34 +52,40 @@ impl Default for DescribeMirrorsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeMirrorsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeMirrorsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, mirrors: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.mirrors, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeMirrorsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, mirrors: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.mirrors, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribeMirrorsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "error_message")?;
-        let mirrors = rt::read::array::<DescribedMirror<'a>>(c, true, v, "mirrors")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            mirrors,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?;
+            let mirrors = rt::read::array::<DescribedMirror<'a>>(c, true, v, "mirrors")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                mirrors,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -101,24 +108,30 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        n += rt::write::array_size(&self.mirrors, true, v, "mirrors")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
+            n += rt::write::array_size(&self.mirrors, true, v, "mirrors")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, true, true, "error_message");
-        w.array(&self.mirrors, true, v, "mirrors");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, true, true, "error_message");
+            w.array(&self.mirrors, true, v, "mirrors");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -151,6 +164,7 @@ impl<'a> DescribedMirror<'a> {
 }
 
 impl Default for DescribedMirror<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -158,48 +172,60 @@ impl Default for DescribedMirror<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribedMirror<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribedMirror {{ error_code: {=i16}, mirror_name: \"{=str}\", authorized_operations: {=i32}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.mirror_name, self.authorized_operations, self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribedMirror {{ error_code: {=i16}, mirror_name: \"{=str}\", authorized_operations: {=i32}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.mirror_name, self.authorized_operations, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribedMirror<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "mirrors[].error_code")?;
-        let mirror_name = rt::read::str(c, true, "mirrors[].mirror_name")?;
-        let authorized_operations = rt::read::i32(c, "mirrors[].authorized_operations")?;
-        let topics = rt::read::array::<TopicPartitions<'a>>(c, true, v, "mirrors[].topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "mirrors[]._tagged_fields")?;
-        Ok(Self {
-            error_code,
-            mirror_name,
-            authorized_operations,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "mirrors[].error_code")?;
+            let mirror_name = rt::read::str(c, true, "mirrors[].mirror_name")?;
+            let authorized_operations = rt::read::i32(c, "mirrors[].authorized_operations")?;
+            let topics = rt::read::array::<TopicPartitions<'a>>(c, true, v, "mirrors[].topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "mirrors[]._tagged_fields")?;
+            Ok(Self {
+                error_code,
+                mirror_name,
+                authorized_operations,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i16(c, "mirrors[].error_code")?;
-        rt::read::str(c, true, "mirrors[].mirror_name")?;
-        rt::read::i32(c, "mirrors[].authorized_operations")?;
-        rt::read::check_array::<TopicPartitions<'a>>(c, true, false, v, "mirrors[].topics")?;
-        rt::read::check_tags(c, "mirrors[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::i16(c, "mirrors[].error_code")?;
+            rt::read::str(c, true, "mirrors[].mirror_name")?;
+            rt::read::i32(c, "mirrors[].authorized_operations")?;
+            rt::read::check_array::<TopicPartitions<'a>>(c, true, false, v, "mirrors[].topics")?;
+            rt::read::check_tags(c, "mirrors[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -224,24 +250,30 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::str_size(self.mirror_name, true, "mirrors[].mirror_name")?;
-        n += rt::write::array_size(&self.topics, true, v, "mirrors[].topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::str_size(self.mirror_name, true, "mirrors[].mirror_name")?;
+            n += rt::write::array_size(&self.topics, true, v, "mirrors[].topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "mirrors[].error_code");
-        w.str(self.mirror_name, true, "mirrors[].mirror_name");
-        w.i32(self.authorized_operations, "mirrors[].authorized_operations");
-        w.array(&self.topics, true, v, "mirrors[].topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i16(self.error_code, "mirrors[].error_code");
+            w.str(self.mirror_name, true, "mirrors[].mirror_name");
+            w.i32(self.authorized_operations, "mirrors[].authorized_operations");
+            w.array(&self.topics, true, v, "mirrors[].topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -268,6 +300,7 @@ impl<'a> TopicPartitions<'a> {
 }
 
 impl Default for TopicPartitions<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -275,14 +308,17 @@ impl Default for TopicPartitions<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartitions<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartitions {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicPartitions {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -312,11 +348,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<PartitionDetail<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<PartitionDetail<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -350,22 +389,28 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic_name, true, "mirrors[].topics[].topic_name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "mirrors[].topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic_name, true, "mirrors[].topics[].topic_name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "mirrors[].topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic_name, true, "mirrors[].topics[].topic_name");
-        w.array(&self.partitions, true, v, "mirrors[].topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.topic_name, true, "mirrors[].topics[].topic_name");
+            w.array(&self.partitions, true, v, "mirrors[].topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -404,6 +449,7 @@ impl<'a> PartitionDetail<'a> {
 }
 
 impl Default for PartitionDetail<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -411,8 +457,11 @@ impl Default for PartitionDetail<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionDetail<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionDetail {{ partition_index: {=i32}, source_offset: {=i64}, destination_offset: {=i64}, lag: {=i64}, state: \"{=str}\", last_mirror_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.source_offset, self.destination_offset, self.lag, self.state, self.last_mirror_epoch, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionDetail {{ partition_index: {=i32}, source_offset: {=i64}, destination_offset: {=i64}, lag: {=i64}, state: \"{=str}\", last_mirror_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.source_offset, self.destination_offset, self.lag, self.state, self.last_mirror_epoch, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -470,12 +519,15 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 28)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 28)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -520,31 +572,37 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 32;
-        n += rt::write::str_size(self.state, true, "mirrors[].topics[].partitions[].state")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 32;
+            n += rt::write::str_size(self.state, true, "mirrors[].topics[].partitions[].state")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.partition_index, "mirrors[].topics[].partitions[].partition_index");
-        w.i64(self.source_offset, "mirrors[].topics[].partitions[].source_offset");
-        w.i64(
-            self.destination_offset,
-            "mirrors[].topics[].partitions[].destination_offset",
-        );
-        w.i64(self.lag, "mirrors[].topics[].partitions[].lag");
-        w.str(self.state, true, "mirrors[].topics[].partitions[].state");
-        w.i32(
-            self.last_mirror_epoch,
-            "mirrors[].topics[].partitions[].last_mirror_epoch",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "mirrors[].topics[].partitions[].partition_index");
+            w.i64(self.source_offset, "mirrors[].topics[].partitions[].source_offset");
+            w.i64(
+                self.destination_offset,
+                "mirrors[].topics[].partitions[].destination_offset",
+            );
+            w.i64(self.lag, "mirrors[].topics[].partitions[].lag");
+            w.str(self.state, true, "mirrors[].topics[].partitions[].state");
+            w.i32(
+                self.last_mirror_epoch,
+                "mirrors[].topics[].partitions[].last_mirror_epoch",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -920,6 +978,7 @@ pub mod owned {
     }
 
     impl Default for DescribeMirrorsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -932,63 +991,76 @@ pub mod owned {
     }
 
     impl From<&super::DescribeMirrorsResponse<'_>> for DescribeMirrorsResponse {
+        #[inline]
         fn from(v: &super::DescribeMirrorsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                mirrors: v.mirrors.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    mirrors: v.mirrors.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeMirrorsResponse {}
 
     impl rt::OwnedStruct for DescribeMirrorsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
-            let mirrors = rt::owned::read_array::<DescribedMirror, _>(c, true, v, "mirrors")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                error_message,
-                mirrors,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let mirrors = rt::owned::read_array::<DescribedMirror, _>(c, true, v, "mirrors")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    error_message,
+                    mirrors,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            n += rt::owned::vec_size(&self.mirrors, true, v, "mirrors")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+                n += rt::owned::vec_size(&self.mirrors, true, v, "mirrors")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            rt::owned::write_vec(w, &self.mirrors, true, v, "mirrors");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+                rt::owned::write_vec(w, &self.mirrors, true, v, "mirrors");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -1008,6 +1080,7 @@ pub mod owned {
     }
 
     impl Default for DescribedMirror {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -1020,48 +1093,57 @@ pub mod owned {
     }
 
     impl From<&super::DescribedMirror<'_>> for DescribedMirror {
+        #[inline]
         fn from(v: &super::DescribedMirror<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                mirror_name: v.mirror_name.into(),
-                authorized_operations: v.authorized_operations,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    mirror_name: v.mirror_name.into(),
+                    authorized_operations: v.authorized_operations,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribedMirror {}
 
     impl rt::OwnedStruct for DescribedMirror {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let error_code = rt::read::i16(c, "mirrors[].error_code")?;
-            let mirror_name = rt::CompactString::from(rt::read::str(c, true, "mirrors[].mirror_name")?);
-            let authorized_operations = rt::read::i32(c, "mirrors[].authorized_operations")?;
-            let topics = rt::owned::read_array::<TopicPartitions, _>(c, true, v, "mirrors[].topics")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "mirrors[]._tagged_fields")?);
-            Ok(Self {
-                error_code,
-                mirror_name,
-                authorized_operations,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let error_code = rt::read::i16(c, "mirrors[].error_code")?;
+                let mirror_name = rt::CompactString::from(rt::read::str(c, true, "mirrors[].mirror_name")?);
+                let authorized_operations = rt::read::i32(c, "mirrors[].authorized_operations")?;
+                let topics = rt::owned::read_array::<TopicPartitions, _>(c, true, v, "mirrors[].topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "mirrors[]._tagged_fields")?);
+                Ok(Self {
+                    error_code,
+                    mirror_name,
+                    authorized_operations,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::str_size(&self.mirror_name, true, "mirrors[].mirror_name")?;
-            n += rt::owned::vec_size(&self.topics, true, v, "mirrors[].topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::str_size(&self.mirror_name, true, "mirrors[].mirror_name")?;
+                n += rt::owned::vec_size(&self.topics, true, v, "mirrors[].topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1086,6 +1168,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartitions {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -1096,12 +1179,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        #[inline]
         fn from(v: &super::TopicPartitions<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1123,16 +1209,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic_name, true, "mirrors[].topics[].topic_name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "mirrors[].topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic_name, true, "mirrors[].topics[].topic_name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "mirrors[].topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1163,6 +1252,7 @@ pub mod owned {
     }
 
     impl Default for PartitionDetail {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1177,16 +1267,19 @@ pub mod owned {
     }
 
     impl From<&super::PartitionDetail<'_>> for PartitionDetail {
+        #[inline]
         fn from(v: &super::PartitionDetail<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                source_offset: v.source_offset,
-                destination_offset: v.destination_offset,
-                lag: v.lag,
-                state: v.state.into(),
-                last_mirror_epoch: v.last_mirror_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    source_offset: v.source_offset,
+                    destination_offset: v.destination_offset,
+                    lag: v.lag,
+                    state: v.state.into(),
+                    last_mirror_epoch: v.last_mirror_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1228,15 +1321,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 32;
-            n += rt::write::str_size(&self.state, true, "mirrors[].topics[].partitions[].state")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 32;
+                n += rt::write::str_size(&self.state, true, "mirrors[].topics[].partitions[].state")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1265,6 +1361,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeMirrorsResponse {
         type View<'a> = super::DescribeMirrorsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeMirrorsResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -31,6 +31,7 @@ impl<'a> DescribeProducersRequest<'a> {
 }
 
 impl Default for DescribeProducersRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -38,13 +39,16 @@ impl Default for DescribeProducersRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeProducersRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DescribeProducersRequest {{ topics: {}, unknown_tagged_fields: {} }}",
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DescribeProducersRequest {{ topics: {}, unknown_tagged_fields: {} }}",
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -75,20 +79,26 @@ impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.topics, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.topics, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -115,6 +125,7 @@ impl<'a> TopicRequest<'a> {
 }
 
 impl Default for TopicRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -122,14 +133,17 @@ impl Default for TopicRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicRequest {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partition_indexes,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicRequest {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partition_indexes,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -159,11 +173,14 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -189,22 +206,28 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, true, "topics[].name")?;
-        n += rt::write::array_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, true, "topics[].name")?;
+            n += rt::write::array_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, true, "topics[].name");
-        w.array(&self.partition_indexes, true, v, "topics[].partition_indexes");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "topics[].name");
+            w.array(&self.partition_indexes, true, v, "topics[].partition_indexes");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -327,6 +350,7 @@ pub mod owned {
     }
 
     impl Default for DescribeProducersRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 topics: Vec::new(),
@@ -336,11 +360,14 @@ pub mod owned {
     }
 
     impl From<&super::DescribeProducersRequest<'_>> for DescribeProducersRequest {
+        #[inline]
         fn from(v: &super::DescribeProducersRequest<'_>) -> Self {
-            Self {
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -357,20 +384,26 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -386,6 +419,7 @@ pub mod owned {
     }
 
     impl Default for TopicRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -396,12 +430,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicRequest<'_>> for TopicRequest {
+        #[inline]
         fn from(v: &super::TopicRequest<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partition_indexes: v.partition_indexes.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partition_indexes: v.partition_indexes.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -423,16 +460,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, true, "topics[].name")?;
-            n += rt::owned::vec_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, true, "topics[].name")?;
+                n += rt::owned::vec_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -445,6 +485,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeProducersRequest {
         type View<'a> = super::DescribeProducersRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeProducersRequest<'_>) -> Self {
             Self::from(v)
         }

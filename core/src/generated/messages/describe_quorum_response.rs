@@ -39,6 +39,7 @@ impl<'a> DescribeQuorumResponse<'a> {
 }
 
 impl Default for DescribeQuorumResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,34 +47,40 @@ impl Default for DescribeQuorumResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeQuorumResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeQuorumResponse {{ error_code: {=i16}, error_message: {}, topics: {}, nodes: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.topics, self.nodes, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeQuorumResponse {{ error_code: {=i16}, error_message: {}, topics: {}, nodes: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.topics, self.nodes, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribeQuorumResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "error_code")?;
-        let error_message = if v >= 2 {
-            rt::read::opt_str(c, true, v >= 2, "error_message")?
-        } else {
-            Some("")
-        };
-        let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
-        let nodes = if v >= 2 {
-            rt::read::array::<Node<'a>>(c, true, v, "nodes")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            error_code,
-            error_message,
-            topics,
-            nodes,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let error_message = if v >= 2 {
+                rt::read::opt_str(c, true, v >= 2, "error_message")?
+            } else {
+                Some("")
+            };
+            let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
+            let nodes = if v >= 2 {
+                rt::read::array::<Node<'a>>(c, true, v, "nodes")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                error_code,
+                error_message,
+                topics,
+                nodes,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -100,39 +107,45 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        if v >= 2 {
-            n += rt::write::opt_str_size(self.error_message, true, v >= 2, "error_message")?;
-        }
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        if v >= 2 {
-            n += rt::write::array_size(&self.nodes, true, v, "nodes")?;
-        }
-        if v <= 1 && !self.nodes.is_empty() {
-            return Err(rt::write::not_in_version("nodes"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            if v >= 2 {
+                n += rt::write::opt_str_size(self.error_message, true, v >= 2, "error_message")?;
+            }
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            if v >= 2 {
+                n += rt::write::array_size(&self.nodes, true, v, "nodes")?;
+            }
+            if v <= 1 && !self.nodes.is_empty() {
+                return Err(rt::write::not_in_version("nodes"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 && !self.nodes.is_empty() {
-            w.fail(rt::write::not_in_version("nodes"));
-        }
-        w.i16(self.error_code, "error_code");
-        if v >= 2 {
-            w.opt_str(self.error_message, true, v >= 2, "error_message");
-        }
-        w.array(&self.topics, true, v, "topics");
-        if v >= 2 {
-            w.array(&self.nodes, true, v, "nodes");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 1 && !self.nodes.is_empty() {
+                w.fail(rt::write::not_in_version("nodes"));
+            }
+            w.i16(self.error_code, "error_code");
+            if v >= 2 {
+                w.opt_str(self.error_message, true, v >= 2, "error_message");
+            }
+            w.array(&self.topics, true, v, "topics");
+            if v >= 2 {
+                w.array(&self.nodes, true, v, "nodes");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -159,6 +172,7 @@ impl<'a> TopicData<'a> {
 }
 
 impl Default for TopicData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -166,46 +180,58 @@ impl Default for TopicData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
-        let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
+            let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "topics[].topic_name")?;
-        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
-        rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::str(c, true, "topics[].topic_name")?;
+            rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -233,22 +259,28 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic_name, true, "topics[].topic_name");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.topic_name, true, "topics[].topic_name");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -275,6 +307,7 @@ impl<'a> Node<'a> {
 }
 
 impl Default for Node<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -282,14 +315,17 @@ impl Default for Node<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Node<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Node {{ node_id: {=i32}, listeners: {}, unknown_tagged_fields: {} }}",
-            self.node_id,
-            self.listeners,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Node {{ node_id: {=i32}, listeners: {}, unknown_tagged_fields: {} }}",
+                self.node_id,
+                self.listeners,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -331,15 +367,18 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 2 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 2 {
-            rt::read::skip_array::<Listener<'a>>(c, true, v)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 2 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 2 {
+                rt::read::skip_array::<Listener<'a>>(c, true, v)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -361,42 +400,48 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 2 {
-            n += 4;
-        }
-        if v <= 1 && self.node_id != 0_i32 {
-            return Err(rt::write::not_in_version("nodes[].node_id"));
-        }
-        if v >= 2 {
-            n += rt::write::array_size(&self.listeners, true, v, "nodes[].listeners")?;
-        }
-        if v <= 1 && !self.listeners.is_empty() {
-            return Err(rt::write::not_in_version("nodes[].listeners"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += 4;
+            }
+            if v <= 1 && self.node_id != 0_i32 {
+                return Err(rt::write::not_in_version("nodes[].node_id"));
+            }
+            if v >= 2 {
+                n += rt::write::array_size(&self.listeners, true, v, "nodes[].listeners")?;
+            }
+            if v <= 1 && !self.listeners.is_empty() {
+                return Err(rt::write::not_in_version("nodes[].listeners"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 && self.node_id != 0_i32 {
-            w.fail(rt::write::not_in_version("nodes[].node_id"));
-        }
-        if v <= 1 && !self.listeners.is_empty() {
-            w.fail(rt::write::not_in_version("nodes[].listeners"));
-        }
-        if v >= 2 {
-            w.i32(self.node_id, "nodes[].node_id");
-        }
-        if v >= 2 {
-            w.array(&self.listeners, true, v, "nodes[].listeners");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 1 && self.node_id != 0_i32 {
+                w.fail(rt::write::not_in_version("nodes[].node_id"));
+            }
+            if v <= 1 && !self.listeners.is_empty() {
+                w.fail(rt::write::not_in_version("nodes[].listeners"));
+            }
+            if v >= 2 {
+                w.i32(self.node_id, "nodes[].node_id");
+            }
+            if v >= 2 {
+                w.array(&self.listeners, true, v, "nodes[].listeners");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -441,6 +486,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -448,8 +494,11 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, leader_id: {=i32}, leader_epoch: {=i32}, high_watermark: {=i64}, current_voters: {}, observers: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.leader_id, self.leader_epoch, self.high_watermark, self.current_voters, self.observers, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, leader_id: {=i32}, leader_epoch: {=i32}, high_watermark: {=i64}, current_voters: {}, observers: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.leader_id, self.leader_epoch, self.high_watermark, self.current_voters, self.observers, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -534,16 +583,19 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        if v >= 2 {
-            rt::read::skip_str(c, true)?;
-        }
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<ReplicaState<'a>>(c, true, v)?;
-        rt::read::skip_array::<ReplicaState<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            if v >= 2 {
+                rt::read::skip_str(c, true)?;
+            }
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<ReplicaState<'a>>(c, true, v)?;
+            rt::read::skip_array::<ReplicaState<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -609,36 +661,42 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 22;
-        if v >= 2 {
-            n += rt::write::opt_str_size(self.error_message, true, v >= 2, "topics[].partitions[].error_message")?;
-        }
-        n += rt::write::array_size(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
-        n += rt::write::array_size(&self.observers, true, v, "topics[].partitions[].observers")
-            .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 22;
+            if v >= 2 {
+                n += rt::write::opt_str_size(self.error_message, true, v >= 2, "topics[].partitions[].error_message")?;
+            }
+            n += rt::write::array_size(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
+            n += rt::write::array_size(&self.observers, true, v, "topics[].partitions[].observers")
+                .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        if v >= 2 {
-            w.opt_str(self.error_message, true, v >= 2, "topics[].partitions[].error_message");
-        }
-        w.i32(self.leader_id, "topics[].partitions[].leader_id");
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-        w.i64(self.high_watermark, "topics[].partitions[].high_watermark");
-        w.array(&self.current_voters, true, v, "topics[].partitions[].current_voters");
-        w.renamed(fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths, |w| {
-            w.array(&self.observers, true, v, "topics[].partitions[].observers")
-        });
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            if v >= 2 {
+                w.opt_str(self.error_message, true, v >= 2, "topics[].partitions[].error_message");
+            }
+            w.i32(self.leader_id, "topics[].partitions[].leader_id");
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+            w.i64(self.high_watermark, "topics[].partitions[].high_watermark");
+            w.array(&self.current_voters, true, v, "topics[].partitions[].current_voters");
+            w.renamed(fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths, |w| {
+                w.array(&self.observers, true, v, "topics[].partitions[].observers")
+            });
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -668,6 +726,7 @@ impl<'a> Listener<'a> {
 }
 
 impl Default for Listener<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -675,15 +734,18 @@ impl Default for Listener<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Listener<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.host,
-            self.port,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.host,
+                self.port,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -734,18 +796,21 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 2 {
-            rt::read::skip_str(c, true)?;
-        }
-        if v >= 2 {
-            rt::read::skip_str(c, true)?;
-        }
-        if v >= 2 {
-            rt::read::skip(c, 2)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 2 {
+                rt::read::skip_str(c, true)?;
+            }
+            if v >= 2 {
+                rt::read::skip_str(c, true)?;
+            }
+            if v >= 2 {
+                rt::read::skip(c, 2)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -784,54 +849,60 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 2 {
-            n += rt::write::str_size(self.name, true, "nodes[].listeners[].name")?;
-        }
-        if v <= 1 && !self.name.is_empty() {
-            return Err(rt::write::not_in_version("nodes[].listeners[].name"));
-        }
-        if v >= 2 {
-            n += rt::write::str_size(self.host, true, "nodes[].listeners[].host")?;
-        }
-        if v <= 1 && !self.host.is_empty() {
-            return Err(rt::write::not_in_version("nodes[].listeners[].host"));
-        }
-        if v >= 2 {
-            n += 2;
-        }
-        if v <= 1 && self.port != 0_u16 {
-            return Err(rt::write::not_in_version("nodes[].listeners[].port"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += rt::write::str_size(self.name, true, "nodes[].listeners[].name")?;
+            }
+            if v <= 1 && !self.name.is_empty() {
+                return Err(rt::write::not_in_version("nodes[].listeners[].name"));
+            }
+            if v >= 2 {
+                n += rt::write::str_size(self.host, true, "nodes[].listeners[].host")?;
+            }
+            if v <= 1 && !self.host.is_empty() {
+                return Err(rt::write::not_in_version("nodes[].listeners[].host"));
+            }
+            if v >= 2 {
+                n += 2;
+            }
+            if v <= 1 && self.port != 0_u16 {
+                return Err(rt::write::not_in_version("nodes[].listeners[].port"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 && !self.name.is_empty() {
-            w.fail(rt::write::not_in_version("nodes[].listeners[].name"));
-        }
-        if v <= 1 && !self.host.is_empty() {
-            w.fail(rt::write::not_in_version("nodes[].listeners[].host"));
-        }
-        if v <= 1 && self.port != 0_u16 {
-            w.fail(rt::write::not_in_version("nodes[].listeners[].port"));
-        }
-        if v >= 2 {
-            w.str(self.name, true, "nodes[].listeners[].name");
-        }
-        if v >= 2 {
-            w.str(self.host, true, "nodes[].listeners[].host");
-        }
-        if v >= 2 {
-            w.u16(self.port, "nodes[].listeners[].port");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 1 && !self.name.is_empty() {
+                w.fail(rt::write::not_in_version("nodes[].listeners[].name"));
+            }
+            if v <= 1 && !self.host.is_empty() {
+                w.fail(rt::write::not_in_version("nodes[].listeners[].host"));
+            }
+            if v <= 1 && self.port != 0_u16 {
+                w.fail(rt::write::not_in_version("nodes[].listeners[].port"));
+            }
+            if v >= 2 {
+                w.str(self.name, true, "nodes[].listeners[].name");
+            }
+            if v >= 2 {
+                w.str(self.host, true, "nodes[].listeners[].host");
+            }
+            if v >= 2 {
+                w.u16(self.port, "nodes[].listeners[].port");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -867,6 +938,7 @@ impl<'a> ReplicaState<'a> {
 }
 
 impl Default for ReplicaState<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -874,8 +946,11 @@ impl Default for ReplicaState<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReplicaState<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ReplicaState {{ replica_id: {=i32}, replica_directory_id: {}, log_end_offset: {=i64}, last_fetch_timestamp: {=i64}, last_caught_up_timestamp: {=i64}, unknown_tagged_fields: {} }}", self.replica_id, rt::defmt_fmt::UuidFmt(self.replica_directory_id), self.log_end_offset, self.last_fetch_timestamp, self.last_caught_up_timestamp, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ReplicaState {{ replica_id: {=i32}, replica_directory_id: {}, log_end_offset: {=i64}, last_fetch_timestamp: {=i64}, last_caught_up_timestamp: {=i64}, unknown_tagged_fields: {} }}", self.replica_id, rt::defmt_fmt::UuidFmt(self.replica_directory_id), self.log_end_offset, self.last_fetch_timestamp, self.last_caught_up_timestamp, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -950,17 +1025,20 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        if v >= 2 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip(c, 8)?;
-        if v >= 1 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            if v >= 2 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip(c, 8)?;
+            if v >= 1 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -1007,60 +1085,66 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        if v >= 2 {
-            n += 16;
-        }
-        if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
-            return Err(rt::write::not_in_version(
-                "topics[].partitions[].current_voters[].replica_directory_id",
-            ));
-        }
-        if v >= 1 {
-            n += 8;
-        }
-        if v >= 1 {
-            n += 8;
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            if v >= 2 {
+                n += 16;
+            }
+            if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
+                return Err(rt::write::not_in_version(
+                    "topics[].partitions[].current_voters[].replica_directory_id",
+                ));
+            }
+            if v >= 1 {
+                n += 8;
+            }
+            if v >= 1 {
+                n += 8;
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
-            w.fail(rt::write::not_in_version(
-                "topics[].partitions[].current_voters[].replica_directory_id",
-            ));
-        }
-        w.i32(self.replica_id, "topics[].partitions[].current_voters[].replica_id");
-        if v >= 2 {
-            w.uuid(
-                self.replica_directory_id,
-                "topics[].partitions[].current_voters[].replica_directory_id",
-            );
-        }
-        w.i64(
-            self.log_end_offset,
-            "topics[].partitions[].current_voters[].log_end_offset",
-        );
-        if v >= 1 {
+        rt::outline(move || {
+            if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
+                w.fail(rt::write::not_in_version(
+                    "topics[].partitions[].current_voters[].replica_directory_id",
+                ));
+            }
+            w.i32(self.replica_id, "topics[].partitions[].current_voters[].replica_id");
+            if v >= 2 {
+                w.uuid(
+                    self.replica_directory_id,
+                    "topics[].partitions[].current_voters[].replica_directory_id",
+                );
+            }
             w.i64(
-                self.last_fetch_timestamp,
-                "topics[].partitions[].current_voters[].last_fetch_timestamp",
+                self.log_end_offset,
+                "topics[].partitions[].current_voters[].log_end_offset",
             );
-        }
-        if v >= 1 {
-            w.i64(
-                self.last_caught_up_timestamp,
-                "topics[].partitions[].current_voters[].last_caught_up_timestamp",
-            );
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            if v >= 1 {
+                w.i64(
+                    self.last_fetch_timestamp,
+                    "topics[].partitions[].current_voters[].last_fetch_timestamp",
+                );
+            }
+            if v >= 1 {
+                w.i64(
+                    self.last_caught_up_timestamp,
+                    "topics[].partitions[].current_voters[].last_caught_up_timestamp",
+                );
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1724,6 +1808,7 @@ pub mod owned {
     }
 
     impl Default for DescribeQuorumResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -1736,76 +1821,89 @@ pub mod owned {
     }
 
     impl From<&super::DescribeQuorumResponse<'_>> for DescribeQuorumResponse {
+        #[inline]
         fn from(v: &super::DescribeQuorumResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                nodes: v.nodes.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    nodes: v.nodes.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeQuorumResponse {}
 
     impl rt::OwnedStruct for DescribeQuorumResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let error_code = rt::read::i16(c, "error_code")?;
-            let error_message = if v >= 2 {
-                rt::read::opt_str(c, true, v >= 2, "error_message")?.map(rt::CompactString::from)
-            } else {
-                Some(rt::CompactString::const_new(""))
-            };
-            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
-            let nodes = if v >= 2 {
-                rt::owned::read_array::<Node, _>(c, true, v, "nodes")?
-            } else {
-                Vec::new()
-            };
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                error_code,
-                error_message,
-                topics,
-                nodes,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let error_code = rt::read::i16(c, "error_code")?;
+                let error_message = if v >= 2 {
+                    rt::read::opt_str(c, true, v >= 2, "error_message")?.map(rt::CompactString::from)
+                } else {
+                    Some(rt::CompactString::const_new(""))
+                };
+                let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
+                let nodes = if v >= 2 {
+                    rt::owned::read_array::<Node, _>(c, true, v, "nodes")?
+                } else {
+                    Vec::new()
+                };
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    error_code,
+                    error_message,
+                    topics,
+                    nodes,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            if v >= 2 {
-                n += rt::write::opt_str_size(self.error_message.as_deref(), true, v >= 2, "error_message")?;
-            }
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            if v >= 2 {
-                n += rt::owned::vec_size(&self.nodes, true, v, "nodes")?;
-            }
-            if v <= 1 && !self.nodes.is_empty() {
-                return Err(rt::write::not_in_version("nodes"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                if v >= 2 {
+                    n += rt::write::opt_str_size(self.error_message.as_deref(), true, v >= 2, "error_message")?;
+                }
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                if v >= 2 {
+                    n += rt::owned::vec_size(&self.nodes, true, v, "nodes")?;
+                }
+                if v <= 1 && !self.nodes.is_empty() {
+                    return Err(rt::write::not_in_version("nodes"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 1 && !self.nodes.is_empty() {
-                w.fail(rt::write::not_in_version("nodes"));
-            }
-            w.i16(self.error_code, "error_code");
-            if v >= 2 {
-                w.opt_str(self.error_message.as_deref(), true, v >= 2, "error_message");
-            }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            if v >= 2 {
-                rt::owned::write_vec(w, &self.nodes, true, v, "nodes");
-            }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if v <= 1 && !self.nodes.is_empty() {
+                    w.fail(rt::write::not_in_version("nodes"));
+                }
+                w.i16(self.error_code, "error_code");
+                if v >= 2 {
+                    w.opt_str(self.error_message.as_deref(), true, v >= 2, "error_message");
+                }
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                if v >= 2 {
+                    rt::owned::write_vec(w, &self.nodes, true, v, "nodes");
+                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -1821,6 +1919,7 @@ pub mod owned {
     }
 
     impl Default for TopicData {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -1831,42 +1930,51 @@ pub mod owned {
     }
 
     impl From<&super::TopicData<'_>> for TopicData {
+        #[inline]
         fn from(v: &super::TopicData<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?);
-            let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
-            Ok(Self {
-                topic_name,
-                partitions,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let topic_name = rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?);
+                let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+                Ok(Self {
+                    topic_name,
+                    partitions,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1889,6 +1997,7 @@ pub mod owned {
     }
 
     impl Default for Node {
+        #[inline]
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
@@ -1899,12 +2008,15 @@ pub mod owned {
     }
 
     impl From<&super::Node<'_>> for Node {
+        #[inline]
         fn from(v: &super::Node<'_>) -> Self {
-            Self {
-                node_id: v.node_id,
-                listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    node_id: v.node_id,
+                    listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1934,26 +2046,29 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 2 {
-                n += 4;
-            }
-            if v <= 1 && self.node_id != 0_i32 {
-                return Err(rt::write::not_in_version("nodes[].node_id"));
-            }
-            if v >= 2 {
-                n += rt::owned::vec_size(&self.listeners, true, v, "nodes[].listeners")?;
-            }
-            if v <= 1 && !self.listeners.is_empty() {
-                return Err(rt::write::not_in_version("nodes[].listeners"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 2 {
+                    n += 4;
+                }
+                if v <= 1 && self.node_id != 0_i32 {
+                    return Err(rt::write::not_in_version("nodes[].node_id"));
+                }
+                if v >= 2 {
+                    n += rt::owned::vec_size(&self.listeners, true, v, "nodes[].listeners")?;
+                }
+                if v <= 1 && !self.listeners.is_empty() {
+                    return Err(rt::write::not_in_version("nodes[].listeners"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1998,6 +2113,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -2014,18 +2130,21 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                high_watermark: v.high_watermark,
-                current_voters: v.current_voters.iter().map(|e| (&e).into()).collect(),
-                observers: v.observers.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    high_watermark: v.high_watermark,
+                    current_voters: v.current_voters.iter().map(|e| (&e).into()).collect(),
+                    observers: v.observers.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2082,25 +2201,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 22;
-            if v >= 2 {
-                n += rt::write::opt_str_size(
-                    self.error_message.as_deref(),
-                    true,
-                    v >= 2,
-                    "topics[].partitions[].error_message",
-                )?;
-            }
-            n += rt::owned::vec_size(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
-            n += rt::owned::vec_size(&self.observers, true, v, "topics[].partitions[].observers")
-                .map_err(|e| e.renamed(super::fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 22;
+                if v >= 2 {
+                    n += rt::write::opt_str_size(
+                        self.error_message.as_deref(),
+                        true,
+                        v >= 2,
+                        "topics[].partitions[].error_message",
+                    )?;
+                }
+                n += rt::owned::vec_size(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
+                n += rt::owned::vec_size(&self.observers, true, v, "topics[].partitions[].observers")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2144,6 +2266,7 @@ pub mod owned {
     }
 
     impl Default for Listener {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -2155,13 +2278,16 @@ pub mod owned {
     }
 
     impl From<&super::Listener<'_>> for Listener {
+        #[inline]
         fn from(v: &super::Listener<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2197,32 +2323,35 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 2 {
-                n += rt::write::str_size(&self.name, true, "nodes[].listeners[].name")?;
-            }
-            if v <= 1 && !self.name.is_empty() {
-                return Err(rt::write::not_in_version("nodes[].listeners[].name"));
-            }
-            if v >= 2 {
-                n += rt::write::str_size(&self.host, true, "nodes[].listeners[].host")?;
-            }
-            if v <= 1 && !self.host.is_empty() {
-                return Err(rt::write::not_in_version("nodes[].listeners[].host"));
-            }
-            if v >= 2 {
-                n += 2;
-            }
-            if v <= 1 && self.port != 0_u16 {
-                return Err(rt::write::not_in_version("nodes[].listeners[].port"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 2 {
+                    n += rt::write::str_size(&self.name, true, "nodes[].listeners[].name")?;
+                }
+                if v <= 1 && !self.name.is_empty() {
+                    return Err(rt::write::not_in_version("nodes[].listeners[].name"));
+                }
+                if v >= 2 {
+                    n += rt::write::str_size(&self.host, true, "nodes[].listeners[].host")?;
+                }
+                if v <= 1 && !self.host.is_empty() {
+                    return Err(rt::write::not_in_version("nodes[].listeners[].host"));
+                }
+                if v >= 2 {
+                    n += 2;
+                }
+                if v <= 1 && self.port != 0_u16 {
+                    return Err(rt::write::not_in_version("nodes[].listeners[].port"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2274,6 +2403,7 @@ pub mod owned {
     }
 
     impl Default for ReplicaState {
+        #[inline]
         fn default() -> Self {
             Self {
                 replica_id: 0_i32,
@@ -2287,15 +2417,18 @@ pub mod owned {
     }
 
     impl From<&super::ReplicaState<'_>> for ReplicaState {
+        #[inline]
         fn from(v: &super::ReplicaState<'_>) -> Self {
-            Self {
-                replica_id: v.replica_id,
-                replica_directory_id: v.replica_directory_id,
-                log_end_offset: v.log_end_offset,
-                last_fetch_timestamp: v.last_fetch_timestamp,
-                last_caught_up_timestamp: v.last_caught_up_timestamp,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    replica_id: v.replica_id,
+                    replica_directory_id: v.replica_directory_id,
+                    log_end_offset: v.log_end_offset,
+                    last_fetch_timestamp: v.last_fetch_timestamp,
+                    last_caught_up_timestamp: v.last_caught_up_timestamp,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2347,28 +2480,31 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            if v >= 2 {
-                n += 16;
-            }
-            if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
-                return Err(rt::write::not_in_version(
-                    "topics[].partitions[].current_voters[].replica_directory_id",
-                ));
-            }
-            if v >= 1 {
-                n += 8;
-            }
-            if v >= 1 {
-                n += 8;
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                if v >= 2 {
+                    n += 16;
+                }
+                if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
+                    return Err(rt::write::not_in_version(
+                        "topics[].partitions[].current_voters[].replica_directory_id",
+                    ));
+                }
+                if v >= 1 {
+                    n += 8;
+                }
+                if v >= 1 {
+                    n += 8;
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2409,6 +2545,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeQuorumResponse {
         type View<'a> = super::DescribeQuorumResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeQuorumResponse<'_>) -> Self {
             Self::from(v)
         }

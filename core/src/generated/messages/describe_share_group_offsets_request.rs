@@ -31,6 +31,7 @@ impl<'a> DescribeShareGroupOffsetsRequest<'a> {
 }
 
 impl Default for DescribeShareGroupOffsetsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -38,25 +39,31 @@ impl Default for DescribeShareGroupOffsetsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeShareGroupOffsetsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DescribeShareGroupOffsetsRequest {{ groups: {}, unknown_tagged_fields: {} }}",
-            self.groups,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DescribeShareGroupOffsetsRequest {{ groups: {}, unknown_tagged_fields: {} }}",
+                self.groups,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for DescribeShareGroupOffsetsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let groups = rt::read::array::<DescribeShareGroupOffsetsRequestGroup<'a>>(c, true, v, "groups")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            groups,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let groups = rt::read::array::<DescribeShareGroupOffsetsRequestGroup<'a>>(c, true, v, "groups")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                groups,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -81,20 +88,26 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.groups, true, v, "groups")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.groups, true, v, "groups")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.groups, true, v, "groups");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.groups, true, v, "groups");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -121,6 +134,7 @@ impl<'a> DescribeShareGroupOffsetsRequestGroup<'a> {
 }
 
 impl Default for DescribeShareGroupOffsetsRequestGroup<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -128,14 +142,11 @@ impl Default for DescribeShareGroupOffsetsRequestGroup<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeShareGroupOffsetsRequestGroup<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DescribeShareGroupOffsetsRequestGroup {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
-            self.group_id,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "DescribeShareGroupOffsetsRequestGroup {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}", self.group_id, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -166,11 +177,14 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<DescribeShareGroupOffsetsRequestTopic<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<DescribeShareGroupOffsetsRequestTopic<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -199,22 +213,28 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
-        n += rt::write::opt_array_size(&self.topics, true, true, v, "groups[].topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
+            n += rt::write::opt_array_size(&self.topics, true, true, v, "groups[].topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.group_id, true, "groups[].group_id");
-        w.opt_array(&self.topics, true, true, v, "groups[].topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.group_id, true, "groups[].group_id");
+            w.opt_array(&self.topics, true, true, v, "groups[].topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -241,6 +261,7 @@ impl<'a> DescribeShareGroupOffsetsRequestTopic<'a> {
 }
 
 impl Default for DescribeShareGroupOffsetsRequestTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -248,8 +269,11 @@ impl Default for DescribeShareGroupOffsetsRequestTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeShareGroupOffsetsRequestTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeShareGroupOffsetsRequestTopic {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, self.partitions, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeShareGroupOffsetsRequestTopic {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, self.partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -279,11 +303,14 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -317,22 +344,28 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic_name, true, "groups[].topics[].topic_name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic_name, true, "groups[].topics[].topic_name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic_name, true, "groups[].topics[].topic_name");
-        w.array(&self.partitions, true, v, "groups[].topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.topic_name, true, "groups[].topics[].topic_name");
+            w.array(&self.partitions, true, v, "groups[].topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -501,6 +534,7 @@ pub mod owned {
     }
 
     impl Default for DescribeShareGroupOffsetsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 groups: Vec::new(),
@@ -510,40 +544,53 @@ pub mod owned {
     }
 
     impl From<&super::DescribeShareGroupOffsetsRequest<'_>> for DescribeShareGroupOffsetsRequest {
+        #[inline]
         fn from(v: &super::DescribeShareGroupOffsetsRequest<'_>) -> Self {
-            Self {
-                groups: v.groups.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeShareGroupOffsetsRequest {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let groups = rt::owned::read_array::<DescribeShareGroupOffsetsRequestGroup, _>(c, true, v, "groups")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                groups,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let groups = rt::owned::read_array::<DescribeShareGroupOffsetsRequestGroup, _>(c, true, v, "groups")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    groups,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.groups, true, v, "groups");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.groups, true, v, "groups");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -559,6 +606,7 @@ pub mod owned {
     }
 
     impl Default for DescribeShareGroupOffsetsRequestGroup {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -569,12 +617,15 @@ pub mod owned {
     }
 
     impl From<&super::DescribeShareGroupOffsetsRequestGroup<'_>> for DescribeShareGroupOffsetsRequestGroup {
+        #[inline]
         fn from(v: &super::DescribeShareGroupOffsetsRequestGroup<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -602,16 +653,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
-            n += rt::owned::opt_vec_size(self.topics.as_deref(), true, true, v, "groups[].topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
+                n += rt::owned::opt_vec_size(self.topics.as_deref(), true, true, v, "groups[].topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -634,6 +688,7 @@ pub mod owned {
     }
 
     impl Default for DescribeShareGroupOffsetsRequestTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -644,12 +699,15 @@ pub mod owned {
     }
 
     impl From<&super::DescribeShareGroupOffsetsRequestTopic<'_>> for DescribeShareGroupOffsetsRequestTopic {
+        #[inline]
         fn from(v: &super::DescribeShareGroupOffsetsRequestTopic<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -671,16 +729,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic_name, true, "groups[].topics[].topic_name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic_name, true, "groups[].topics[].topic_name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -693,6 +754,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeShareGroupOffsetsRequest {
         type View<'a> = super::DescribeShareGroupOffsetsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeShareGroupOffsetsRequest<'_>) -> Self {
             Self::from(v)
         }

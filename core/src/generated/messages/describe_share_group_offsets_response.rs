@@ -33,6 +33,7 @@ impl<'a> DescribeShareGroupOffsetsResponse<'a> {
 }
 
 impl Default for DescribeShareGroupOffsetsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,28 +41,28 @@ impl Default for DescribeShareGroupOffsetsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeShareGroupOffsetsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DescribeShareGroupOffsetsResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.groups,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "DescribeShareGroupOffsetsResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.groups, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribeShareGroupOffsetsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let groups = rt::read::array::<DescribeShareGroupOffsetsResponseGroup<'a>>(c, true, v, "groups")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            groups,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let groups = rt::read::array::<DescribeShareGroupOffsetsResponseGroup<'a>>(c, true, v, "groups")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                groups,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -87,21 +88,27 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.groups, true, v, "groups")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.groups, true, v, "groups")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.groups, true, v, "groups");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.groups, true, v, "groups");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -134,6 +141,7 @@ impl<'a> DescribeShareGroupOffsetsResponseGroup<'a> {
 }
 
 impl Default for DescribeShareGroupOffsetsResponseGroup<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -141,48 +149,60 @@ impl Default for DescribeShareGroupOffsetsResponseGroup<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeShareGroupOffsetsResponseGroup<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeShareGroupOffsetsResponseGroup {{ group_id: \"{=str}\", topics: {}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.group_id, self.topics, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeShareGroupOffsetsResponseGroup {{ group_id: \"{=str}\", topics: {}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.group_id, self.topics, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribeShareGroupOffsetsResponseGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let group_id = rt::read::str(c, true, "groups[].group_id")?;
-        let topics = rt::read::array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, v, "groups[].topics")?;
-        let error_code = rt::read::i16(c, "groups[].error_code")?;
-        let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
-        Ok(Self {
-            group_id,
-            topics,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let group_id = rt::read::str(c, true, "groups[].group_id")?;
+            let topics = rt::read::array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, v, "groups[].topics")?;
+            let error_code = rt::read::i16(c, "groups[].error_code")?;
+            let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
+            Ok(Self {
+                group_id,
+                topics,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "groups[].group_id")?;
-        rt::read::check_array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, false, v, "groups[].topics")?;
-        rt::read::i16(c, "groups[].error_code")?;
-        rt::read::opt_str(c, true, true, "groups[].error_message")?;
-        rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::str(c, true, "groups[].group_id")?;
+            rt::read::check_array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, false, v, "groups[].topics")?;
+            rt::read::i16(c, "groups[].error_code")?;
+            rt::read::opt_str(c, true, true, "groups[].error_message")?;
+            rt::read::check_tags(c, "groups[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, v)?;
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, v)?;
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -215,25 +235,31 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
-        n += rt::write::array_size(&self.topics, true, v, "groups[].topics")?;
-        n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
+            n += rt::write::array_size(&self.topics, true, v, "groups[].topics")?;
+            n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.group_id, true, "groups[].group_id");
-        w.array(&self.topics, true, v, "groups[].topics");
-        w.i16(self.error_code, "groups[].error_code");
-        w.opt_str(self.error_message, true, true, "groups[].error_message");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.group_id, true, "groups[].group_id");
+            w.array(&self.topics, true, v, "groups[].topics");
+            w.i16(self.error_code, "groups[].error_code");
+            w.opt_str(self.error_message, true, true, "groups[].error_message");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -263,6 +289,7 @@ impl<'a> DescribeShareGroupOffsetsResponseTopic<'a> {
 }
 
 impl Default for DescribeShareGroupOffsetsResponseTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -270,8 +297,11 @@ impl Default for DescribeShareGroupOffsetsResponseTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeShareGroupOffsetsResponseTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeShareGroupOffsetsResponseTopic {{ topic_name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeShareGroupOffsetsResponseTopic {{ topic_name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -315,12 +345,15 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<DescribeShareGroupOffsetsResponsePartition<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<DescribeShareGroupOffsetsResponsePartition<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -358,23 +391,29 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::str_size(self.topic_name, true, "groups[].topics[].topic_name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::str_size(self.topic_name, true, "groups[].topics[].topic_name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic_name, true, "groups[].topics[].topic_name");
-        w.uuid(self.topic_id, "groups[].topics[].topic_id");
-        w.array(&self.partitions, true, v, "groups[].topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.topic_name, true, "groups[].topics[].topic_name");
+            w.uuid(self.topic_id, "groups[].topics[].topic_id");
+            w.array(&self.partitions, true, v, "groups[].topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -413,6 +452,7 @@ impl<'a> DescribeShareGroupOffsetsResponsePartition<'a> {
 }
 
 impl Default for DescribeShareGroupOffsetsResponsePartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -420,8 +460,11 @@ impl Default for DescribeShareGroupOffsetsResponsePartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeShareGroupOffsetsResponsePartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeShareGroupOffsetsResponsePartition {{ partition_index: {=i32}, start_offset: {=i64}, leader_epoch: {=i32}, lag: {=i64}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_index, self.start_offset, self.leader_epoch, self.lag, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeShareGroupOffsetsResponsePartition {{ partition_index: {=i32}, start_offset: {=i64}, leader_epoch: {=i32}, lag: {=i64}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_index, self.start_offset, self.leader_epoch, self.lag, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -484,15 +527,18 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        if v >= 1 {
-            rt::read::skip(c, 8)?;
-        }
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            if v >= 1 {
+                rt::read::skip(c, 8)?;
+            }
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -539,40 +585,46 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 18;
-        if v >= 1 {
-            n += 8;
-        }
-        n += rt::write::opt_str_size(
-            self.error_message,
-            true,
-            true,
-            "groups[].topics[].partitions[].error_message",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 18;
+            if v >= 1 {
+                n += 8;
+            }
+            n += rt::write::opt_str_size(
+                self.error_message,
+                true,
+                true,
+                "groups[].topics[].partitions[].error_message",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index");
-        w.i64(self.start_offset, "groups[].topics[].partitions[].start_offset");
-        w.i32(self.leader_epoch, "groups[].topics[].partitions[].leader_epoch");
-        if v >= 1 {
-            w.i64(self.lag, "groups[].topics[].partitions[].lag");
-        }
-        w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
-        w.opt_str(
-            self.error_message,
-            true,
-            true,
-            "groups[].topics[].partitions[].error_message",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index");
+            w.i64(self.start_offset, "groups[].topics[].partitions[].start_offset");
+            w.i32(self.leader_epoch, "groups[].topics[].partitions[].leader_epoch");
+            if v >= 1 {
+                w.i64(self.lag, "groups[].topics[].partitions[].lag");
+            }
+            w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
+            w.opt_str(
+                self.error_message,
+                true,
+                true,
+                "groups[].topics[].partitions[].error_message",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -927,6 +979,7 @@ pub mod owned {
     }
 
     impl Default for DescribeShareGroupOffsetsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -937,44 +990,57 @@ pub mod owned {
     }
 
     impl From<&super::DescribeShareGroupOffsetsResponse<'_>> for DescribeShareGroupOffsetsResponse {
+        #[inline]
         fn from(v: &super::DescribeShareGroupOffsetsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                groups: v.groups.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeShareGroupOffsetsResponse {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let groups = rt::owned::read_array::<DescribeShareGroupOffsetsResponseGroup, _>(c, true, v, "groups")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                groups,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let groups = rt::owned::read_array::<DescribeShareGroupOffsetsResponseGroup, _>(c, true, v, "groups")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    groups,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            rt::owned::write_vec(w, &self.groups, true, v, "groups");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                rt::owned::write_vec(w, &self.groups, true, v, "groups");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -994,6 +1060,7 @@ pub mod owned {
     }
 
     impl Default for DescribeShareGroupOffsetsResponseGroup {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -1006,51 +1073,60 @@ pub mod owned {
     }
 
     impl From<&super::DescribeShareGroupOffsetsResponseGroup<'_>> for DescribeShareGroupOffsetsResponseGroup {
+        #[inline]
         fn from(v: &super::DescribeShareGroupOffsetsResponseGroup<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeShareGroupOffsetsResponseGroup {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponseGroup {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
-            let topics =
-                rt::owned::read_array::<DescribeShareGroupOffsetsResponseTopic, _>(c, true, v, "groups[].topics")?;
-            let error_code = rt::read::i16(c, "groups[].error_code")?;
-            let error_message =
-                rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?);
-            Ok(Self {
-                group_id,
-                topics,
-                error_code,
-                error_message,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
+                let topics =
+                    rt::owned::read_array::<DescribeShareGroupOffsetsResponseTopic, _>(c, true, v, "groups[].topics")?;
+                let error_code = rt::read::i16(c, "groups[].error_code")?;
+                let error_message =
+                    rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?);
+                Ok(Self {
+                    group_id,
+                    topics,
+                    error_code,
+                    error_message,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
-            n += rt::owned::vec_size(&self.topics, true, v, "groups[].topics")?;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
+                n += rt::owned::vec_size(&self.topics, true, v, "groups[].topics")?;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1077,6 +1153,7 @@ pub mod owned {
     }
 
     impl Default for DescribeShareGroupOffsetsResponseTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -1088,13 +1165,16 @@ pub mod owned {
     }
 
     impl From<&super::DescribeShareGroupOffsetsResponseTopic<'_>> for DescribeShareGroupOffsetsResponseTopic {
+        #[inline]
         fn from(v: &super::DescribeShareGroupOffsetsResponseTopic<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1123,16 +1203,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::write::str_size(&self.topic_name, true, "groups[].topics[].topic_name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::write::str_size(&self.topic_name, true, "groups[].topics[].topic_name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1164,6 +1247,7 @@ pub mod owned {
     }
 
     impl Default for DescribeShareGroupOffsetsResponsePartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1178,16 +1262,19 @@ pub mod owned {
     }
 
     impl From<&super::DescribeShareGroupOffsetsResponsePartition<'_>> for DescribeShareGroupOffsetsResponsePartition {
+        #[inline]
         fn from(v: &super::DescribeShareGroupOffsetsResponsePartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                start_offset: v.start_offset,
-                leader_epoch: v.leader_epoch,
-                lag: v.lag,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    start_offset: v.start_offset,
+                    leader_epoch: v.leader_epoch,
+                    lag: v.lag,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1233,23 +1320,26 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 18;
-            if v >= 1 {
-                n += 8;
-            }
-            n += rt::write::opt_str_size(
-                self.error_message.as_deref(),
-                true,
-                true,
-                "groups[].topics[].partitions[].error_message",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 18;
+                if v >= 1 {
+                    n += 8;
+                }
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    true,
+                    true,
+                    "groups[].topics[].partitions[].error_message",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1275,6 +1365,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeShareGroupOffsetsResponse {
         type View<'a> = super::DescribeShareGroupOffsetsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeShareGroupOffsetsResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -37,6 +37,7 @@ impl<'a> DescribeTopicPartitionsRequest<'a> {
 }
 
 impl Default for DescribeTopicPartitionsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,8 +45,11 @@ impl Default for DescribeTopicPartitionsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeTopicPartitionsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeTopicPartitionsRequest {{ topics: {}, response_partition_limit: {=i32}, cursor: {}, unknown_tagged_fields: {} }}", self.topics, self.response_partition_limit, self.cursor, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeTopicPartitionsRequest {{ topics: {}, response_partition_limit: {=i32}, cursor: {}, unknown_tagged_fields: {} }}", self.topics, self.response_partition_limit, self.cursor, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -86,23 +90,29 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        n += rt::write::opt_struct_size(&self.cursor, true, v, "cursor")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            n += rt::write::opt_struct_size(&self.cursor, true, v, "cursor")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.topics, true, v, "topics");
-        w.i32(self.response_partition_limit, "response_partition_limit");
-        w.opt_struct(&self.cursor, true, v, "cursor");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.topics, true, v, "topics");
+            w.i32(self.response_partition_limit, "response_partition_limit");
+            w.opt_struct(&self.cursor, true, v, "cursor");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -126,6 +136,7 @@ impl<'a> TopicRequest<'a> {
 }
 
 impl Default for TopicRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -133,13 +144,16 @@ impl Default for TopicRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicRequest {{ name: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.name,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicRequest {{ name: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.name,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -166,10 +180,13 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -186,20 +203,26 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, true, "topics[].name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, true, "topics[].name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "topics[].name");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "topics[].name");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -226,6 +249,7 @@ impl<'a> Cursor<'a> {
 }
 
 impl Default for Cursor<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -233,14 +257,17 @@ impl Default for Cursor<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Cursor<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Cursor {{ topic_name: \"{=str}\", partition_index: {=i32}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.partition_index,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Cursor {{ topic_name: \"{=str}\", partition_index: {=i32}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                self.partition_index,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -270,11 +297,14 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -298,21 +328,27 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.topic_name, true, "cursor.topic_name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.topic_name, true, "cursor.topic_name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.topic_name, true, "cursor.topic_name");
-        w.i32(self.partition_index, "cursor.partition_index");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.topic_name, true, "cursor.topic_name");
+            w.i32(self.partition_index, "cursor.partition_index");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -502,6 +538,7 @@ pub mod owned {
     }
 
     impl Default for DescribeTopicPartitionsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 topics: Vec::new(),
@@ -513,13 +550,16 @@ pub mod owned {
     }
 
     impl From<&super::DescribeTopicPartitionsRequest<'_>> for DescribeTopicPartitionsRequest {
+        #[inline]
         fn from(v: &super::DescribeTopicPartitionsRequest<'_>) -> Self {
-            Self {
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                response_partition_limit: v.response_partition_limit,
-                cursor: v.cursor.as_ref().map(Into::into),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    response_partition_limit: v.response_partition_limit,
+                    cursor: v.cursor.as_ref().map(Into::into),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -540,23 +580,29 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            n += rt::owned::opt_struct_size(&self.cursor, true, v, "cursor")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                n += rt::owned::opt_struct_size(&self.cursor, true, v, "cursor")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.i32(self.response_partition_limit, "response_partition_limit");
-            rt::owned::write_opt_struct(w, &self.cursor, true, v, "cursor");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.i32(self.response_partition_limit, "response_partition_limit");
+                rt::owned::write_opt_struct(w, &self.cursor, true, v, "cursor");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -570,6 +616,7 @@ pub mod owned {
     }
 
     impl Default for TopicRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -579,11 +626,14 @@ pub mod owned {
     }
 
     impl From<&super::TopicRequest<'_>> for TopicRequest {
+        #[inline]
         fn from(v: &super::TopicRequest<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -603,15 +653,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, true, "topics[].name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, true, "topics[].name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -633,6 +686,7 @@ pub mod owned {
     }
 
     impl Default for Cursor {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -643,12 +697,15 @@ pub mod owned {
     }
 
     impl From<&super::Cursor<'_>> for Cursor {
+        #[inline]
         fn from(v: &super::Cursor<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partition_index: v.partition_index,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partition_index: v.partition_index,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -670,15 +727,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.topic_name, true, "cursor.topic_name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.topic_name, true, "cursor.topic_name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -698,6 +758,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeTopicPartitionsRequest {
         type View<'a> = super::DescribeTopicPartitionsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeTopicPartitionsRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -36,6 +36,7 @@ impl<'a> DescribeTopicPartitionsResponse<'a> {
 }
 
 impl Default for DescribeTopicPartitionsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,24 +44,30 @@ impl Default for DescribeTopicPartitionsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeTopicPartitionsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeTopicPartitionsResponse {{ throttle_time_ms: {=i32}, topics: {}, next_cursor: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.topics, self.next_cursor, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeTopicPartitionsResponse {{ throttle_time_ms: {=i32}, topics: {}, next_cursor: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.topics, self.next_cursor, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribeTopicPartitionsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let topics = rt::read::array::<DescribeTopicPartitionsResponseTopic<'a>>(c, true, v, "topics")?;
-        let next_cursor = rt::read::opt_struct::<Cursor>(c, true, v, "next_cursor")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            topics,
-            next_cursor,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let topics = rt::read::array::<DescribeTopicPartitionsResponseTopic<'a>>(c, true, v, "topics")?;
+            let next_cursor = rt::read::opt_struct::<Cursor>(c, true, v, "next_cursor")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                next_cursor,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -88,23 +95,29 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        n += rt::write::opt_struct_size(&self.next_cursor, true, v, "next_cursor")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            n += rt::write::opt_struct_size(&self.next_cursor, true, v, "next_cursor")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.topics, true, v, "topics");
-        w.opt_struct(&self.next_cursor, true, v, "next_cursor");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.topics, true, v, "topics");
+            w.opt_struct(&self.next_cursor, true, v, "next_cursor");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -143,6 +156,7 @@ impl<'a> DescribeTopicPartitionsResponseTopic<'a> {
 }
 
 impl Default for DescribeTopicPartitionsResponseTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -150,8 +164,11 @@ impl Default for DescribeTopicPartitionsResponseTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeTopicPartitionsResponseTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeTopicPartitionsResponseTopic {{ error_code: {=i16}, name: {}, topic_id: {}, is_internal: {=bool}, partitions: {}, topic_authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.name), rt::defmt_fmt::UuidFmt(self.topic_id), self.is_internal, self.partitions, self.topic_authorized_operations, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeTopicPartitionsResponseTopic {{ error_code: {=i16}, name: {}, topic_id: {}, is_internal: {=bool}, partitions: {}, topic_authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.name), rt::defmt_fmt::UuidFmt(self.topic_id), self.is_internal, self.partitions, self.topic_authorized_operations, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -216,14 +233,17 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 17)?;
-        rt::read::skip_array::<DescribeTopicPartitionsResponsePartition<'a>>(c, true, v)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 17)?;
+            rt::read::skip_array::<DescribeTopicPartitionsResponsePartition<'a>>(c, true, v)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -256,26 +276,32 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 23;
-        n += rt::write::opt_str_size(self.name, true, true, "topics[].name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 23;
+            n += rt::write::opt_str_size(self.name, true, true, "topics[].name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "topics[].error_code");
-        w.opt_str(self.name, true, true, "topics[].name");
-        w.uuid(self.topic_id, "topics[].topic_id");
-        w.bool(self.is_internal, "topics[].is_internal");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i16(self.error_code, "topics[].error_code");
+            w.opt_str(self.name, true, true, "topics[].name");
+            w.uuid(self.topic_id, "topics[].topic_id");
+            w.bool(self.is_internal, "topics[].is_internal");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -302,6 +328,7 @@ impl<'a> Cursor<'a> {
 }
 
 impl Default for Cursor<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -309,14 +336,17 @@ impl Default for Cursor<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Cursor<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Cursor {{ topic_name: \"{=str}\", partition_index: {=i32}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.partition_index,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Cursor {{ topic_name: \"{=str}\", partition_index: {=i32}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                self.partition_index,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -346,11 +376,14 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -374,21 +407,27 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.topic_name, true, "next_cursor.topic_name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.topic_name, true, "next_cursor.topic_name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.topic_name, true, "next_cursor.topic_name");
-        w.i32(self.partition_index, "next_cursor.partition_index");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.topic_name, true, "next_cursor.topic_name");
+            w.i32(self.partition_index, "next_cursor.partition_index");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -436,6 +475,7 @@ impl<'a> DescribeTopicPartitionsResponsePartition<'a> {
 }
 
 impl Default for DescribeTopicPartitionsResponsePartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -443,8 +483,11 @@ impl Default for DescribeTopicPartitionsResponsePartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeTopicPartitionsResponsePartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeTopicPartitionsResponsePartition {{ error_code: {=i16}, partition_index: {=i32}, leader_id: {=i32}, leader_epoch: {=i32}, replica_nodes: {}, isr_nodes: {}, eligible_leader_replicas: {}, last_known_elr: {}, offline_replicas: {}, unknown_tagged_fields: {} }}", self.error_code, self.partition_index, self.leader_id, self.leader_epoch, self.replica_nodes, self.isr_nodes, self.eligible_leader_replicas, self.last_known_elr, self.offline_replicas, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeTopicPartitionsResponsePartition {{ error_code: {=i16}, partition_index: {=i32}, leader_id: {=i32}, leader_epoch: {=i32}, replica_nodes: {}, isr_nodes: {}, eligible_leader_replicas: {}, last_known_elr: {}, offline_replicas: {}, unknown_tagged_fields: {} }}", self.error_code, self.partition_index, self.leader_id, self.leader_epoch, self.replica_nodes, self.isr_nodes, self.eligible_leader_replicas, self.last_known_elr, self.offline_replicas, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -512,15 +555,18 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 14)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 14)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -602,66 +648,72 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 14;
-        n += rt::write::array_size(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
-        n += rt::write::array_size(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;
-        n += rt::write::opt_array_size(
-            &self.eligible_leader_replicas,
-            true,
-            true,
-            v,
-            "topics[].partitions[].eligible_leader_replicas",
-        )?;
-        n += rt::write::opt_array_size(
-            &self.last_known_elr,
-            true,
-            true,
-            v,
-            "topics[].partitions[].last_known_elr",
-        )?;
-        n += rt::write::array_size(
-            &self.offline_replicas,
-            true,
-            v,
-            "topics[].partitions[].offline_replicas",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 14;
+            n += rt::write::array_size(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
+            n += rt::write::array_size(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;
+            n += rt::write::opt_array_size(
+                &self.eligible_leader_replicas,
+                true,
+                true,
+                v,
+                "topics[].partitions[].eligible_leader_replicas",
+            )?;
+            n += rt::write::opt_array_size(
+                &self.last_known_elr,
+                true,
+                true,
+                v,
+                "topics[].partitions[].last_known_elr",
+            )?;
+            n += rt::write::array_size(
+                &self.offline_replicas,
+                true,
+                v,
+                "topics[].partitions[].offline_replicas",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i32(self.leader_id, "topics[].partitions[].leader_id");
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-        w.array(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes");
-        w.array(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes");
-        w.opt_array(
-            &self.eligible_leader_replicas,
-            true,
-            true,
-            v,
-            "topics[].partitions[].eligible_leader_replicas",
-        );
-        w.opt_array(
-            &self.last_known_elr,
-            true,
-            true,
-            v,
-            "topics[].partitions[].last_known_elr",
-        );
-        w.array(
-            &self.offline_replicas,
-            true,
-            v,
-            "topics[].partitions[].offline_replicas",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i32(self.leader_id, "topics[].partitions[].leader_id");
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+            w.array(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes");
+            w.array(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes");
+            w.opt_array(
+                &self.eligible_leader_replicas,
+                true,
+                true,
+                v,
+                "topics[].partitions[].eligible_leader_replicas",
+            );
+            w.opt_array(
+                &self.last_known_elr,
+                true,
+                true,
+                v,
+                "topics[].partitions[].last_known_elr",
+            );
+            w.array(
+                &self.offline_replicas,
+                true,
+                v,
+                "topics[].partitions[].offline_replicas",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1103,6 +1155,7 @@ pub mod owned {
     }
 
     impl Default for DescribeTopicPartitionsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -1114,49 +1167,62 @@ pub mod owned {
     }
 
     impl From<&super::DescribeTopicPartitionsResponse<'_>> for DescribeTopicPartitionsResponse {
+        #[inline]
         fn from(v: &super::DescribeTopicPartitionsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                next_cursor: v.next_cursor.as_ref().map(Into::into),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    next_cursor: v.next_cursor.as_ref().map(Into::into),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeTopicPartitionsResponse {}
 
     impl rt::OwnedStruct for DescribeTopicPartitionsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let topics = rt::owned::read_array::<DescribeTopicPartitionsResponseTopic, _>(c, true, v, "topics")?;
-            let next_cursor = rt::owned::read_opt_struct::<Cursor>(c, true, v, "next_cursor")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                topics,
-                next_cursor,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let topics = rt::owned::read_array::<DescribeTopicPartitionsResponseTopic, _>(c, true, v, "topics")?;
+                let next_cursor = rt::owned::read_opt_struct::<Cursor>(c, true, v, "next_cursor")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    topics,
+                    next_cursor,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            n += rt::owned::opt_struct_size(&self.next_cursor, true, v, "next_cursor")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                n += rt::owned::opt_struct_size(&self.next_cursor, true, v, "next_cursor")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            rt::owned::write_opt_struct(w, &self.next_cursor, true, v, "next_cursor");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                rt::owned::write_opt_struct(w, &self.next_cursor, true, v, "next_cursor");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -1180,6 +1246,7 @@ pub mod owned {
     }
 
     impl Default for DescribeTopicPartitionsResponseTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -1194,16 +1261,19 @@ pub mod owned {
     }
 
     impl From<&super::DescribeTopicPartitionsResponseTopic<'_>> for DescribeTopicPartitionsResponseTopic {
+        #[inline]
         fn from(v: &super::DescribeTopicPartitionsResponseTopic<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                name: v.name.map(rt::CompactString::from),
-                topic_id: v.topic_id,
-                is_internal: v.is_internal,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                topic_authorized_operations: v.topic_authorized_operations,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    name: v.name.map(rt::CompactString::from),
+                    topic_id: v.topic_id,
+                    is_internal: v.is_internal,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    topic_authorized_operations: v.topic_authorized_operations,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1246,16 +1316,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 23;
-            n += rt::write::opt_str_size(self.name.as_deref(), true, true, "topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 23;
+                n += rt::write::opt_str_size(self.name.as_deref(), true, true, "topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1291,6 +1364,7 @@ pub mod owned {
     }
 
     impl Default for Cursor {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -1301,12 +1375,15 @@ pub mod owned {
     }
 
     impl From<&super::Cursor<'_>> for Cursor {
+        #[inline]
         fn from(v: &super::Cursor<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partition_index: v.partition_index,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partition_index: v.partition_index,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1328,15 +1405,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.topic_name, true, "next_cursor.topic_name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.topic_name, true, "next_cursor.topic_name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1380,6 +1460,7 @@ pub mod owned {
     }
 
     impl Default for DescribeTopicPartitionsResponsePartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -1397,19 +1478,22 @@ pub mod owned {
     }
 
     impl From<&super::DescribeTopicPartitionsResponsePartition<'_>> for DescribeTopicPartitionsResponsePartition {
+        #[inline]
         fn from(v: &super::DescribeTopicPartitionsResponsePartition<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                partition_index: v.partition_index,
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                replica_nodes: v.replica_nodes.iter().collect(),
-                isr_nodes: v.isr_nodes.iter().collect(),
-                eligible_leader_replicas: v.eligible_leader_replicas.map(|a| a.iter().collect()),
-                last_known_elr: v.last_known_elr.map(|a| a.iter().collect()),
-                offline_replicas: v.offline_replicas.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    partition_index: v.partition_index,
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    replica_nodes: v.replica_nodes.iter().collect(),
+                    isr_nodes: v.isr_nodes.iter().collect(),
+                    eligible_leader_replicas: v.eligible_leader_replicas.map(|a| a.iter().collect()),
+                    last_known_elr: v.last_known_elr.map(|a| a.iter().collect()),
+                    offline_replicas: v.offline_replicas.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1463,36 +1547,39 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 14;
-            n += rt::owned::vec_size(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
-            n += rt::owned::vec_size(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;
-            n += rt::owned::opt_vec_size(
-                self.eligible_leader_replicas.as_deref(),
-                true,
-                true,
-                v,
-                "topics[].partitions[].eligible_leader_replicas",
-            )?;
-            n += rt::owned::opt_vec_size(
-                self.last_known_elr.as_deref(),
-                true,
-                true,
-                v,
-                "topics[].partitions[].last_known_elr",
-            )?;
-            n += rt::owned::vec_size(
-                &self.offline_replicas,
-                true,
-                v,
-                "topics[].partitions[].offline_replicas",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 14;
+                n += rt::owned::vec_size(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
+                n += rt::owned::vec_size(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;
+                n += rt::owned::opt_vec_size(
+                    self.eligible_leader_replicas.as_deref(),
+                    true,
+                    true,
+                    v,
+                    "topics[].partitions[].eligible_leader_replicas",
+                )?;
+                n += rt::owned::opt_vec_size(
+                    self.last_known_elr.as_deref(),
+                    true,
+                    true,
+                    v,
+                    "topics[].partitions[].last_known_elr",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.offline_replicas,
+                    true,
+                    v,
+                    "topics[].partitions[].offline_replicas",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1534,6 +1621,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeTopicPartitionsResponse {
         type View<'a> = super::DescribeTopicPartitionsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeTopicPartitionsResponse<'_>) -> Self {
             Self::from(v)
         }

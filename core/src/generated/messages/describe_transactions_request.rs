@@ -31,6 +31,7 @@ impl<'a> DescribeTransactionsRequest<'a> {
 }
 
 impl Default for DescribeTransactionsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -38,13 +39,16 @@ impl Default for DescribeTransactionsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeTransactionsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DescribeTransactionsRequest {{ transactional_ids: {}, unknown_tagged_fields: {} }}",
-            self.transactional_ids,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DescribeTransactionsRequest {{ transactional_ids: {}, unknown_tagged_fields: {} }}",
+                self.transactional_ids,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -75,20 +79,26 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.transactional_ids, true, v, "transactional_ids")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.transactional_ids, true, v, "transactional_ids")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.transactional_ids, true, v, "transactional_ids");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.transactional_ids, true, v, "transactional_ids");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -162,6 +172,7 @@ pub mod owned {
     }
 
     impl Default for DescribeTransactionsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 transactional_ids: Vec::new(),
@@ -171,11 +182,14 @@ pub mod owned {
     }
 
     impl From<&super::DescribeTransactionsRequest<'_>> for DescribeTransactionsRequest {
+        #[inline]
         fn from(v: &super::DescribeTransactionsRequest<'_>) -> Self {
-            Self {
-                transactional_ids: v.transactional_ids.iter().map(rt::CompactString::from).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    transactional_ids: v.transactional_ids.iter().map(rt::CompactString::from).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -192,25 +206,32 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.transactional_ids, true, v, "transactional_ids")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.transactional_ids, true, v, "transactional_ids")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.transactional_ids, true, v, "transactional_ids");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.transactional_ids, true, v, "transactional_ids");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
     impl rt::OwnedMessage for DescribeTransactionsRequest {
         type View<'a> = super::DescribeTransactionsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeTransactionsRequest<'_>) -> Self {
             Self::from(v)
         }

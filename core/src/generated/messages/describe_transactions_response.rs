@@ -33,6 +33,7 @@ impl<'a> DescribeTransactionsResponse<'a> {
 }
 
 impl Default for DescribeTransactionsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,22 +41,28 @@ impl Default for DescribeTransactionsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeTransactionsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeTransactionsResponse {{ throttle_time_ms: {=i32}, transaction_states: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.transaction_states, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeTransactionsResponse {{ throttle_time_ms: {=i32}, transaction_states: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.transaction_states, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribeTransactionsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let transaction_states = rt::read::array::<TransactionState<'a>>(c, true, v, "transaction_states")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            transaction_states,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let transaction_states = rt::read::array::<TransactionState<'a>>(c, true, v, "transaction_states")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                transaction_states,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -81,21 +88,27 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.transaction_states, true, v, "transaction_states")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.transaction_states, true, v, "transaction_states")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.transaction_states, true, v, "transaction_states");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.transaction_states, true, v, "transaction_states");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -140,6 +153,7 @@ impl<'a> TransactionState<'a> {
 }
 
 impl Default for TransactionState<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -147,8 +161,11 @@ impl Default for TransactionState<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TransactionState<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TransactionState {{ error_code: {=i16}, transactional_id: \"{=str}\", transaction_state: \"{=str}\", transaction_timeout_ms: {=i32}, transaction_start_time_ms: {=i64}, producer_id: {=i64}, producer_epoch: {=i16}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.transactional_id, self.transaction_state, self.transaction_timeout_ms, self.transaction_start_time_ms, self.producer_id, self.producer_epoch, self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TransactionState {{ error_code: {=i16}, transactional_id: \"{=str}\", transaction_state: \"{=str}\", transaction_timeout_ms: {=i32}, transaction_start_time_ms: {=i64}, producer_id: {=i64}, producer_epoch: {=i16}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.transactional_id, self.transaction_state, self.transaction_timeout_ms, self.transaction_start_time_ms, self.producer_id, self.producer_epoch, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -212,14 +229,17 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 22)?;
-        rt::read::skip_array::<TopicData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 22)?;
+            rt::read::skip_array::<TopicData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -277,35 +297,41 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 24;
-        n += rt::write::str_size(self.transactional_id, true, "transaction_states[].transactional_id")?;
-        n += rt::write::str_size(self.transaction_state, true, "transaction_states[].transaction_state")?;
-        n += rt::write::array_size(&self.topics, true, v, "transaction_states[].topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 24;
+            n += rt::write::str_size(self.transactional_id, true, "transaction_states[].transactional_id")?;
+            n += rt::write::str_size(self.transaction_state, true, "transaction_states[].transaction_state")?;
+            n += rt::write::array_size(&self.topics, true, v, "transaction_states[].topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "transaction_states[].error_code");
-        w.str(self.transactional_id, true, "transaction_states[].transactional_id");
-        w.str(self.transaction_state, true, "transaction_states[].transaction_state");
-        w.i32(
-            self.transaction_timeout_ms,
-            "transaction_states[].transaction_timeout_ms",
-        );
-        w.i64(
-            self.transaction_start_time_ms,
-            "transaction_states[].transaction_start_time_ms",
-        );
-        w.i64(self.producer_id, "transaction_states[].producer_id");
-        w.i16(self.producer_epoch, "transaction_states[].producer_epoch");
-        w.array(&self.topics, true, v, "transaction_states[].topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i16(self.error_code, "transaction_states[].error_code");
+            w.str(self.transactional_id, true, "transaction_states[].transactional_id");
+            w.str(self.transaction_state, true, "transaction_states[].transaction_state");
+            w.i32(
+                self.transaction_timeout_ms,
+                "transaction_states[].transaction_timeout_ms",
+            );
+            w.i64(
+                self.transaction_start_time_ms,
+                "transaction_states[].transaction_start_time_ms",
+            );
+            w.i64(self.producer_id, "transaction_states[].producer_id");
+            w.i16(self.producer_epoch, "transaction_states[].producer_epoch");
+            w.array(&self.topics, true, v, "transaction_states[].topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -332,6 +358,7 @@ impl<'a> TopicData<'a> {
 }
 
 impl Default for TopicData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -339,14 +366,17 @@ impl Default for TopicData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicData {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicData {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -376,11 +406,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -414,22 +447,28 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic, true, "transaction_states[].topics[].topic")?;
-        n += rt::write::array_size(&self.partitions, true, v, "transaction_states[].topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic, true, "transaction_states[].topics[].topic")?;
+            n += rt::write::array_size(&self.partitions, true, v, "transaction_states[].topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic, true, "transaction_states[].topics[].topic");
-        w.array(&self.partitions, true, v, "transaction_states[].topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.topic, true, "transaction_states[].topics[].topic");
+            w.array(&self.partitions, true, v, "transaction_states[].topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -721,6 +760,7 @@ pub mod owned {
     }
 
     impl Default for DescribeTransactionsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -731,44 +771,58 @@ pub mod owned {
     }
 
     impl From<&super::DescribeTransactionsResponse<'_>> for DescribeTransactionsResponse {
+        #[inline]
         fn from(v: &super::DescribeTransactionsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                transaction_states: v.transaction_states.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    transaction_states: v.transaction_states.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeTransactionsResponse {}
 
     impl rt::OwnedStruct for DescribeTransactionsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let transaction_states = rt::owned::read_array::<TransactionState, _>(c, true, v, "transaction_states")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                transaction_states,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let transaction_states =
+                    rt::owned::read_array::<TransactionState, _>(c, true, v, "transaction_states")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    transaction_states,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -796,6 +850,7 @@ pub mod owned {
     }
 
     impl Default for TransactionState {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -812,18 +867,21 @@ pub mod owned {
     }
 
     impl From<&super::TransactionState<'_>> for TransactionState {
+        #[inline]
         fn from(v: &super::TransactionState<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                transactional_id: v.transactional_id.into(),
-                transaction_state: v.transaction_state.into(),
-                transaction_timeout_ms: v.transaction_timeout_ms,
-                transaction_start_time_ms: v.transaction_start_time_ms,
-                producer_id: v.producer_id,
-                producer_epoch: v.producer_epoch,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    transactional_id: v.transactional_id.into(),
+                    transaction_state: v.transaction_state.into(),
+                    transaction_timeout_ms: v.transaction_timeout_ms,
+                    transaction_start_time_ms: v.transaction_start_time_ms,
+                    producer_id: v.producer_id,
+                    producer_epoch: v.producer_epoch,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -869,17 +927,20 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 24;
-            n += rt::write::str_size(&self.transactional_id, true, "transaction_states[].transactional_id")?;
-            n += rt::write::str_size(&self.transaction_state, true, "transaction_states[].transaction_state")?;
-            n += rt::owned::vec_size(&self.topics, true, v, "transaction_states[].topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 24;
+                n += rt::write::str_size(&self.transactional_id, true, "transaction_states[].transactional_id")?;
+                n += rt::write::str_size(&self.transaction_state, true, "transaction_states[].transaction_state")?;
+                n += rt::owned::vec_size(&self.topics, true, v, "transaction_states[].topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -910,6 +971,7 @@ pub mod owned {
     }
 
     impl Default for TopicData {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic: rt::CompactString::const_new(""),
@@ -920,12 +982,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicData<'_>> for TopicData {
+        #[inline]
         fn from(v: &super::TopicData<'_>) -> Self {
-            Self {
-                topic: v.topic.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic: v.topic.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -949,16 +1014,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic, true, "transaction_states[].topics[].topic")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "transaction_states[].topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic, true, "transaction_states[].topics[].topic")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "transaction_states[].topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -971,6 +1039,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeTransactionsResponse {
         type View<'a> = super::DescribeTransactionsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeTransactionsResponse<'_>) -> Self {
             Self::from(v)
         }

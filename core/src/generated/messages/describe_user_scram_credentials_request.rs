@@ -31,6 +31,7 @@ impl<'a> DescribeUserScramCredentialsRequest<'a> {
 }
 
 impl Default for DescribeUserScramCredentialsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -38,13 +39,16 @@ impl Default for DescribeUserScramCredentialsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeUserScramCredentialsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "DescribeUserScramCredentialsRequest {{ users: {}, unknown_tagged_fields: {} }}",
-            self.users,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "DescribeUserScramCredentialsRequest {{ users: {}, unknown_tagged_fields: {} }}",
+                self.users,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -75,20 +79,26 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::opt_array_size(&self.users, true, true, v, "users")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::opt_array_size(&self.users, true, true, v, "users")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.opt_array(&self.users, true, true, v, "users");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.opt_array(&self.users, true, true, v, "users");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -112,6 +122,7 @@ impl<'a> UserName<'a> {
 }
 
 impl Default for UserName<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -119,13 +130,16 @@ impl Default for UserName<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UserName<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "UserName {{ name: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.name,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "UserName {{ name: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.name,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -152,10 +166,13 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -172,20 +189,26 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, true, "users[].name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, true, "users[].name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "users[].name");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "users[].name");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -284,6 +307,7 @@ pub mod owned {
     }
 
     impl Default for DescribeUserScramCredentialsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 users: Some(Vec::new()),
@@ -293,11 +317,14 @@ pub mod owned {
     }
 
     impl From<&super::DescribeUserScramCredentialsRequest<'_>> for DescribeUserScramCredentialsRequest {
+        #[inline]
         fn from(v: &super::DescribeUserScramCredentialsRequest<'_>) -> Self {
-            Self {
-                users: v.users.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    users: v.users.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -314,20 +341,26 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::opt_vec_size(self.users.as_deref(), true, true, v, "users")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::opt_vec_size(self.users.as_deref(), true, true, v, "users")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_opt_vec(w, self.users.as_deref(), true, true, v, "users");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_opt_vec(w, self.users.as_deref(), true, true, v, "users");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -341,6 +374,7 @@ pub mod owned {
     }
 
     impl Default for UserName {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -350,11 +384,14 @@ pub mod owned {
     }
 
     impl From<&super::UserName<'_>> for UserName {
+        #[inline]
         fn from(v: &super::UserName<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -374,15 +411,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, true, "users[].name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, true, "users[].name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -394,6 +434,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeUserScramCredentialsRequest {
         type View<'a> = super::DescribeUserScramCredentialsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeUserScramCredentialsRequest<'_>) -> Self {
             Self::from(v)
         }

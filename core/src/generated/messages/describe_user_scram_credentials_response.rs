@@ -39,6 +39,7 @@ impl<'a> DescribeUserScramCredentialsResponse<'a> {
 }
 
 impl Default for DescribeUserScramCredentialsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,34 +47,40 @@ impl Default for DescribeUserScramCredentialsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeUserScramCredentialsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeUserScramCredentialsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, results: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.results, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeUserScramCredentialsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, results: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.results, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribeUserScramCredentialsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "error_message")?;
-        let results = rt::read::array::<DescribeUserScramCredentialsResult<'a>>(c, true, v, "results")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            results,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?;
+            let results = rt::read::array::<DescribeUserScramCredentialsResult<'a>>(c, true, v, "results")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                results,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -104,24 +111,30 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        n += rt::write::array_size(&self.results, true, v, "results")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
+            n += rt::write::array_size(&self.results, true, v, "results")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, true, true, "error_message");
-        w.array(&self.results, true, v, "results");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, true, true, "error_message");
+            w.array(&self.results, true, v, "results");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -154,6 +167,7 @@ impl<'a> DescribeUserScramCredentialsResult<'a> {
 }
 
 impl Default for DescribeUserScramCredentialsResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -161,8 +175,11 @@ impl Default for DescribeUserScramCredentialsResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribeUserScramCredentialsResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribeUserScramCredentialsResult {{ user: \"{=str}\", error_code: {=i16}, error_message: {}, credential_infos: {}, unknown_tagged_fields: {} }}", self.user, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.credential_infos, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribeUserScramCredentialsResult {{ user: \"{=str}\", error_code: {=i16}, error_message: {}, credential_infos: {}, unknown_tagged_fields: {} }}", self.user, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.credential_infos, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -198,13 +215,16 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<CredentialInfo<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<CredentialInfo<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -235,25 +255,31 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.user, true, "results[].user")?;
-        n += rt::write::opt_str_size(self.error_message, true, true, "results[].error_message")?;
-        n += rt::write::array_size(&self.credential_infos, true, v, "results[].credential_infos")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.user, true, "results[].user")?;
+            n += rt::write::opt_str_size(self.error_message, true, true, "results[].error_message")?;
+            n += rt::write::array_size(&self.credential_infos, true, v, "results[].credential_infos")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.user, true, "results[].user");
-        w.i16(self.error_code, "results[].error_code");
-        w.opt_str(self.error_message, true, true, "results[].error_message");
-        w.array(&self.credential_infos, true, v, "results[].credential_infos");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.user, true, "results[].user");
+            w.i16(self.error_code, "results[].error_code");
+            w.opt_str(self.error_message, true, true, "results[].error_message");
+            w.array(&self.credential_infos, true, v, "results[].credential_infos");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -280,6 +306,7 @@ impl<'a> CredentialInfo<'a> {
 }
 
 impl Default for CredentialInfo<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -287,14 +314,17 @@ impl Default for CredentialInfo<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CredentialInfo<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "CredentialInfo {{ mechanism: {=i8}, iterations: {=i32}, unknown_tagged_fields: {} }}",
-            self.mechanism,
-            self.iterations,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "CredentialInfo {{ mechanism: {=i8}, iterations: {=i32}, unknown_tagged_fields: {} }}",
+                self.mechanism,
+                self.iterations,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -338,10 +368,13 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 5)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 5)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -370,20 +403,26 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 5;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 5;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i8(self.mechanism, "results[].credential_infos[].mechanism");
-        w.i32(self.iterations, "results[].credential_infos[].iterations");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i8(self.mechanism, "results[].credential_infos[].mechanism");
+            w.i32(self.iterations, "results[].credential_infos[].iterations");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -645,6 +684,7 @@ pub mod owned {
     }
 
     impl Default for DescribeUserScramCredentialsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -657,63 +697,76 @@ pub mod owned {
     }
 
     impl From<&super::DescribeUserScramCredentialsResponse<'_>> for DescribeUserScramCredentialsResponse {
+        #[inline]
         fn from(v: &super::DescribeUserScramCredentialsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                results: v.results.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    results: v.results.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribeUserScramCredentialsResponse {}
 
     impl rt::OwnedStruct for DescribeUserScramCredentialsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
-            let results = rt::owned::read_array::<DescribeUserScramCredentialsResult, _>(c, true, v, "results")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                error_message,
-                results,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let results = rt::owned::read_array::<DescribeUserScramCredentialsResult, _>(c, true, v, "results")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    error_message,
+                    results,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            n += rt::owned::vec_size(&self.results, true, v, "results")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+                n += rt::owned::vec_size(&self.results, true, v, "results")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            rt::owned::write_vec(w, &self.results, true, v, "results");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+                rt::owned::write_vec(w, &self.results, true, v, "results");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -733,6 +786,7 @@ pub mod owned {
     }
 
     impl Default for DescribeUserScramCredentialsResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 user: rt::CompactString::const_new(""),
@@ -745,14 +799,17 @@ pub mod owned {
     }
 
     impl From<&super::DescribeUserScramCredentialsResult<'_>> for DescribeUserScramCredentialsResult {
+        #[inline]
         fn from(v: &super::DescribeUserScramCredentialsResult<'_>) -> Self {
-            Self {
-                user: v.user.into(),
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                credential_infos: v.credential_infos.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    user: v.user.into(),
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    credential_infos: v.credential_infos.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -780,17 +837,20 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.user, true, "results[].user")?;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;
-            n += rt::owned::vec_size(&self.credential_infos, true, v, "results[].credential_infos")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.user, true, "results[].user")?;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;
+                n += rt::owned::vec_size(&self.credential_infos, true, v, "results[].credential_infos")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -815,6 +875,7 @@ pub mod owned {
     }
 
     impl Default for CredentialInfo {
+        #[inline]
         fn default() -> Self {
             Self {
                 mechanism: 0_i8,
@@ -825,12 +886,15 @@ pub mod owned {
     }
 
     impl From<&super::CredentialInfo<'_>> for CredentialInfo {
+        #[inline]
         fn from(v: &super::CredentialInfo<'_>) -> Self {
-            Self {
-                mechanism: v.mechanism,
-                iterations: v.iterations,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    mechanism: v.mechanism,
+                    iterations: v.iterations,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -862,14 +926,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 5;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 5;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -892,6 +959,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for DescribeUserScramCredentialsResponse {
         type View<'a> = super::DescribeUserScramCredentialsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::DescribeUserScramCredentialsResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -37,6 +37,7 @@ impl<'a> ElectLeadersRequest<'a> {
 }
 
 impl Default for ElectLeadersRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,8 +45,11 @@ impl Default for ElectLeadersRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ElectLeadersRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ElectLeadersRequest {{ election_type: {=i8}, topic_partitions: {}, timeout_ms: {=i32}, unknown_tagged_fields: {} }}", self.election_type, self.topic_partitions, self.timeout_ms, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ElectLeadersRequest {{ election_type: {=i8}, topic_partitions: {}, timeout_ms: {=i32}, unknown_tagged_fields: {} }}", self.election_type, self.topic_partitions, self.timeout_ms, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -102,41 +106,47 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.election_type != 0_i8 {
-            return Err(rt::write::not_in_version("election_type"));
-        }
-        n += rt::write::opt_array_size(&self.topic_partitions, v >= 2, true, v, "topic_partitions")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            if v >= 1 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v <= 0 && self.election_type != 0_i8 {
+                return Err(rt::write::not_in_version("election_type"));
+            }
+            n += rt::write::opt_array_size(&self.topic_partitions, v >= 2, true, v, "topic_partitions")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.election_type != 0_i8 {
-            w.fail(rt::write::not_in_version("election_type"));
-        }
-        if v >= 1 {
-            w.i8(self.election_type, "election_type");
-        }
-        w.opt_array(&self.topic_partitions, v >= 2, true, v, "topic_partitions");
-        w.i32(self.timeout_ms, "timeout_ms");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && self.election_type != 0_i8 {
+                w.fail(rt::write::not_in_version("election_type"));
+            }
+            if v >= 1 {
+                w.i8(self.election_type, "election_type");
+            }
+            w.opt_array(&self.topic_partitions, v >= 2, true, v, "topic_partitions");
+            w.i32(self.timeout_ms, "timeout_ms");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -163,6 +173,7 @@ impl<'a> TopicPartitions<'a> {
 }
 
 impl Default for TopicPartitions<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -170,14 +181,17 @@ impl Default for TopicPartitions<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartitions<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartitions {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicPartitions {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -213,13 +227,16 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_array::<i32>(c, v >= 2, v)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_array::<i32>(c, v >= 2, v)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -255,30 +272,36 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic, v >= 2, "topic_partitions[].topic")?;
-        n += rt::write::array_size(&self.partitions, v >= 2, v, "topic_partitions[].partitions")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic, v >= 2, "topic_partitions[].topic")?;
+            n += rt::write::array_size(&self.partitions, v >= 2, v, "topic_partitions[].partitions")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic, v >= 2, "topic_partitions[].topic");
-        w.array(&self.partitions, v >= 2, v, "topic_partitions[].partitions");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.topic, v >= 2, "topic_partitions[].topic");
+            w.array(&self.partitions, v >= 2, v, "topic_partitions[].partitions");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -441,6 +464,7 @@ pub mod owned {
     }
 
     impl Default for ElectLeadersRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 election_type: 0_i8,
@@ -452,13 +476,16 @@ pub mod owned {
     }
 
     impl From<&super::ElectLeadersRequest<'_>> for ElectLeadersRequest {
+        #[inline]
         fn from(v: &super::ElectLeadersRequest<'_>) -> Self {
-            Self {
-                election_type: v.election_type,
-                topic_partitions: v.topic_partitions.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                timeout_ms: v.timeout_ms,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    election_type: v.election_type,
+                    topic_partitions: v.topic_partitions.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    timeout_ms: v.timeout_ms,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -488,48 +515,54 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.election_type != 0_i8 {
-                return Err(rt::write::not_in_version("election_type"));
-            }
-            n += rt::owned::opt_vec_size(self.topic_partitions.as_deref(), v >= 2, true, v, "topic_partitions")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                if v >= 1 {
+                    n += 1;
                 }
-            }
-            Ok(n)
+                if v <= 0 && self.election_type != 0_i8 {
+                    return Err(rt::write::not_in_version("election_type"));
+                }
+                n += rt::owned::opt_vec_size(self.topic_partitions.as_deref(), v >= 2, true, v, "topic_partitions")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.election_type != 0_i8 {
-                w.fail(rt::write::not_in_version("election_type"));
-            }
-            if v >= 1 {
-                w.i8(self.election_type, "election_type");
-            }
-            rt::owned::write_opt_vec(w, self.topic_partitions.as_deref(), v >= 2, true, v, "topic_partitions");
-            if v >= 2 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<5>("timeout_ms") {
-                    r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
-                    r[4] = 0;
+            rt::outline(move || {
+                if v <= 0 && self.election_type != 0_i8 {
+                    w.fail(rt::write::not_in_version("election_type"));
                 }
-            } else {
-                w.i32(self.timeout_ms, "timeout_ms");
-                if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                if v >= 1 {
+                    w.i8(self.election_type, "election_type");
+                }
+                rt::owned::write_opt_vec(w, self.topic_partitions.as_deref(), v >= 2, true, v, "topic_partitions");
+                if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<5>("timeout_ms") {
+                        r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                        r[4] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.i32(self.timeout_ms, "timeout_ms");
+                    if v >= 2 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -545,6 +578,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartitions {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic: rt::CompactString::const_new(""),
@@ -555,12 +589,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        #[inline]
         fn from(v: &super::TopicPartitions<'_>) -> Self {
-            Self {
-                topic: v.topic.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic: v.topic.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -585,20 +622,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic, v >= 2, "topic_partitions[].topic")?;
-            n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topic_partitions[].partitions")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic, v >= 2, "topic_partitions[].topic")?;
+                n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topic_partitions[].partitions")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -615,6 +655,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ElectLeadersRequest {
         type View<'a> = super::ElectLeadersRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ElectLeadersRequest<'_>) -> Self {
             Self::from(v)
         }

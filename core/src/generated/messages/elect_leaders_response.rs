@@ -36,6 +36,7 @@ impl<'a> ElectLeadersResponse<'a> {
 }
 
 impl Default for ElectLeadersResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,29 +44,35 @@ impl Default for ElectLeadersResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ElectLeadersResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ElectLeadersResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, replica_election_results: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.replica_election_results, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ElectLeadersResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, replica_election_results: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.replica_election_results, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for ElectLeadersResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
-        let replica_election_results =
-            rt::read::array::<ReplicaElectionResult<'a>>(c, v >= 2, v, "replica_election_results")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            replica_election_results,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
+            let replica_election_results =
+                rt::read::array::<ReplicaElectionResult<'a>>(c, v >= 2, v, "replica_election_results")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                replica_election_results,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -96,41 +103,47 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        if v >= 1 {
-            n += 2;
-        }
-        if v <= 0 && self.error_code != 0_i16 {
-            return Err(rt::write::not_in_version("error_code"));
-        }
-        n += rt::write::array_size(&self.replica_election_results, v >= 2, v, "replica_election_results")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            if v >= 1 {
+                n += 2;
             }
-        }
-        Ok(n)
+            if v <= 0 && self.error_code != 0_i16 {
+                return Err(rt::write::not_in_version("error_code"));
+            }
+            n += rt::write::array_size(&self.replica_election_results, v >= 2, v, "replica_election_results")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.error_code != 0_i16 {
-            w.fail(rt::write::not_in_version("error_code"));
-        }
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        if v >= 1 {
-            w.i16(self.error_code, "error_code");
-        }
-        w.array(&self.replica_election_results, v >= 2, v, "replica_election_results");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && self.error_code != 0_i16 {
+                w.fail(rt::write::not_in_version("error_code"));
+            }
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            if v >= 1 {
+                w.i16(self.error_code, "error_code");
+            }
+            w.array(&self.replica_election_results, v >= 2, v, "replica_election_results");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -157,6 +170,7 @@ impl<'a> ReplicaElectionResult<'a> {
 }
 
 impl Default for ReplicaElectionResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -164,14 +178,17 @@ impl Default for ReplicaElectionResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReplicaElectionResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ReplicaElectionResult {{ topic: \"{=str}\", partition_result: {}, unknown_tagged_fields: {} }}",
-            self.topic,
-            self.partition_result,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ReplicaElectionResult {{ topic: \"{=str}\", partition_result: {}, unknown_tagged_fields: {} }}",
+                self.topic,
+                self.partition_result,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -214,13 +231,16 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip_array::<PartitionResult<'a>>(c, v >= 2, v)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip_array::<PartitionResult<'a>>(c, v >= 2, v)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -256,45 +276,51 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic, v >= 2, "replica_election_results[].topic")?;
-        n += rt::write::array_size(
-            &self.partition_result,
-            v >= 2,
-            v,
-            "replica_election_results[].partition_result",
-        )?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "replica_election_results[]._tagged_fields",
-                ));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic, v >= 2, "replica_election_results[].topic")?;
+            n += rt::write::array_size(
+                &self.partition_result,
+                v >= 2,
+                v,
+                "replica_election_results[].partition_result",
+            )?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "replica_election_results[]._tagged_fields",
+                    ));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic, v >= 2, "replica_election_results[].topic");
-        w.array(
-            &self.partition_result,
-            v >= 2,
-            v,
-            "replica_election_results[].partition_result",
-        );
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "replica_election_results[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            w.str(self.topic, v >= 2, "replica_election_results[].topic");
+            w.array(
+                &self.partition_result,
+                v >= 2,
+                v,
+                "replica_election_results[].partition_result",
+            );
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "replica_election_results[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -324,6 +350,7 @@ impl<'a> PartitionResult<'a> {
 }
 
 impl Default for PartitionResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -331,8 +358,11 @@ impl Default for PartitionResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionResult {{ partition_id: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_id, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionResult {{ partition_id: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_id, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -401,13 +431,16 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        rt::read::skip_str(c, v >= 2)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            rt::read::skip_str(c, v >= 2)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -447,51 +480,57 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(
-            self.error_message,
-            v >= 2,
-            true,
-            "replica_election_results[].partition_result[].error_message",
-        )?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "replica_election_results[].partition_result[]._tagged_fields",
-                ));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(
+                self.error_message,
+                v >= 2,
+                true,
+                "replica_election_results[].partition_result[].error_message",
+            )?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "replica_election_results[].partition_result[]._tagged_fields",
+                    ));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(
-            self.partition_id,
-            "replica_election_results[].partition_result[].partition_id",
-        );
-        w.i16(
-            self.error_code,
-            "replica_election_results[].partition_result[].error_code",
-        );
-        w.opt_str(
-            self.error_message,
-            v >= 2,
-            true,
-            "replica_election_results[].partition_result[].error_message",
-        );
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "replica_election_results[].partition_result[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            w.i32(
+                self.partition_id,
+                "replica_election_results[].partition_result[].partition_id",
+            );
+            w.i16(
+                self.error_code,
+                "replica_election_results[].partition_result[].error_code",
+            );
+            w.opt_str(
+                self.error_message,
+                v >= 2,
+                true,
+                "replica_election_results[].partition_result[].error_message",
+            );
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "replica_election_results[].partition_result[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -717,6 +756,7 @@ pub mod owned {
     }
 
     impl Default for ElectLeadersResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -728,72 +768,84 @@ pub mod owned {
     }
 
     impl From<&super::ElectLeadersResponse<'_>> for ElectLeadersResponse {
+        #[inline]
         fn from(v: &super::ElectLeadersResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                replica_election_results: v.replica_election_results.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    replica_election_results: v.replica_election_results.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ElectLeadersResponse {}
 
     impl rt::OwnedStruct for ElectLeadersResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
-            let replica_election_results =
-                rt::owned::read_array::<ReplicaElectionResult, _>(c, v >= 2, v, "replica_election_results")?;
-            let unknown_tagged_fields = if v >= 2 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                replica_election_results,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
+                let replica_election_results =
+                    rt::owned::read_array::<ReplicaElectionResult, _>(c, v >= 2, v, "replica_election_results")?;
+                let unknown_tagged_fields = if v >= 2 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    replica_election_results,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            if v >= 1 {
-                n += 2;
-            }
-            if v <= 0 && self.error_code != 0_i16 {
-                return Err(rt::write::not_in_version("error_code"));
-            }
-            n += rt::owned::vec_size(&self.replica_election_results, v >= 2, v, "replica_election_results")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                if v >= 1 {
+                    n += 2;
                 }
-            }
-            Ok(n)
+                if v <= 0 && self.error_code != 0_i16 {
+                    return Err(rt::write::not_in_version("error_code"));
+                }
+                n += rt::owned::vec_size(&self.replica_election_results, v >= 2, v, "replica_election_results")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("error_code"));
-            }
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            if v >= 1 {
-                w.i16(self.error_code, "error_code");
-            }
-            rt::owned::write_vec(w, &self.replica_election_results, v >= 2, v, "replica_election_results");
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 0 && self.error_code != 0_i16 {
+                    w.fail(rt::write::not_in_version("error_code"));
+                }
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                if v >= 1 {
+                    w.i16(self.error_code, "error_code");
+                }
+                rt::owned::write_vec(w, &self.replica_election_results, v >= 2, v, "replica_election_results");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -809,6 +861,7 @@ pub mod owned {
     }
 
     impl Default for ReplicaElectionResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic: rt::CompactString::const_new(""),
@@ -819,12 +872,15 @@ pub mod owned {
     }
 
     impl From<&super::ReplicaElectionResult<'_>> for ReplicaElectionResult {
+        #[inline]
         fn from(v: &super::ReplicaElectionResult<'_>) -> Self {
-            Self {
-                topic: v.topic.into(),
-                partition_result: v.partition_result.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic: v.topic.into(),
+                    partition_result: v.partition_result.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -857,27 +913,30 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic, v >= 2, "replica_election_results[].topic")?;
-            n += rt::owned::vec_size(
-                &self.partition_result,
-                v >= 2,
-                v,
-                "replica_election_results[].partition_result",
-            )?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "replica_election_results[]._tagged_fields",
-                    ));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic, v >= 2, "replica_election_results[].topic")?;
+                n += rt::owned::vec_size(
+                    &self.partition_result,
+                    v >= 2,
+                    v,
+                    "replica_election_results[].partition_result",
+                )?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "replica_election_results[]._tagged_fields",
+                        ));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -915,6 +974,7 @@ pub mod owned {
     }
 
     impl Default for PartitionResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_id: 0_i32,
@@ -926,13 +986,16 @@ pub mod owned {
     }
 
     impl From<&super::PartitionResult<'_>> for PartitionResult {
+        #[inline]
         fn from(v: &super::PartitionResult<'_>) -> Self {
-            Self {
-                partition_id: v.partition_id,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_id: v.partition_id,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -979,26 +1042,29 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(
-                self.error_message.as_deref(),
-                v >= 2,
-                true,
-                "replica_election_results[].partition_result[].error_message",
-            )?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "replica_election_results[].partition_result[]._tagged_fields",
-                    ));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    v >= 2,
+                    true,
+                    "replica_election_results[].partition_result[].error_message",
+                )?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "replica_election_results[].partition_result[]._tagged_fields",
+                        ));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1026,6 +1092,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ElectLeadersResponse {
         type View<'a> = super::ElectLeadersResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ElectLeadersResponse<'_>) -> Self {
             Self::from(v)
         }

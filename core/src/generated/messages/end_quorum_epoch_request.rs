@@ -37,6 +37,7 @@ impl<'a> EndQuorumEpochRequest<'a> {
 }
 
 impl Default for EndQuorumEpochRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,39 +45,38 @@ impl Default for EndQuorumEpochRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EndQuorumEpochRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "EndQuorumEpochRequest {{ cluster_id: {}, topics: {}, leader_endpoints: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::OptStr(self.cluster_id),
-            self.topics,
-            self.leader_endpoints,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "EndQuorumEpochRequest {{ cluster_id: {}, topics: {}, leader_endpoints: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.topics, self.leader_endpoints, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for EndQuorumEpochRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
-        let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
-        let leader_endpoints = if v >= 1 {
-            rt::read::array::<LeaderEndpoint<'a>>(c, v >= 1, v, "leader_endpoints")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            cluster_id,
-            topics,
-            leader_endpoints,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
+            let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
+            let leader_endpoints = if v >= 1 {
+                rt::read::array::<LeaderEndpoint<'a>>(c, v >= 1, v, "leader_endpoints")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                cluster_id,
+                topics,
+                leader_endpoints,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -107,36 +107,42 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::opt_str_size(self.cluster_id, v >= 1, true, "cluster_id")?;
-        n += rt::write::array_size(&self.topics, v >= 1, v, "topics")?;
-        if v >= 1 {
-            n += rt::write::array_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::opt_str_size(self.cluster_id, v >= 1, true, "cluster_id")?;
+            n += rt::write::array_size(&self.topics, v >= 1, v, "topics")?;
+            if v >= 1 {
+                n += rt::write::array_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
             }
-        }
-        Ok(n)
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.opt_str(self.cluster_id, v >= 1, true, "cluster_id");
-        w.array(&self.topics, v >= 1, v, "topics");
-        if v >= 1 {
-            w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints");
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.opt_str(self.cluster_id, v >= 1, true, "cluster_id");
+            w.array(&self.topics, v >= 1, v, "topics");
+            if v >= 1 {
+                w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints");
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -163,6 +169,7 @@ impl<'a> TopicData<'a> {
 }
 
 impl Default for TopicData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -170,54 +177,66 @@ impl Default for TopicData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
-        let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
+            let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "topics[].topic_name")?;
-        rt::read::check_array::<PartitionData<'a>>(c, v >= 1, false, v, "topics[].partitions")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::str(c, v >= 1, "topics[].topic_name")?;
+            rt::read::check_array::<PartitionData<'a>>(c, v >= 1, false, v, "topics[].partitions")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -247,30 +266,36 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic_name, v >= 1, "topics[].topic_name")?;
-        n += rt::write::array_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic_name, v >= 1, "topics[].topic_name")?;
+            n += rt::write::array_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic_name, v >= 1, "topics[].topic_name");
-        w.array(&self.partitions, v >= 1, v, "topics[].partitions");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.topic_name, v >= 1, "topics[].topic_name");
+            w.array(&self.partitions, v >= 1, v, "topics[].partitions");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -300,6 +325,7 @@ impl<'a> LeaderEndpoint<'a> {
 }
 
 impl Default for LeaderEndpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -307,15 +333,18 @@ impl Default for LeaderEndpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderEndpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "LeaderEndpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.host,
-            self.port,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "LeaderEndpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.host,
+                self.port,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -372,20 +401,23 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip_str(c, v >= 1)?;
-        }
-        if v >= 1 {
-            rt::read::skip_str(c, v >= 1)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 2)?;
-        }
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip_str(c, v >= 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip_str(c, v >= 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 2)?;
+            }
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -426,62 +458,68 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += rt::write::str_size(self.name, v >= 1, "leader_endpoints[].name")?;
-        }
-        if v <= 0 && !self.name.is_empty() {
-            return Err(rt::write::not_in_version("leader_endpoints[].name"));
-        }
-        if v >= 1 {
-            n += rt::write::str_size(self.host, v >= 1, "leader_endpoints[].host")?;
-        }
-        if v <= 0 && !self.host.is_empty() {
-            return Err(rt::write::not_in_version("leader_endpoints[].host"));
-        }
-        if v >= 1 {
-            n += 2;
-        }
-        if v <= 0 && self.port != 0_u16 {
-            return Err(rt::write::not_in_version("leader_endpoints[].port"));
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(self.name, v >= 1, "leader_endpoints[].name")?;
             }
-        }
-        Ok(n)
+            if v <= 0 && !self.name.is_empty() {
+                return Err(rt::write::not_in_version("leader_endpoints[].name"));
+            }
+            if v >= 1 {
+                n += rt::write::str_size(self.host, v >= 1, "leader_endpoints[].host")?;
+            }
+            if v <= 0 && !self.host.is_empty() {
+                return Err(rt::write::not_in_version("leader_endpoints[].host"));
+            }
+            if v >= 1 {
+                n += 2;
+            }
+            if v <= 0 && self.port != 0_u16 {
+                return Err(rt::write::not_in_version("leader_endpoints[].port"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.name.is_empty() {
-            w.fail(rt::write::not_in_version("leader_endpoints[].name"));
-        }
-        if v <= 0 && !self.host.is_empty() {
-            w.fail(rt::write::not_in_version("leader_endpoints[].host"));
-        }
-        if v <= 0 && self.port != 0_u16 {
-            w.fail(rt::write::not_in_version("leader_endpoints[].port"));
-        }
-        if v >= 1 {
-            w.str(self.name, v >= 1, "leader_endpoints[].name");
-        }
-        if v >= 1 {
-            w.str(self.host, v >= 1, "leader_endpoints[].host");
-        }
-        if v >= 1 {
-            w.u16(self.port, "leader_endpoints[].port");
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && !self.name.is_empty() {
+                w.fail(rt::write::not_in_version("leader_endpoints[].name"));
+            }
+            if v <= 0 && !self.host.is_empty() {
+                w.fail(rt::write::not_in_version("leader_endpoints[].host"));
+            }
+            if v <= 0 && self.port != 0_u16 {
+                w.fail(rt::write::not_in_version("leader_endpoints[].port"));
+            }
+            if v >= 1 {
+                w.str(self.name, v >= 1, "leader_endpoints[].name");
+            }
+            if v >= 1 {
+                w.str(self.host, v >= 1, "leader_endpoints[].host");
+            }
+            if v >= 1 {
+                w.u16(self.port, "leader_endpoints[].port");
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -517,6 +555,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -524,8 +563,11 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, leader_id: {=i32}, leader_epoch: {=i32}, preferred_successors: {}, preferred_candidates: {}, unknown_tagged_fields: {} }}", self.partition_index, self.leader_id, self.leader_epoch, self.preferred_successors, self.preferred_candidates, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionData {{ partition_index: {=i32}, leader_id: {=i32}, leader_epoch: {=i32}, preferred_successors: {}, preferred_candidates: {}, unknown_tagged_fields: {} }}", self.partition_index, self.leader_id, self.leader_epoch, self.preferred_successors, self.preferred_candidates, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -603,18 +645,21 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 12)?;
-        if v <= 0 {
-            rt::read::skip_array::<i32>(c, v >= 1, v)?;
-        }
-        if v >= 1 {
-            rt::read::skip_array::<ReplicaInfo<'a>>(c, v >= 1, v)?;
-        }
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 12)?;
+            if v <= 0 {
+                rt::read::skip_array::<i32>(c, v >= 1, v)?;
+            }
+            if v >= 1 {
+                rt::read::skip_array::<ReplicaInfo<'a>>(c, v >= 1, v)?;
+            }
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -671,61 +716,67 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        if v <= 0 {
-            n += rt::write::array_size(
-                &self.preferred_successors,
-                v >= 1,
-                v,
-                "topics[].partitions[].preferred_successors",
-            )?;
-        }
-        if v >= 1 {
-            n += rt::write::array_size(
-                &self.preferred_candidates,
-                v >= 1,
-                v,
-                "topics[].partitions[].preferred_candidates",
-            )?;
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            if v <= 0 {
+                n += rt::write::array_size(
+                    &self.preferred_successors,
+                    v >= 1,
+                    v,
+                    "topics[].partitions[].preferred_successors",
+                )?;
             }
-        }
-        Ok(n)
+            if v >= 1 {
+                n += rt::write::array_size(
+                    &self.preferred_candidates,
+                    v >= 1,
+                    v,
+                    "topics[].partitions[].preferred_candidates",
+                )?;
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i32(self.leader_id, "topics[].partitions[].leader_id");
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-        if v <= 0 {
-            w.array(
-                &self.preferred_successors,
-                v >= 1,
-                v,
-                "topics[].partitions[].preferred_successors",
-            );
-        }
-        if v >= 1 {
-            w.array(
-                &self.preferred_candidates,
-                v >= 1,
-                v,
-                "topics[].partitions[].preferred_candidates",
-            );
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i32(self.leader_id, "topics[].partitions[].leader_id");
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+            if v <= 0 {
+                w.array(
+                    &self.preferred_successors,
+                    v >= 1,
+                    v,
+                    "topics[].partitions[].preferred_successors",
+                );
+            }
+            if v >= 1 {
+                w.array(
+                    &self.preferred_candidates,
+                    v >= 1,
+                    v,
+                    "topics[].partitions[].preferred_candidates",
+                );
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -752,6 +803,7 @@ impl<'a> ReplicaInfo<'a> {
 }
 
 impl Default for ReplicaInfo<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -759,14 +811,17 @@ impl Default for ReplicaInfo<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReplicaInfo<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ReplicaInfo {{ candidate_id: {=i32}, candidate_directory_id: {}, unknown_tagged_fields: {} }}",
-            self.candidate_id,
-            rt::defmt_fmt::UuidFmt(self.candidate_directory_id),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ReplicaInfo {{ candidate_id: {=i32}, candidate_directory_id: {}, unknown_tagged_fields: {} }}",
+                self.candidate_id,
+                rt::defmt_fmt::UuidFmt(self.candidate_directory_id),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -831,14 +886,17 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip(c, 20)?;
-        }
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip(c, 20)?;
+            }
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -873,69 +931,75 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += 4;
-        }
-        if v <= 0 && self.candidate_id != 0_i32 {
-            return Err(rt::write::not_in_version(
-                "topics[].partitions[].preferred_candidates[].candidate_id",
-            ));
-        }
-        if v >= 1 {
-            n += 16;
-        }
-        if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
-            return Err(rt::write::not_in_version(
-                "topics[].partitions[].preferred_candidates[].candidate_directory_id",
-            ));
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topics[].partitions[].preferred_candidates[]._tagged_fields",
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
+            }
+            if v <= 0 && self.candidate_id != 0_i32 {
+                return Err(rt::write::not_in_version(
+                    "topics[].partitions[].preferred_candidates[].candidate_id",
                 ));
             }
-        }
-        Ok(n)
+            if v >= 1 {
+                n += 16;
+            }
+            if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
+                return Err(rt::write::not_in_version(
+                    "topics[].partitions[].preferred_candidates[].candidate_directory_id",
+                ));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "topics[].partitions[].preferred_candidates[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.candidate_id != 0_i32 {
-            w.fail(rt::write::not_in_version(
-                "topics[].partitions[].preferred_candidates[].candidate_id",
-            ));
-        }
-        if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
-            w.fail(rt::write::not_in_version(
-                "topics[].partitions[].preferred_candidates[].candidate_directory_id",
-            ));
-        }
-        if v >= 1 {
-            w.i32(
-                self.candidate_id,
-                "topics[].partitions[].preferred_candidates[].candidate_id",
-            );
-        }
-        if v >= 1 {
-            w.uuid(
-                self.candidate_directory_id,
-                "topics[].partitions[].preferred_candidates[].candidate_directory_id",
-            );
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topics[].partitions[].preferred_candidates[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 0 && self.candidate_id != 0_i32 {
+                w.fail(rt::write::not_in_version(
+                    "topics[].partitions[].preferred_candidates[].candidate_id",
+                ));
+            }
+            if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
+                w.fail(rt::write::not_in_version(
+                    "topics[].partitions[].preferred_candidates[].candidate_directory_id",
+                ));
+            }
+            if v >= 1 {
+                w.i32(
+                    self.candidate_id,
+                    "topics[].partitions[].preferred_candidates[].candidate_id",
+                );
+            }
+            if v >= 1 {
+                w.uuid(
+                    self.candidate_directory_id,
+                    "topics[].partitions[].preferred_candidates[].candidate_directory_id",
+                );
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "topics[].partitions[].preferred_candidates[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -1304,6 +1368,7 @@ pub mod owned {
     }
 
     impl Default for EndQuorumEpochRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 cluster_id: None,
@@ -1315,70 +1380,82 @@ pub mod owned {
     }
 
     impl From<&super::EndQuorumEpochRequest<'_>> for EndQuorumEpochRequest {
+        #[inline]
         fn from(v: &super::EndQuorumEpochRequest<'_>) -> Self {
-            Self {
-                cluster_id: v.cluster_id.map(rt::CompactString::from),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                leader_endpoints: v.leader_endpoints.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    leader_endpoints: v.leader_endpoints.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for EndQuorumEpochRequest {}
 
     impl rt::OwnedStruct for EndQuorumEpochRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?.map(rt::CompactString::from);
-            let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
-            let leader_endpoints = if v >= 1 {
-                rt::owned::read_array::<LeaderEndpoint, _>(c, v >= 1, v, "leader_endpoints")?
-            } else {
-                Vec::new()
-            };
-            let unknown_tagged_fields = if v >= 1 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                cluster_id,
-                topics,
-                leader_endpoints,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?.map(rt::CompactString::from);
+                let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
+                let leader_endpoints = if v >= 1 {
+                    rt::owned::read_array::<LeaderEndpoint, _>(c, v >= 1, v, "leader_endpoints")?
+                } else {
+                    Vec::new()
+                };
+                let unknown_tagged_fields = if v >= 1 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    cluster_id,
+                    topics,
+                    leader_endpoints,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
-            n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
-            if v >= 1 {
-                n += rt::owned::vec_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
+                n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
+                if v >= 1 {
+                    n += rt::owned::vec_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
                 }
-            }
-            Ok(n)
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.opt_str(self.cluster_id.as_deref(), v >= 1, true, "cluster_id");
-            rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
-            if v >= 1 {
-                rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints");
-            }
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.opt_str(self.cluster_id.as_deref(), v >= 1, true, "cluster_id");
+                rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
+                if v >= 1 {
+                    rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints");
+                }
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1394,6 +1471,7 @@ pub mod owned {
     }
 
     impl Default for TopicData {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -1404,49 +1482,58 @@ pub mod owned {
     }
 
     impl From<&super::TopicData<'_>> for TopicData {
+        #[inline]
         fn from(v: &super::TopicData<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, v >= 1, "topics[].topic_name")?);
-            let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
-            let unknown_tagged_fields = if v >= 1 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                topic_name,
-                partitions,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let topic_name = rt::CompactString::from(rt::read::str(c, v >= 1, "topics[].topic_name")?);
+                let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
+                let unknown_tagged_fields = if v >= 1 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    topic_name,
+                    partitions,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
-            n += rt::owned::vec_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
+                n += rt::owned::vec_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1475,6 +1562,7 @@ pub mod owned {
     }
 
     impl Default for LeaderEndpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1486,13 +1574,16 @@ pub mod owned {
     }
 
     impl From<&super::LeaderEndpoint<'_>> for LeaderEndpoint {
+        #[inline]
         fn from(v: &super::LeaderEndpoint<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1531,36 +1622,39 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
-            }
-            if v <= 0 && !self.name.is_empty() {
-                return Err(rt::write::not_in_version("leader_endpoints[].name"));
-            }
-            if v >= 1 {
-                n += rt::write::str_size(&self.host, v >= 1, "leader_endpoints[].host")?;
-            }
-            if v <= 0 && !self.host.is_empty() {
-                return Err(rt::write::not_in_version("leader_endpoints[].host"));
-            }
-            if v >= 1 {
-                n += 2;
-            }
-            if v <= 0 && self.port != 0_u16 {
-                return Err(rt::write::not_in_version("leader_endpoints[].port"));
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
                 }
-            }
-            Ok(n)
+                if v <= 0 && !self.name.is_empty() {
+                    return Err(rt::write::not_in_version("leader_endpoints[].name"));
+                }
+                if v >= 1 {
+                    n += rt::write::str_size(&self.host, v >= 1, "leader_endpoints[].host")?;
+                }
+                if v <= 0 && !self.host.is_empty() {
+                    return Err(rt::write::not_in_version("leader_endpoints[].host"));
+                }
+                if v >= 1 {
+                    n += 2;
+                }
+                if v <= 0 && self.port != 0_u16 {
+                    return Err(rt::write::not_in_version("leader_endpoints[].port"));
+                }
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1616,6 +1710,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1629,15 +1724,18 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                preferred_successors: v.preferred_successors.iter().collect(),
-                preferred_candidates: v.preferred_candidates.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    preferred_successors: v.preferred_successors.iter().collect(),
+                    preferred_candidates: v.preferred_candidates.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1685,34 +1783,37 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            if v <= 0 {
-                n += rt::owned::vec_size(
-                    &self.preferred_successors,
-                    v >= 1,
-                    v,
-                    "topics[].partitions[].preferred_successors",
-                )?;
-            }
-            if v >= 1 {
-                n += rt::owned::vec_size(
-                    &self.preferred_candidates,
-                    v >= 1,
-                    v,
-                    "topics[].partitions[].preferred_candidates",
-                )?;
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                if v <= 0 {
+                    n += rt::owned::vec_size(
+                        &self.preferred_successors,
+                        v >= 1,
+                        v,
+                        "topics[].partitions[].preferred_successors",
+                    )?;
                 }
-            }
-            Ok(n)
+                if v >= 1 {
+                    n += rt::owned::vec_size(
+                        &self.preferred_candidates,
+                        v >= 1,
+                        v,
+                        "topics[].partitions[].preferred_candidates",
+                    )?;
+                }
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1760,6 +1861,7 @@ pub mod owned {
     }
 
     impl Default for ReplicaInfo {
+        #[inline]
         fn default() -> Self {
             Self {
                 candidate_id: 0_i32,
@@ -1770,12 +1872,15 @@ pub mod owned {
     }
 
     impl From<&super::ReplicaInfo<'_>> for ReplicaInfo {
+        #[inline]
         fn from(v: &super::ReplicaInfo<'_>) -> Self {
-            Self {
-                candidate_id: v.candidate_id,
-                candidate_directory_id: v.candidate_directory_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    candidate_id: v.candidate_id,
+                    candidate_directory_id: v.candidate_directory_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1821,36 +1926,39 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += 4;
-            }
-            if v <= 0 && self.candidate_id != 0_i32 {
-                return Err(rt::write::not_in_version(
-                    "topics[].partitions[].preferred_candidates[].candidate_id",
-                ));
-            }
-            if v >= 1 {
-                n += 16;
-            }
-            if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
-                return Err(rt::write::not_in_version(
-                    "topics[].partitions[].preferred_candidates[].candidate_directory_id",
-                ));
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "topics[].partitions[].preferred_candidates[]._tagged_fields",
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += 4;
+                }
+                if v <= 0 && self.candidate_id != 0_i32 {
+                    return Err(rt::write::not_in_version(
+                        "topics[].partitions[].preferred_candidates[].candidate_id",
                     ));
                 }
-            }
-            Ok(n)
+                if v >= 1 {
+                    n += 16;
+                }
+                if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
+                    return Err(rt::write::not_in_version(
+                        "topics[].partitions[].preferred_candidates[].candidate_directory_id",
+                    ));
+                }
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "topics[].partitions[].preferred_candidates[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1892,6 +2000,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for EndQuorumEpochRequest {
         type View<'a> = super::EndQuorumEpochRequest<'a>;
+        #[inline]
         fn from_view(v: &super::EndQuorumEpochRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -30,6 +30,7 @@ impl<'a> EndTxnMarker<'a> {
 }
 
 impl Default for EndTxnMarker<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,13 +38,16 @@ impl Default for EndTxnMarker<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EndTxnMarker<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "EndTxnMarker {{ coordinator_epoch: {=i32}, unknown_tagged_fields: {} }}",
-            self.coordinator_epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "EndTxnMarker {{ coordinator_epoch: {=i32}, unknown_tagged_fields: {} }}",
+                self.coordinator_epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -72,17 +76,23 @@ impl<'a> rt::Struct<'a> for EndTxnMarker<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let n: usize = 4;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let n: usize = 4;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.coordinator_epoch, "coordinator_epoch");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.i32(self.coordinator_epoch, "coordinator_epoch");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -155,6 +165,7 @@ pub mod owned {
     }
 
     impl Default for EndTxnMarker {
+        #[inline]
         fn default() -> Self {
             Self {
                 coordinator_epoch: 0_i32,
@@ -164,11 +175,14 @@ pub mod owned {
     }
 
     impl From<&super::EndTxnMarker<'_>> for EndTxnMarker {
+        #[inline]
         fn from(v: &super::EndTxnMarker<'_>) -> Self {
-            Self {
-                coordinator_epoch: v.coordinator_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    coordinator_epoch: v.coordinator_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -184,22 +198,29 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let n: usize = 4;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let n: usize = 4;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.i32(self.coordinator_epoch, "coordinator_epoch");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.i32(self.coordinator_epoch, "coordinator_epoch");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for EndTxnMarker {
         type View<'a> = super::EndTxnMarker<'a>;
+        #[inline]
         fn from_view(v: &super::EndTxnMarker<'_>) -> Self {
             Self::from(v)
         }

@@ -40,6 +40,7 @@ impl<'a> EndTxnRequest<'a> {
 }
 
 impl Default for EndTxnRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -47,8 +48,11 @@ impl Default for EndTxnRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EndTxnRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "EndTxnRequest {{ transactional_id: \"{=str}\", producer_id: {=i64}, producer_epoch: {=i16}, committed: {=bool}, unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.producer_epoch, self.committed, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "EndTxnRequest {{ transactional_id: \"{=str}\", producer_id: {=i64}, producer_epoch: {=i16}, committed: {=bool}, unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.producer_epoch, self.committed, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -106,31 +110,37 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 11;
-        n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 11;
+            n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.transactional_id, v >= 3, "transactional_id");
-        w.i64(self.producer_id, "producer_id");
-        w.i16(self.producer_epoch, "producer_epoch");
-        w.bool(self.committed, "committed");
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.transactional_id, v >= 3, "transactional_id");
+            w.i64(self.producer_id, "producer_id");
+            w.i16(self.producer_epoch, "producer_epoch");
+            w.bool(self.committed, "committed");
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -265,6 +275,7 @@ pub mod owned {
     }
 
     impl Default for EndTxnRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 transactional_id: rt::CompactString::const_new(""),
@@ -277,14 +288,17 @@ pub mod owned {
     }
 
     impl From<&super::EndTxnRequest<'_>> for EndTxnRequest {
+        #[inline]
         fn from(v: &super::EndTxnRequest<'_>) -> Self {
-            Self {
-                transactional_id: v.transactional_id.into(),
-                producer_id: v.producer_id,
-                producer_epoch: v.producer_epoch,
-                committed: v.committed,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    transactional_id: v.transactional_id.into(),
+                    producer_id: v.producer_id,
+                    producer_epoch: v.producer_epoch,
+                    committed: v.committed,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -320,47 +334,54 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 11;
-            n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 11;
+                n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.str(&self.transactional_id, v >= 3, "transactional_id");
-            if v >= 3 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<12>("producer_id") {
-                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                    r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                    r[10] = u8::from(self.committed);
-                    r[11] = 0;
-                }
-            } else {
-                if let Some(r) = w.run::<11>("producer_id") {
-                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                    r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                    r[10] = u8::from(self.committed);
-                }
-                if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            rt::outline(move || {
+                w.str(&self.transactional_id, v >= 3, "transactional_id");
+                if v >= 3 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<12>("producer_id") {
+                        r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                        r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                        r[10] = u8::from(self.committed);
+                        r[11] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if let Some(r) = w.run::<11>("producer_id") {
+                        r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                        r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                        r[10] = u8::from(self.committed);
+                    }
+                    if v >= 3 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for EndTxnRequest {
         type View<'a> = super::EndTxnRequest<'a>;
+        #[inline]
         fn from_view(v: &super::EndTxnRequest<'_>) -> Self {
             Self::from(v)
         }

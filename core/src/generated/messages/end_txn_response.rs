@@ -39,6 +39,7 @@ impl<'a> EndTxnResponse<'a> {
 }
 
 impl Default for EndTxnResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for EndTxnResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EndTxnResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "EndTxnResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, producer_id: {=i64}, producer_epoch: {=i16}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.producer_id, self.producer_epoch, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "EndTxnResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, producer_id: {=i64}, producer_epoch: {=i16}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.producer_id, self.producer_epoch, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -120,40 +124,46 @@ impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        if v >= 5 {
-            n += 8;
-        }
-        if v >= 5 {
-            n += 2;
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            if v >= 5 {
+                n += 8;
             }
-        }
-        Ok(n)
+            if v >= 5 {
+                n += 2;
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        if v >= 5 {
-            w.i64(self.producer_id, "producer_id");
-        }
-        if v >= 5 {
-            w.i16(self.producer_epoch, "producer_epoch");
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            if v >= 5 {
+                w.i64(self.producer_id, "producer_id");
+            }
+            if v >= 5 {
+                w.i16(self.producer_epoch, "producer_epoch");
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -288,6 +298,7 @@ pub mod owned {
     }
 
     impl Default for EndTxnResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -300,14 +311,17 @@ pub mod owned {
     }
 
     impl From<&super::EndTxnResponse<'_>> for EndTxnResponse {
+        #[inline]
         fn from(v: &super::EndTxnResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                producer_id: v.producer_id,
-                producer_epoch: v.producer_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    producer_id: v.producer_id,
+                    producer_epoch: v.producer_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -357,55 +371,62 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            if v >= 5 {
-                n += 8;
-            }
-            if v >= 5 {
-                n += 2;
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
-                }
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            if v >= 5 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<11>("producer_id") {
-                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                    r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                    r[10] = 0;
-                }
-            } else {
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
                 if v >= 5 {
-                    if let Some(r) = w.run::<10>("producer_id") {
-                        r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                        r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                    }
+                    n += 8;
+                }
+                if v >= 5 {
+                    n += 2;
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                if v >= 5 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<11>("producer_id") {
+                        r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                        r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                        r[10] = 0;
+                    }
+                } else {
+                    if v >= 5 {
+                        if let Some(r) = w.run::<10>("producer_id") {
+                            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                            r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                        }
+                    }
+                    if v >= 3 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for EndTxnResponse {
         type View<'a> = super::EndTxnResponse<'a>;
+        #[inline]
         fn from_view(v: &super::EndTxnResponse<'_>) -> Self {
             Self::from(v)
         }

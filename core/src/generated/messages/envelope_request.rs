@@ -37,6 +37,7 @@ impl<'a> EnvelopeRequest<'a> {
 }
 
 impl Default for EnvelopeRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,8 +45,11 @@ impl Default for EnvelopeRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EnvelopeRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "EnvelopeRequest {{ request_data: {=[u8]}, request_principal: {}, client_host_address: {=[u8]}, unknown_tagged_fields: {} }}", self.request_data, self.request_principal, self.client_host_address, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "EnvelopeRequest {{ request_data: {=[u8]}, request_principal: {}, client_host_address: {=[u8]}, unknown_tagged_fields: {} }}", self.request_data, self.request_principal, self.client_host_address, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -88,24 +92,30 @@ impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::bytes_size(self.request_data, true, "request_data")?;
-        n += rt::write::opt_bytes_size(self.request_principal, true, true, "request_principal")?;
-        n += rt::write::bytes_size(self.client_host_address, true, "client_host_address")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::bytes_size(self.request_data, true, "request_data")?;
+            n += rt::write::opt_bytes_size(self.request_principal, true, true, "request_principal")?;
+            n += rt::write::bytes_size(self.client_host_address, true, "client_host_address")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.bytes(self.request_data, true, "request_data");
-        w.opt_bytes(self.request_principal, true, true, "request_principal");
-        w.bytes(self.client_host_address, true, "client_host_address");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.bytes(self.request_data, true, "request_data");
+            w.opt_bytes(self.request_principal, true, true, "request_principal");
+            w.bytes(self.client_host_address, true, "client_host_address");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -222,6 +232,7 @@ pub mod owned {
     }
 
     impl Default for EnvelopeRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 request_data: Vec::new(),
@@ -233,13 +244,16 @@ pub mod owned {
     }
 
     impl From<&super::EnvelopeRequest<'_>> for EnvelopeRequest {
+        #[inline]
         fn from(v: &super::EnvelopeRequest<'_>) -> Self {
-            Self {
-                request_data: v.request_data.to_vec(),
-                request_principal: v.request_principal.map(<[u8]>::to_vec),
-                client_host_address: v.client_host_address.to_vec(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    request_data: v.request_data.to_vec(),
+                    request_principal: v.request_principal.map(<[u8]>::to_vec),
+                    client_host_address: v.client_host_address.to_vec(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -260,29 +274,36 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::bytes_size(&self.request_data, true, "request_data")?;
-            n += rt::write::opt_bytes_size(self.request_principal.as_deref(), true, true, "request_principal")?;
-            n += rt::write::bytes_size(&self.client_host_address, true, "client_host_address")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::bytes_size(&self.request_data, true, "request_data")?;
+                n += rt::write::opt_bytes_size(self.request_principal.as_deref(), true, true, "request_principal")?;
+                n += rt::write::bytes_size(&self.client_host_address, true, "client_host_address")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.bytes(&self.request_data, true, "request_data");
-            w.opt_bytes(self.request_principal.as_deref(), true, true, "request_principal");
-            w.bytes(&self.client_host_address, true, "client_host_address");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.bytes(&self.request_data, true, "request_data");
+                w.opt_bytes(self.request_principal.as_deref(), true, true, "request_principal");
+                w.bytes(&self.client_host_address, true, "client_host_address");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
     impl rt::OwnedMessage for EnvelopeRequest {
         type View<'a> = super::EnvelopeRequest<'a>;
+        #[inline]
         fn from_view(v: &super::EnvelopeRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -33,6 +33,7 @@ impl<'a> EnvelopeResponse<'a> {
 }
 
 impl Default for EnvelopeResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for EnvelopeResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EnvelopeResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "EnvelopeResponse {{ response_data: {}, error_code: {=i16}, unknown_tagged_fields: {} }}",
-            self.response_data,
-            self.error_code,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "EnvelopeResponse {{ response_data: {}, error_code: {=i16}, unknown_tagged_fields: {} }}",
+                self.response_data,
+                self.error_code,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -84,21 +88,27 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::opt_bytes_size(self.response_data, true, true, "response_data")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::opt_bytes_size(self.response_data, true, true, "response_data")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.opt_bytes(self.response_data, true, true, "response_data");
-        w.i16(self.error_code, "error_code");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.opt_bytes(self.response_data, true, true, "response_data");
+            w.i16(self.error_code, "error_code");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -192,6 +202,7 @@ pub mod owned {
     }
 
     impl Default for EnvelopeResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 response_data: None,
@@ -202,12 +213,15 @@ pub mod owned {
     }
 
     impl From<&super::EnvelopeResponse<'_>> for EnvelopeResponse {
+        #[inline]
         fn from(v: &super::EnvelopeResponse<'_>) -> Self {
-            Self {
-                response_data: v.response_data.map(<[u8]>::to_vec),
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    response_data: v.response_data.map(<[u8]>::to_vec),
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -226,33 +240,40 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::opt_bytes_size(self.response_data.as_deref(), true, true, "response_data")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::opt_bytes_size(self.response_data.as_deref(), true, true, "response_data")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.opt_bytes(self.response_data.as_deref(), true, true, "response_data");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<3>("error_code") {
-                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[2] = 0;
+            rt::outline(move || {
+                w.opt_bytes(self.response_data.as_deref(), true, true, "response_data");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<3>("error_code") {
+                        r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[2] = 0;
+                    }
+                } else {
+                    w.i16(self.error_code, "error_code");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.i16(self.error_code, "error_code");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for EnvelopeResponse {
         type View<'a> = super::EnvelopeResponse<'a>;
+        #[inline]
         fn from_view(v: &super::EnvelopeResponse<'_>) -> Self {
             Self::from(v)
         }

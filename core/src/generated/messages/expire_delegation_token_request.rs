@@ -35,6 +35,7 @@ impl<'a> ExpireDelegationTokenRequest<'a> {
 }
 
 impl Default for ExpireDelegationTokenRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -42,8 +43,11 @@ impl Default for ExpireDelegationTokenRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ExpireDelegationTokenRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ExpireDelegationTokenRequest {{ hmac: {=[u8]}, expiry_time_period_ms: {=i64}, unknown_tagged_fields: {} }}", self.hmac, self.expiry_time_period_ms, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ExpireDelegationTokenRequest {{ hmac: {=[u8]}, expiry_time_period_ms: {=i64}, unknown_tagged_fields: {} }}", self.hmac, self.expiry_time_period_ms, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -86,29 +90,35 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::bytes_size(self.hmac, v >= 2, "hmac")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::bytes_size(self.hmac, v >= 2, "hmac")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.bytes(self.hmac, v >= 2, "hmac");
-        w.i64(self.expiry_time_period_ms, "expiry_time_period_ms");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.bytes(self.hmac, v >= 2, "hmac");
+            w.i64(self.expiry_time_period_ms, "expiry_time_period_ms");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -202,6 +212,7 @@ pub mod owned {
     }
 
     impl Default for ExpireDelegationTokenRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 hmac: Vec::new(),
@@ -212,12 +223,15 @@ pub mod owned {
     }
 
     impl From<&super::ExpireDelegationTokenRequest<'_>> for ExpireDelegationTokenRequest {
+        #[inline]
         fn from(v: &super::ExpireDelegationTokenRequest<'_>) -> Self {
-            Self {
-                hmac: v.hmac.to_vec(),
-                expiry_time_period_ms: v.expiry_time_period_ms,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    hmac: v.hmac.to_vec(),
+                    expiry_time_period_ms: v.expiry_time_period_ms,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -240,41 +254,48 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.bytes(&self.hmac, v >= 2, "hmac");
-            if v >= 2 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<9>("expiry_time_period_ms") {
-                    r[0..8].copy_from_slice(&self.expiry_time_period_ms.to_be_bytes());
-                    r[8] = 0;
-                }
-            } else {
-                w.i64(self.expiry_time_period_ms, "expiry_time_period_ms");
-                if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            rt::outline(move || {
+                w.bytes(&self.hmac, v >= 2, "hmac");
+                if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<9>("expiry_time_period_ms") {
+                        r[0..8].copy_from_slice(&self.expiry_time_period_ms.to_be_bytes());
+                        r[8] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.i64(self.expiry_time_period_ms, "expiry_time_period_ms");
+                    if v >= 2 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for ExpireDelegationTokenRequest {
         type View<'a> = super::ExpireDelegationTokenRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ExpireDelegationTokenRequest<'_>) -> Self {
             Self::from(v)
         }

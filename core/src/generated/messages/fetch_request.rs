@@ -65,6 +65,7 @@ impl<'a> FetchRequest<'a> {
 }
 
 impl Default for FetchRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -72,113 +73,119 @@ impl Default for FetchRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FetchRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "FetchRequest {{ cluster_id: {}, replica_id: {=i32}, replica_state: {}, max_wait_ms: {=i32}, min_bytes: {=i32}, max_bytes: {=i32}, isolation_level: {=i8}, session_id: {=i32}, session_epoch: {=i32}, topics: {}, forgotten_topics_data: {}, rack_id: \"{=str}\", unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.replica_id, self.replica_state, self.max_wait_ms, self.min_bytes, self.max_bytes, self.isolation_level, self.session_id, self.session_epoch, self.topics, self.forgotten_topics_data, self.rack_id, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "FetchRequest {{ cluster_id: {}, replica_id: {=i32}, replica_state: {}, max_wait_ms: {=i32}, min_bytes: {=i32}, max_bytes: {=i32}, isolation_level: {=i8}, session_id: {=i32}, session_epoch: {=i32}, topics: {}, forgotten_topics_data: {}, rack_id: \"{=str}\", unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.replica_id, self.replica_state, self.max_wait_ms, self.min_bytes, self.max_bytes, self.isolation_level, self.session_id, self.session_epoch, self.topics, self.forgotten_topics_data, self.rack_id, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for FetchRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let replica_id = if v <= 14 {
-            rt::read::i32(c, "replica_id")?
-        } else {
-            -1_i32
-        };
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "max_wait_ms")?;
-                rt::read::i32(c, "min_bytes")?;
-                return Err(rt::read::short(c, "max_wait_ms"));
-            }
-        };
-        let max_wait_ms = rt::read::i32_at::<8, 0>(&r);
-        let min_bytes = rt::read::i32_at::<8, 4>(&r);
-        let max_bytes = if v >= 3 {
-            rt::read::i32(c, "max_bytes")?
-        } else {
-            2147483647_i32
-        };
-        let isolation_level = if v >= 4 {
-            rt::read::i8(c, "isolation_level")?
-        } else {
-            0_i8
-        };
-        let session_id;
-        let session_epoch;
-        if v >= 7 {
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let replica_id = if v <= 14 {
+                rt::read::i32(c, "replica_id")?
+            } else {
+                -1_i32
+            };
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "session_id")?;
-                    rt::read::i32(c, "session_epoch")?;
-                    return Err(rt::read::short(c, "session_id"));
+                    rt::read::i32(c, "max_wait_ms")?;
+                    rt::read::i32(c, "min_bytes")?;
+                    return Err(rt::read::short(c, "max_wait_ms"));
                 }
             };
-            session_id = rt::read::i32_at::<8, 0>(&r);
-            session_epoch = rt::read::i32_at::<8, 4>(&r);
-        } else {
-            session_id = 0_i32;
-            session_epoch = -1_i32;
-        }
-        let topics = rt::read::array::<FetchTopic<'a>>(c, v >= 12, v, "topics")?;
-        let forgotten_topics_data = if v >= 7 {
-            rt::read::array::<ForgottenTopic<'a>>(c, v >= 12, v, "forgotten_topics_data")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let rack_id = if v >= 11 {
-            rt::read::str(c, v >= 12, "rack_id")?
-        } else {
-            ""
-        };
-        let mut cluster_id_tag: Option<&'a str> = None;
-        let mut replica_state_tag: ReplicaState<'a> = ReplicaState::DEFAULT;
-        let unknown_tagged_fields = if v >= 12 {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        cluster_id_tag = rt::read::opt_str(c, true, v >= 12, "cluster_id")?;
-                        rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
-                        rt::read::tag_at_default(c, cluster_id_tag.is_none());
+            let max_wait_ms = rt::read::i32_at::<8, 0>(&r);
+            let min_bytes = rt::read::i32_at::<8, 4>(&r);
+            let max_bytes = if v >= 3 {
+                rt::read::i32(c, "max_bytes")?
+            } else {
+                2147483647_i32
+            };
+            let isolation_level = if v >= 4 {
+                rt::read::i8(c, "isolation_level")?
+            } else {
+                0_i8
+            };
+            let session_id;
+            let session_epoch;
+            if v >= 7 {
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "session_id")?;
+                        rt::read::i32(c, "session_epoch")?;
+                        return Err(rt::read::short(c, "session_id"));
                     }
-                    1 if v >= 15 => {
-                        replica_state_tag = <ReplicaState as rt::Struct>::read(c, v)?;
-                        rt::read::check_tag_size(c, before, size, tag, "replica_state")?;
-                        rt::read::tag_at_default(c, replica_state_tag == ReplicaState::DEFAULT);
-                    }
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "replica_state")),
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+                };
+                session_id = rt::read::i32_at::<8, 0>(&r);
+                session_epoch = rt::read::i32_at::<8, 4>(&r);
+            } else {
+                session_id = 0_i32;
+                session_epoch = -1_i32;
+            }
+            let topics = rt::read::array::<FetchTopic<'a>>(c, v >= 12, v, "topics")?;
+            let forgotten_topics_data = if v >= 7 {
+                rt::read::array::<ForgottenTopic<'a>>(c, v >= 12, v, "forgotten_topics_data")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let rack_id = if v >= 11 {
+                rt::read::str(c, v >= 12, "rack_id")?
+            } else {
+                ""
+            };
+            let mut cluster_id_tag: Option<&'a str> = None;
+            let mut replica_state_tag: ReplicaState<'a> = ReplicaState::DEFAULT;
+            let unknown_tagged_fields = if v >= 12 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            cluster_id_tag = rt::read::opt_str(c, true, v >= 12, "cluster_id")?;
+                            rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+                            rt::read::tag_at_default(c, cluster_id_tag.is_none());
+                        }
+                        1 if v >= 15 => {
+                            replica_state_tag = <ReplicaState as rt::Struct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "replica_state")?;
+                            rt::read::tag_at_default(c, replica_state_tag == ReplicaState::DEFAULT);
+                        }
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "replica_state")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x3)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            cluster_id: cluster_id_tag,
-            replica_id,
-            replica_state: replica_state_tag,
-            max_wait_ms,
-            min_bytes,
-            max_bytes,
-            isolation_level,
-            session_id,
-            session_epoch,
-            topics,
-            forgotten_topics_data,
-            rack_id,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x3)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                cluster_id: cluster_id_tag,
+                replica_id,
+                replica_state: replica_state_tag,
+                max_wait_ms,
+                min_bytes,
+                max_bytes,
+                isolation_level,
+                session_id,
+                session_epoch,
+                topics,
+                forgotten_topics_data,
+                rack_id,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -246,121 +253,127 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        if v <= 14 {
-            n += 4;
-        }
-        if v >= 15 && self.replica_id != -1_i32 {
-            return Err(rt::write::not_in_version("replica_id"));
-        }
-        if v <= 14 && self.replica_state != ReplicaState::DEFAULT {
-            return Err(rt::write::not_in_version("replica_state"));
-        }
-        if v >= 3 {
-            n += 4;
-        }
-        if v >= 4 {
-            n += 1;
-        }
-        if v >= 7 {
-            n += 4;
-        }
-        if v >= 7 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.topics, v >= 12, v, "topics")?;
-        if v >= 7 {
-            n += rt::write::array_size(&self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data")?;
-        }
-        if v <= 6 && !self.forgotten_topics_data.is_empty() {
-            return Err(rt::write::not_in_version("forgotten_topics_data"));
-        }
-        if v >= 11 {
-            n += rt::write::str_size(self.rack_id, v >= 12, "rack_id")?;
-        }
-        if v >= 12 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.cluster_id.is_some() {
-                let s = rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            if v <= 14 {
+                n += 4;
             }
-            if v >= 15 && self.replica_state != ReplicaState::DEFAULT {
-                let s = rt::Struct::size(&self.replica_state, v)?;
-                tags += 1;
-                n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+            if v >= 15 && self.replica_id != -1_i32 {
+                return Err(rt::write::not_in_version("replica_id"));
             }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            if v <= 14 && self.replica_state != ReplicaState::DEFAULT {
+                return Err(rt::write::not_in_version("replica_state"));
             }
-        }
-        Ok(n)
+            if v >= 3 {
+                n += 4;
+            }
+            if v >= 4 {
+                n += 1;
+            }
+            if v >= 7 {
+                n += 4;
+            }
+            if v >= 7 {
+                n += 4;
+            }
+            n += rt::write::array_size(&self.topics, v >= 12, v, "topics")?;
+            if v >= 7 {
+                n += rt::write::array_size(&self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data")?;
+            }
+            if v <= 6 && !self.forgotten_topics_data.is_empty() {
+                return Err(rt::write::not_in_version("forgotten_topics_data"));
+            }
+            if v >= 11 {
+                n += rt::write::str_size(self.rack_id, v >= 12, "rack_id")?;
+            }
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.cluster_id.is_some() {
+                    let s = rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 15 && self.replica_state != ReplicaState::DEFAULT {
+                    let s = rt::Struct::size(&self.replica_state, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 15 && self.replica_id != -1_i32 {
-            w.fail(rt::write::not_in_version("replica_id"));
-        }
-        if v <= 14 && self.replica_state != ReplicaState::DEFAULT {
-            w.fail(rt::write::not_in_version("replica_state"));
-        }
-        if v <= 6 && !self.forgotten_topics_data.is_empty() {
-            w.fail(rt::write::not_in_version("forgotten_topics_data"));
-        }
-        if v <= 14 {
-            w.i32(self.replica_id, "replica_id");
-        }
-        w.i32(self.max_wait_ms, "max_wait_ms");
-        w.i32(self.min_bytes, "min_bytes");
-        if v >= 3 {
-            w.i32(self.max_bytes, "max_bytes");
-        }
-        if v >= 4 {
-            w.i8(self.isolation_level, "isolation_level");
-        }
-        if v >= 7 {
-            w.i32(self.session_id, "session_id");
-        }
-        if v >= 7 {
-            w.i32(self.session_epoch, "session_epoch");
-        }
-        w.array(&self.topics, v >= 12, v, "topics");
-        if v >= 7 {
-            w.array(&self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data");
-        }
-        if v >= 11 {
-            w.str(self.rack_id, v >= 12, "rack_id");
-        }
-        if v >= 12 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_cluster_id = self.cluster_id.is_some();
-            tags += usize::from(has_cluster_id);
-            let has_replica_state = v >= 15 && self.replica_state != ReplicaState::DEFAULT;
-            tags += usize::from(has_replica_state);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_cluster_id {
-                let s = w.ok(rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id"));
-                w.uvarint(0, "cluster_id");
-                w.uvarint(s as u32, "cluster_id");
-                w.opt_str(self.cluster_id, true, v >= 12, "cluster_id");
+        rt::outline(move || {
+            if v >= 15 && self.replica_id != -1_i32 {
+                w.fail(rt::write::not_in_version("replica_id"));
             }
-            w.unknown_tags_before(&mut unknown, 1);
-            if has_replica_state {
-                let s = w.ok(rt::Struct::size(&self.replica_state, v));
-                w.uvarint(1, "replica_state");
-                w.uvarint(s as u32, "replica_state");
-                rt::Struct::write(&self.replica_state, w, v);
+            if v <= 14 && self.replica_state != ReplicaState::DEFAULT {
+                w.fail(rt::write::not_in_version("replica_state"));
             }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            if v <= 6 && !self.forgotten_topics_data.is_empty() {
+                w.fail(rt::write::not_in_version("forgotten_topics_data"));
+            }
+            if v <= 14 {
+                w.i32(self.replica_id, "replica_id");
+            }
+            w.i32(self.max_wait_ms, "max_wait_ms");
+            w.i32(self.min_bytes, "min_bytes");
+            if v >= 3 {
+                w.i32(self.max_bytes, "max_bytes");
+            }
+            if v >= 4 {
+                w.i8(self.isolation_level, "isolation_level");
+            }
+            if v >= 7 {
+                w.i32(self.session_id, "session_id");
+            }
+            if v >= 7 {
+                w.i32(self.session_epoch, "session_epoch");
+            }
+            w.array(&self.topics, v >= 12, v, "topics");
+            if v >= 7 {
+                w.array(&self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data");
+            }
+            if v >= 11 {
+                w.str(self.rack_id, v >= 12, "rack_id");
+            }
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_cluster_id = self.cluster_id.is_some();
+                tags += usize::from(has_cluster_id);
+                let has_replica_state = v >= 15 && self.replica_state != ReplicaState::DEFAULT;
+                tags += usize::from(has_replica_state);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_cluster_id {
+                    let s = w.ok(rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id"));
+                    w.uvarint(0, "cluster_id");
+                    w.uvarint(s as u32, "cluster_id");
+                    w.opt_str(self.cluster_id, true, v >= 12, "cluster_id");
+                }
+                w.unknown_tags_before(&mut unknown, 1);
+                if has_replica_state {
+                    let s = w.ok(rt::Struct::size(&self.replica_state, v));
+                    w.uvarint(1, "replica_state");
+                    w.uvarint(s as u32, "replica_state");
+                    rt::Struct::write(&self.replica_state, w, v);
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            }
+        })
     }
 }
 
@@ -387,6 +400,7 @@ impl<'a> ReplicaState<'a> {
 }
 
 impl Default for ReplicaState<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -394,14 +408,17 @@ impl Default for ReplicaState<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReplicaState<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ReplicaState {{ replica_id: {=i32}, replica_epoch: {=i64}, unknown_tagged_fields: {} }}",
-            self.replica_id,
-            self.replica_epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ReplicaState {{ replica_id: {=i32}, replica_epoch: {=i64}, unknown_tagged_fields: {} }}",
+                self.replica_id,
+                self.replica_epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -460,14 +477,17 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 15 {
-            rt::read::skip(c, 12)?;
-        }
-        if v >= 12 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 15 {
+                rt::read::skip(c, 12)?;
+            }
+            if v >= 12 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -502,50 +522,56 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 15 {
-            n += 4;
-        }
-        if v <= 14 && self.replica_id != -1_i32 {
-            return Err(rt::write::not_in_version("replica_state.replica_id"));
-        }
-        if v >= 15 {
-            n += 8;
-        }
-        if v <= 14 && self.replica_epoch != -1_i64 {
-            return Err(rt::write::not_in_version("replica_state.replica_epoch"));
-        }
-        if v >= 12 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("replica_state._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 15 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v <= 14 && self.replica_id != -1_i32 {
+                return Err(rt::write::not_in_version("replica_state.replica_id"));
+            }
+            if v >= 15 {
+                n += 8;
+            }
+            if v <= 14 && self.replica_epoch != -1_i64 {
+                return Err(rt::write::not_in_version("replica_state.replica_epoch"));
+            }
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("replica_state._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 14 && self.replica_id != -1_i32 {
-            w.fail(rt::write::not_in_version("replica_state.replica_id"));
-        }
-        if v <= 14 && self.replica_epoch != -1_i64 {
-            w.fail(rt::write::not_in_version("replica_state.replica_epoch"));
-        }
-        if v >= 15 {
-            w.i32(self.replica_id, "replica_state.replica_id");
-        }
-        if v >= 15 {
-            w.i64(self.replica_epoch, "replica_state.replica_epoch");
-        }
-        if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 14 && self.replica_id != -1_i32 {
+                w.fail(rt::write::not_in_version("replica_state.replica_id"));
+            }
+            if v <= 14 && self.replica_epoch != -1_i64 {
+                w.fail(rt::write::not_in_version("replica_state.replica_epoch"));
+            }
+            if v >= 15 {
+                w.i32(self.replica_id, "replica_state.replica_id");
+            }
+            if v >= 15 {
+                w.i64(self.replica_epoch, "replica_state.replica_epoch");
+            }
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields")
+            };
+        })
     }
 }
 
@@ -575,6 +601,7 @@ impl<'a> FetchTopic<'a> {
 }
 
 impl Default for FetchTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -582,15 +609,18 @@ impl Default for FetchTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FetchTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "FetchTopic {{ topic: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic,
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "FetchTopic {{ topic: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic,
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -641,18 +671,21 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 12 {
-            rt::read::skip_str(c, v >= 12)?;
-        }
-        if v >= 13 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip_array::<FetchPartition<'a>>(c, v >= 12, v)?;
-        if v >= 12 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 12 {
+                rt::read::skip_str(c, v >= 12)?;
+            }
+            if v >= 13 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip_array::<FetchPartition<'a>>(c, v >= 12, v)?;
+            if v >= 12 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -685,40 +718,46 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 12 {
-            n += rt::write::str_size(self.topic, v >= 12, "topics[].topic")?;
-        }
-        if v >= 13 {
-            n += 16;
-        }
-        n += rt::write::array_size(&self.partitions, v >= 12, v, "topics[].partitions")?;
-        if v >= 12 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 12 {
+                n += rt::write::str_size(self.topic, v >= 12, "topics[].topic")?;
             }
-        }
-        Ok(n)
+            if v >= 13 {
+                n += 16;
+            }
+            n += rt::write::array_size(&self.partitions, v >= 12, v, "topics[].partitions")?;
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 12 {
-            w.str(self.topic, v >= 12, "topics[].topic");
-        }
-        if v >= 13 {
-            w.uuid(self.topic_id, "topics[].topic_id");
-        }
-        w.array(&self.partitions, v >= 12, v, "topics[].partitions");
-        if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 12 {
+                w.str(self.topic, v >= 12, "topics[].topic");
+            }
+            if v >= 13 {
+                w.uuid(self.topic_id, "topics[].topic_id");
+            }
+            w.array(&self.partitions, v >= 12, v, "topics[].partitions");
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -748,6 +787,7 @@ impl<'a> ForgottenTopic<'a> {
 }
 
 impl Default for ForgottenTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -755,15 +795,18 @@ impl Default for ForgottenTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ForgottenTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ForgottenTopic {{ topic: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic,
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ForgottenTopic {{ topic: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic,
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -820,20 +863,23 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if (7..=12).contains(&v) {
-            rt::read::skip_str(c, v >= 12)?;
-        }
-        if v >= 13 {
-            rt::read::skip(c, 16)?;
-        }
-        if v >= 7 {
-            rt::read::skip_array::<i32>(c, v >= 12, v)?;
-        }
-        if v >= 12 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if (7..=12).contains(&v) {
+                rt::read::skip_str(c, v >= 12)?;
+            }
+            if v >= 13 {
+                rt::read::skip(c, 16)?;
+            }
+            if v >= 7 {
+                rt::read::skip_array::<i32>(c, v >= 12, v)?;
+            }
+            if v >= 12 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -879,53 +925,59 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if (7..=12).contains(&v) {
-            n += rt::write::str_size(self.topic, v >= 12, "forgotten_topics_data[].topic")?;
-        }
-        if v >= 13 {
-            n += 16;
-        }
-        if v >= 7 {
-            n += rt::write::array_size(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions")?;
-        }
-        if v <= 6 && !self.partitions.is_empty() {
-            return Err(rt::write::not_in_version("forgotten_topics_data[].partitions"));
-        }
-        if v >= 12 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if (7..=12).contains(&v) {
+                n += rt::write::str_size(self.topic, v >= 12, "forgotten_topics_data[].topic")?;
             }
-        }
-        Ok(n)
+            if v >= 13 {
+                n += 16;
+            }
+            if v >= 7 {
+                n += rt::write::array_size(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions")?;
+            }
+            if v <= 6 && !self.partitions.is_empty() {
+                return Err(rt::write::not_in_version("forgotten_topics_data[].partitions"));
+            }
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 6 && !self.partitions.is_empty() {
-            w.fail(rt::write::not_in_version("forgotten_topics_data[].partitions"));
-        }
-        if (7..=12).contains(&v) {
-            w.str(self.topic, v >= 12, "forgotten_topics_data[].topic");
-        }
-        if v >= 13 {
-            w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
-        }
-        if v >= 7 {
-            w.array(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions");
-        }
-        if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "forgotten_topics_data[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 6 && !self.partitions.is_empty() {
+                w.fail(rt::write::not_in_version("forgotten_topics_data[].partitions"));
+            }
+            if (7..=12).contains(&v) {
+                w.str(self.topic, v >= 12, "forgotten_topics_data[].topic");
+            }
+            if v >= 13 {
+                w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
+            }
+            if v >= 7 {
+                w.array(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions");
+            }
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "forgotten_topics_data[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -970,6 +1022,7 @@ impl<'a> FetchPartition<'a> {
 }
 
 impl Default for FetchPartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -977,8 +1030,11 @@ impl Default for FetchPartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FetchPartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "FetchPartition {{ partition: {=i32}, current_leader_epoch: {=i32}, fetch_offset: {=i64}, last_fetched_epoch: {=i32}, log_start_offset: {=i64}, partition_max_bytes: {=i32}, replica_directory_id: {}, high_watermark: {=i64}, unknown_tagged_fields: {} }}", self.partition, self.current_leader_epoch, self.fetch_offset, self.last_fetched_epoch, self.log_start_offset, self.partition_max_bytes, rt::defmt_fmt::UuidFmt(self.replica_directory_id), self.high_watermark, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "FetchPartition {{ partition: {=i32}, current_leader_epoch: {=i32}, fetch_offset: {=i64}, last_fetched_epoch: {=i32}, log_start_offset: {=i64}, partition_max_bytes: {=i32}, replica_directory_id: {}, high_watermark: {=i64}, unknown_tagged_fields: {} }}", self.partition, self.current_leader_epoch, self.fetch_offset, self.last_fetched_epoch, self.log_start_offset, self.partition_max_bytes, rt::defmt_fmt::UuidFmt(self.replica_directory_id), self.high_watermark, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -1062,23 +1118,26 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        if v >= 9 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
-        }
-        rt::read::skip(c, 8)?;
-        if v >= 12 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 5 {
+            if v >= 9 {
+                rt::read::skip(c, 4)?;
+            }
             rt::read::skip(c, 8)?;
-        }
-        rt::read::skip(c, 4)?;
-        if v >= 12 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            if v >= 12 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 5 {
+                rt::read::skip(c, 8)?;
+            }
+            rt::read::skip(c, 4)?;
+            if v >= 12 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -1169,84 +1228,90 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        if v >= 9 {
-            n += 4;
-        }
-        if v >= 12 {
-            n += 4;
-        }
-        if v <= 11 && self.last_fetched_epoch != -1_i32 {
-            return Err(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
-        }
-        if v >= 5 {
-            n += 8;
-        }
-        if v >= 12 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if v >= 17 && self.replica_directory_id != rt::Uuid::nil() {
-                let s = 16;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            if v >= 9 {
+                n += 4;
             }
-            if v >= 18 && self.high_watermark != 9223372036854775807_i64 {
-                let s = 8;
-                tags += 1;
-                n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+            if v >= 12 {
+                n += 4;
             }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            if v <= 11 && self.last_fetched_epoch != -1_i32 {
+                return Err(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
             }
-        }
-        Ok(n)
+            if v >= 5 {
+                n += 8;
+            }
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 17 && self.replica_directory_id != rt::Uuid::nil() {
+                    let s = 16;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 18 && self.high_watermark != 9223372036854775807_i64 {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 11 && self.last_fetched_epoch != -1_i32 {
-            w.fail(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
-        }
-        w.i32(self.partition, "topics[].partitions[].partition");
-        if v >= 9 {
-            w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
-        }
-        w.i64(self.fetch_offset, "topics[].partitions[].fetch_offset");
-        if v >= 12 {
-            w.i32(self.last_fetched_epoch, "topics[].partitions[].last_fetched_epoch");
-        }
-        if v >= 5 {
-            w.i64(self.log_start_offset, "topics[].partitions[].log_start_offset");
-        }
-        w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes");
-        if v >= 12 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_replica_directory_id = v >= 17 && self.replica_directory_id != rt::Uuid::nil();
-            tags += usize::from(has_replica_directory_id);
-            let has_high_watermark = v >= 18 && self.high_watermark != 9223372036854775807_i64;
-            tags += usize::from(has_high_watermark);
-            w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_replica_directory_id {
-                let s = 16;
-                w.uvarint(0, "topics[].partitions[].replica_directory_id");
-                w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
-                w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
+        rt::outline(move || {
+            if v <= 11 && self.last_fetched_epoch != -1_i32 {
+                w.fail(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
             }
-            w.unknown_tags_before(&mut unknown, 1);
-            if has_high_watermark {
-                let s = 8;
-                w.uvarint(1, "topics[].partitions[].high_watermark");
-                w.uvarint(s as u32, "topics[].partitions[].high_watermark");
-                w.i64(self.high_watermark, "topics[].partitions[].high_watermark");
+            w.i32(self.partition, "topics[].partitions[].partition");
+            if v >= 9 {
+                w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
             }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+            w.i64(self.fetch_offset, "topics[].partitions[].fetch_offset");
+            if v >= 12 {
+                w.i32(self.last_fetched_epoch, "topics[].partitions[].last_fetched_epoch");
+            }
+            if v >= 5 {
+                w.i64(self.log_start_offset, "topics[].partitions[].log_start_offset");
+            }
+            w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes");
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_replica_directory_id = v >= 17 && self.replica_directory_id != rt::Uuid::nil();
+                tags += usize::from(has_replica_directory_id);
+                let has_high_watermark = v >= 18 && self.high_watermark != 9223372036854775807_i64;
+                tags += usize::from(has_high_watermark);
+                w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_replica_directory_id {
+                    let s = 16;
+                    w.uvarint(0, "topics[].partitions[].replica_directory_id");
+                    w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
+                    w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
+                }
+                w.unknown_tags_before(&mut unknown, 1);
+                if has_high_watermark {
+                    let s = 8;
+                    w.uvarint(1, "topics[].partitions[].high_watermark");
+                    w.uvarint(s as u32, "topics[].partitions[].high_watermark");
+                    w.i64(self.high_watermark, "topics[].partitions[].high_watermark");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+            }
+        })
     }
 }
 
@@ -1854,6 +1919,7 @@ pub mod owned {
     }
 
     impl Default for FetchRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 cluster_id: None,
@@ -1874,253 +1940,265 @@ pub mod owned {
     }
 
     impl From<&super::FetchRequest<'_>> for FetchRequest {
+        #[inline]
         fn from(v: &super::FetchRequest<'_>) -> Self {
-            Self {
-                cluster_id: v.cluster_id.map(rt::CompactString::from),
-                replica_id: v.replica_id,
-                replica_state: (&v.replica_state).into(),
-                max_wait_ms: v.max_wait_ms,
-                min_bytes: v.min_bytes,
-                max_bytes: v.max_bytes,
-                isolation_level: v.isolation_level,
-                session_id: v.session_id,
-                session_epoch: v.session_epoch,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                forgotten_topics_data: v.forgotten_topics_data.iter().map(|e| (&e).into()).collect(),
-                rack_id: v.rack_id.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    replica_id: v.replica_id,
+                    replica_state: (&v.replica_state).into(),
+                    max_wait_ms: v.max_wait_ms,
+                    min_bytes: v.min_bytes,
+                    max_bytes: v.max_bytes,
+                    isolation_level: v.isolation_level,
+                    session_id: v.session_id,
+                    session_epoch: v.session_epoch,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    forgotten_topics_data: v.forgotten_topics_data.iter().map(|e| (&e).into()).collect(),
+                    rack_id: v.rack_id.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for FetchRequest {}
 
     impl rt::OwnedStruct for FetchRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let replica_id = if v <= 14 {
-                rt::read::i32(c, "replica_id")?
-            } else {
-                -1_i32
-            };
-            let r: [u8; 8] = match rt::read::run::<8>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "max_wait_ms")?;
-                    rt::read::i32(c, "min_bytes")?;
-                    return Err(rt::read::short(c, "max_wait_ms"));
-                }
-            };
-            let max_wait_ms = rt::read::i32_at::<8, 0>(&r);
-            let min_bytes = rt::read::i32_at::<8, 4>(&r);
-            let max_bytes = if v >= 3 {
-                rt::read::i32(c, "max_bytes")?
-            } else {
-                2147483647_i32
-            };
-            let isolation_level = if v >= 4 {
-                rt::read::i8(c, "isolation_level")?
-            } else {
-                0_i8
-            };
-            let session_id;
-            let session_epoch;
-            if v >= 7 {
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let replica_id = if v <= 14 {
+                    rt::read::i32(c, "replica_id")?
+                } else {
+                    -1_i32
+                };
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "session_id")?;
-                        rt::read::i32(c, "session_epoch")?;
-                        return Err(rt::read::short(c, "session_id"));
+                        rt::read::i32(c, "max_wait_ms")?;
+                        rt::read::i32(c, "min_bytes")?;
+                        return Err(rt::read::short(c, "max_wait_ms"));
                     }
                 };
-                session_id = rt::read::i32_at::<8, 0>(&r);
-                session_epoch = rt::read::i32_at::<8, 4>(&r);
-            } else {
-                session_id = 0_i32;
-                session_epoch = -1_i32;
-            }
-            let topics = rt::owned::read_array::<FetchTopic, _>(c, v >= 12, v, "topics")?;
-            let forgotten_topics_data = if v >= 7 {
-                rt::owned::read_array::<ForgottenTopic, _>(c, v >= 12, v, "forgotten_topics_data")?
-            } else {
-                Vec::new()
-            };
-            let rack_id = if v >= 11 {
-                rt::CompactString::from(rt::read::str(c, v >= 12, "rack_id")?)
-            } else {
-                rt::CompactString::const_new("")
-            };
-            let mut cluster_id_tag: Option<rt::CompactString> = None;
-            let mut replica_state_tag: ReplicaState = ReplicaState::default();
-            let unknown_tagged_fields = if v >= 12 {
-                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-                let mut unknown = 0u32;
-                let mut next_tag = 0u64;
-                for _ in 0..n {
-                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                    let before = c.len();
-                    match tag {
-                        0 => {
-                            cluster_id_tag =
-                                rt::read::opt_str(c, true, v >= 12, "cluster_id")?.map(rt::CompactString::from);
-                            rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
-                            rt::read::tag_at_default(c, cluster_id_tag.is_none());
+                let max_wait_ms = rt::read::i32_at::<8, 0>(&r);
+                let min_bytes = rt::read::i32_at::<8, 4>(&r);
+                let max_bytes = if v >= 3 {
+                    rt::read::i32(c, "max_bytes")?
+                } else {
+                    2147483647_i32
+                };
+                let isolation_level = if v >= 4 {
+                    rt::read::i8(c, "isolation_level")?
+                } else {
+                    0_i8
+                };
+                let session_id;
+                let session_epoch;
+                if v >= 7 {
+                    let r: [u8; 8] = match rt::read::run::<8>(c) {
+                        Some(r) => r,
+                        None => {
+                            rt::read::i32(c, "session_id")?;
+                            rt::read::i32(c, "session_epoch")?;
+                            return Err(rt::read::short(c, "session_id"));
                         }
-                        1 if v >= 15 => {
-                            replica_state_tag = <ReplicaState as rt::OwnedStruct>::read(c, v)?;
-                            rt::read::check_tag_size(c, before, size, tag, "replica_state")?;
-                            rt::read::tag_at_default(c, replica_state_tag == ReplicaState::default());
-                        }
-                        1 => return Err(rt::read::tag_not_in_version(c, tag, "replica_state")),
-                        _ => {
-                            rt::read::skip_tag(c, size, "_tagged_fields")?;
-                            unknown += 1;
+                    };
+                    session_id = rt::read::i32_at::<8, 0>(&r);
+                    session_epoch = rt::read::i32_at::<8, 4>(&r);
+                } else {
+                    session_id = 0_i32;
+                    session_epoch = -1_i32;
+                }
+                let topics = rt::owned::read_array::<FetchTopic, _>(c, v >= 12, v, "topics")?;
+                let forgotten_topics_data = if v >= 7 {
+                    rt::owned::read_array::<ForgottenTopic, _>(c, v >= 12, v, "forgotten_topics_data")?
+                } else {
+                    Vec::new()
+                };
+                let rack_id = if v >= 11 {
+                    rt::CompactString::from(rt::read::str(c, v >= 12, "rack_id")?)
+                } else {
+                    rt::CompactString::const_new("")
+                };
+                let mut cluster_id_tag: Option<rt::CompactString> = None;
+                let mut replica_state_tag: ReplicaState = ReplicaState::default();
+                let unknown_tagged_fields = if v >= 12 {
+                    let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                    let mut unknown = 0u32;
+                    let mut next_tag = 0u64;
+                    for _ in 0..n {
+                        let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                        let before = c.len();
+                        match tag {
+                            0 => {
+                                cluster_id_tag =
+                                    rt::read::opt_str(c, true, v >= 12, "cluster_id")?.map(rt::CompactString::from);
+                                rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+                                rt::read::tag_at_default(c, cluster_id_tag.is_none());
+                            }
+                            1 if v >= 15 => {
+                                replica_state_tag = <ReplicaState as rt::OwnedStruct>::read(c, v)?;
+                                rt::read::check_tag_size(c, before, size, tag, "replica_state")?;
+                                rt::read::tag_at_default(c, replica_state_tag == ReplicaState::default());
+                            }
+                            1 => return Err(rt::read::tag_not_in_version(c, tag, "replica_state")),
+                            _ => {
+                                rt::read::skip_tag(c, size, "_tagged_fields")?;
+                                unknown += 1;
+                            }
                         }
                     }
-                }
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x3))
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                cluster_id: cluster_id_tag,
-                replica_id,
-                replica_state: replica_state_tag,
-                max_wait_ms,
-                min_bytes,
-                max_bytes,
-                isolation_level,
-                session_id,
-                session_epoch,
-                topics,
-                forgotten_topics_data,
-                rack_id,
-                unknown_tagged_fields,
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x3))
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    cluster_id: cluster_id_tag,
+                    replica_id,
+                    replica_state: replica_state_tag,
+                    max_wait_ms,
+                    min_bytes,
+                    max_bytes,
+                    isolation_level,
+                    session_id,
+                    session_epoch,
+                    topics,
+                    forgotten_topics_data,
+                    rack_id,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            if v <= 14 {
-                n += 4;
-            }
-            if v >= 15 && self.replica_id != -1_i32 {
-                return Err(rt::write::not_in_version("replica_id"));
-            }
-            if v <= 14 && self.replica_state != ReplicaState::default() {
-                return Err(rt::write::not_in_version("replica_state"));
-            }
-            if v >= 3 {
-                n += 4;
-            }
-            if v >= 4 {
-                n += 1;
-            }
-            if v >= 7 {
-                n += 4;
-            }
-            if v >= 7 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.topics, v >= 12, v, "topics")?;
-            if v >= 7 {
-                n += rt::owned::vec_size(&self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data")?;
-            }
-            if v <= 6 && !self.forgotten_topics_data.is_empty() {
-                return Err(rt::write::not_in_version("forgotten_topics_data"));
-            }
-            if v >= 11 {
-                n += rt::write::str_size(&self.rack_id, v >= 12, "rack_id")?;
-            }
-            if v >= 12 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.cluster_id.is_some() {
-                    let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, v >= 12, "cluster_id")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                if v <= 14 {
+                    n += 4;
                 }
-                if v >= 15 && self.replica_state != ReplicaState::default() {
-                    let s = rt::OwnedStruct::size(&self.replica_state, v)?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                if v >= 15 && self.replica_id != -1_i32 {
+                    return Err(rt::write::not_in_version("replica_id"));
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                if v <= 14 && self.replica_state != ReplicaState::default() {
+                    return Err(rt::write::not_in_version("replica_state"));
                 }
-            }
-            Ok(n)
+                if v >= 3 {
+                    n += 4;
+                }
+                if v >= 4 {
+                    n += 1;
+                }
+                if v >= 7 {
+                    n += 4;
+                }
+                if v >= 7 {
+                    n += 4;
+                }
+                n += rt::owned::vec_size(&self.topics, v >= 12, v, "topics")?;
+                if v >= 7 {
+                    n += rt::owned::vec_size(&self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data")?;
+                }
+                if v <= 6 && !self.forgotten_topics_data.is_empty() {
+                    return Err(rt::write::not_in_version("forgotten_topics_data"));
+                }
+                if v >= 11 {
+                    n += rt::write::str_size(&self.rack_id, v >= 12, "rack_id")?;
+                }
+                if v >= 12 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.cluster_id.is_some() {
+                        let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, v >= 12, "cluster_id")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 15 && self.replica_state != ReplicaState::default() {
+                        let s = rt::OwnedStruct::size(&self.replica_state, v)?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 15 && self.replica_id != -1_i32 {
-                w.fail(rt::write::not_in_version("replica_id"));
-            }
-            if v <= 14 && self.replica_state != ReplicaState::default() {
-                w.fail(rt::write::not_in_version("replica_state"));
-            }
-            if v <= 6 && !self.forgotten_topics_data.is_empty() {
-                w.fail(rt::write::not_in_version("forgotten_topics_data"));
-            }
-            if v <= 14 {
-                w.i32(self.replica_id, "replica_id");
-            }
-            if let Some(r) = w.run::<8>("max_wait_ms") {
-                r[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
-                r[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
-            }
-            if v >= 3 {
-                w.i32(self.max_bytes, "max_bytes");
-            }
-            if v >= 4 {
-                w.i8(self.isolation_level, "isolation_level");
-            }
-            if v >= 7 {
-                if let Some(r) = w.run::<8>("session_id") {
-                    r[0..4].copy_from_slice(&self.session_id.to_be_bytes());
-                    r[4..8].copy_from_slice(&self.session_epoch.to_be_bytes());
+            rt::outline(move || {
+                if v >= 15 && self.replica_id != -1_i32 {
+                    w.fail(rt::write::not_in_version("replica_id"));
                 }
-            }
-            rt::owned::write_vec(w, &self.topics, v >= 12, v, "topics");
-            if v >= 7 {
-                rt::owned::write_vec(w, &self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data");
-            }
-            if v >= 11 {
-                w.str(&self.rack_id, v >= 12, "rack_id");
-            }
-            if v >= 12 {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_cluster_id = self.cluster_id.is_some();
-                tags += usize::from(has_cluster_id);
-                let has_replica_state = v >= 15 && self.replica_state != ReplicaState::default();
-                tags += usize::from(has_replica_state);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_cluster_id {
-                    let s = w.ok(rt::write::opt_str_size(
-                        self.cluster_id.as_deref(),
-                        true,
-                        v >= 12,
-                        "cluster_id",
-                    ));
-                    w.uvarint(0, "cluster_id");
-                    w.uvarint(s as u32, "cluster_id");
-                    w.opt_str(self.cluster_id.as_deref(), true, v >= 12, "cluster_id");
+                if v <= 14 && self.replica_state != ReplicaState::default() {
+                    w.fail(rt::write::not_in_version("replica_state"));
                 }
-                w.unknown_tags_before(&mut unknown, 1);
-                if has_replica_state {
-                    let s = w.ok(rt::OwnedStruct::size(&self.replica_state, v));
-                    w.uvarint(1, "replica_state");
-                    w.uvarint(s as u32, "replica_state");
-                    rt::OwnedStruct::write(&self.replica_state, w, v);
+                if v <= 6 && !self.forgotten_topics_data.is_empty() {
+                    w.fail(rt::write::not_in_version("forgotten_topics_data"));
                 }
-                w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                if v <= 14 {
+                    w.i32(self.replica_id, "replica_id");
+                }
+                if let Some(r) = w.run::<8>("max_wait_ms") {
+                    r[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
+                }
+                if v >= 3 {
+                    w.i32(self.max_bytes, "max_bytes");
+                }
+                if v >= 4 {
+                    w.i8(self.isolation_level, "isolation_level");
+                }
+                if v >= 7 {
+                    if let Some(r) = w.run::<8>("session_id") {
+                        r[0..4].copy_from_slice(&self.session_id.to_be_bytes());
+                        r[4..8].copy_from_slice(&self.session_epoch.to_be_bytes());
+                    }
+                }
+                rt::owned::write_vec(w, &self.topics, v >= 12, v, "topics");
+                if v >= 7 {
+                    rt::owned::write_vec(w, &self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data");
+                }
+                if v >= 11 {
+                    w.str(&self.rack_id, v >= 12, "rack_id");
+                }
+                if v >= 12 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_cluster_id = self.cluster_id.is_some();
+                    tags += usize::from(has_cluster_id);
+                    let has_replica_state = v >= 15 && self.replica_state != ReplicaState::default();
+                    tags += usize::from(has_replica_state);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_cluster_id {
+                        let s = w.ok(rt::write::opt_str_size(
+                            self.cluster_id.as_deref(),
+                            true,
+                            v >= 12,
+                            "cluster_id",
+                        ));
+                        w.uvarint(0, "cluster_id");
+                        w.uvarint(s as u32, "cluster_id");
+                        w.opt_str(self.cluster_id.as_deref(), true, v >= 12, "cluster_id");
+                    }
+                    w.unknown_tags_before(&mut unknown, 1);
+                    if has_replica_state {
+                        let s = w.ok(rt::OwnedStruct::size(&self.replica_state, v));
+                        w.uvarint(1, "replica_state");
+                        w.uvarint(s as u32, "replica_state");
+                        rt::OwnedStruct::write(&self.replica_state, w, v);
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
+            })
         }
     }
 
@@ -2136,6 +2214,7 @@ pub mod owned {
     }
 
     impl Default for ReplicaState {
+        #[inline]
         fn default() -> Self {
             Self {
                 replica_id: -1_i32,
@@ -2146,12 +2225,15 @@ pub mod owned {
     }
 
     impl From<&super::ReplicaState<'_>> for ReplicaState {
+        #[inline]
         fn from(v: &super::ReplicaState<'_>) -> Self {
-            Self {
-                replica_id: v.replica_id,
-                replica_epoch: v.replica_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    replica_id: v.replica_id,
+                    replica_epoch: v.replica_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2191,30 +2273,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 15 {
-                n += 4;
-            }
-            if v <= 14 && self.replica_id != -1_i32 {
-                return Err(rt::write::not_in_version("replica_state.replica_id"));
-            }
-            if v >= 15 {
-                n += 8;
-            }
-            if v <= 14 && self.replica_epoch != -1_i64 {
-                return Err(rt::write::not_in_version("replica_state.replica_epoch"));
-            }
-            if v >= 12 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("replica_state._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 15 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v <= 14 && self.replica_id != -1_i32 {
+                    return Err(rt::write::not_in_version("replica_state.replica_id"));
+                }
+                if v >= 15 {
+                    n += 8;
+                }
+                if v <= 14 && self.replica_epoch != -1_i64 {
+                    return Err(rt::write::not_in_version("replica_state.replica_epoch"));
+                }
+                if v >= 12 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("replica_state._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2261,6 +2346,7 @@ pub mod owned {
     }
 
     impl Default for FetchTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic: rt::CompactString::const_new(""),
@@ -2272,13 +2358,16 @@ pub mod owned {
     }
 
     impl From<&super::FetchTopic<'_>> for FetchTopic {
+        #[inline]
         fn from(v: &super::FetchTopic<'_>) -> Self {
-            Self {
-                topic: v.topic.into(),
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic: v.topic.into(),
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2313,25 +2402,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 12 {
-                n += rt::write::str_size(&self.topic, v >= 12, "topics[].topic")?;
-            }
-            if v >= 13 {
-                n += 16;
-            }
-            n += rt::owned::vec_size(&self.partitions, v >= 12, v, "topics[].partitions")?;
-            if v >= 12 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 12 {
+                    n += rt::write::str_size(&self.topic, v >= 12, "topics[].topic")?;
                 }
-            }
-            Ok(n)
+                if v >= 13 {
+                    n += 16;
+                }
+                n += rt::owned::vec_size(&self.partitions, v >= 12, v, "topics[].partitions")?;
+                if v >= 12 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2365,6 +2457,7 @@ pub mod owned {
     }
 
     impl Default for ForgottenTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic: rt::CompactString::const_new(""),
@@ -2376,13 +2469,16 @@ pub mod owned {
     }
 
     impl From<&super::ForgottenTopic<'_>> for ForgottenTopic {
+        #[inline]
         fn from(v: &super::ForgottenTopic<'_>) -> Self {
-            Self {
-                topic: v.topic.into(),
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic: v.topic.into(),
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2424,30 +2520,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if (7..=12).contains(&v) {
-                n += rt::write::str_size(&self.topic, v >= 12, "forgotten_topics_data[].topic")?;
-            }
-            if v >= 13 {
-                n += 16;
-            }
-            if v >= 7 {
-                n += rt::owned::vec_size(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions")?;
-            }
-            if v <= 6 && !self.partitions.is_empty() {
-                return Err(rt::write::not_in_version("forgotten_topics_data[].partitions"));
-            }
-            if v >= 12 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if (7..=12).contains(&v) {
+                    n += rt::write::str_size(&self.topic, v >= 12, "forgotten_topics_data[].topic")?;
                 }
-            }
-            Ok(n)
+                if v >= 13 {
+                    n += 16;
+                }
+                if v >= 7 {
+                    n += rt::owned::vec_size(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions")?;
+                }
+                if v <= 6 && !self.partitions.is_empty() {
+                    return Err(rt::write::not_in_version("forgotten_topics_data[].partitions"));
+                }
+                if v >= 12 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2499,6 +2598,7 @@ pub mod owned {
     }
 
     impl Default for FetchPartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition: 0_i32,
@@ -2515,18 +2615,21 @@ pub mod owned {
     }
 
     impl From<&super::FetchPartition<'_>> for FetchPartition {
+        #[inline]
         fn from(v: &super::FetchPartition<'_>) -> Self {
-            Self {
-                partition: v.partition,
-                current_leader_epoch: v.current_leader_epoch,
-                fetch_offset: v.fetch_offset,
-                last_fetched_epoch: v.last_fetched_epoch,
-                log_start_offset: v.log_start_offset,
-                partition_max_bytes: v.partition_max_bytes,
-                replica_directory_id: v.replica_directory_id,
-                high_watermark: v.high_watermark,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition: v.partition,
+                    current_leader_epoch: v.current_leader_epoch,
+                    fetch_offset: v.fetch_offset,
+                    last_fetched_epoch: v.last_fetched_epoch,
+                    log_start_offset: v.log_start_offset,
+                    partition_max_bytes: v.partition_max_bytes,
+                    replica_directory_id: v.replica_directory_id,
+                    high_watermark: v.high_watermark,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2618,40 +2721,43 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            if v >= 9 {
-                n += 4;
-            }
-            if v >= 12 {
-                n += 4;
-            }
-            if v <= 11 && self.last_fetched_epoch != -1_i32 {
-                return Err(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
-            }
-            if v >= 5 {
-                n += 8;
-            }
-            if v >= 12 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if v >= 17 && self.replica_directory_id != rt::Uuid::nil() {
-                    let s = 16;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                if v >= 9 {
+                    n += 4;
                 }
-                if v >= 18 && self.high_watermark != 9223372036854775807_i64 {
-                    let s = 8;
-                    tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                if v >= 12 {
+                    n += 4;
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                if v <= 11 && self.last_fetched_epoch != -1_i32 {
+                    return Err(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
                 }
-            }
-            Ok(n)
+                if v >= 5 {
+                    n += 8;
+                }
+                if v >= 12 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if v >= 17 && self.replica_directory_id != rt::Uuid::nil() {
+                        let s = 16;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 18 && self.high_watermark != 9223372036854775807_i64 {
+                        let s = 8;
+                        tags += 1;
+                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2702,6 +2808,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for FetchRequest {
         type View<'a> = super::FetchRequest<'a>;
+        #[inline]
         fn from_view(v: &super::FetchRequest<'_>) -> Self {
             Self::from(v)
         }

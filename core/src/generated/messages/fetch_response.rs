@@ -43,6 +43,7 @@ impl<'a> FetchResponse<'a> {
 }
 
 impl Default for FetchResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -50,70 +51,76 @@ impl Default for FetchResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FetchResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "FetchResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, session_id: {=i32}, responses: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.session_id, self.responses, self.node_endpoints, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "FetchResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, session_id: {=i32}, responses: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.session_id, self.responses, self.node_endpoints, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for FetchResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = if v >= 1 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let error_code;
-        let session_id;
-        if v >= 7 {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i16(c, "error_code")?;
-                    rt::read::i32(c, "session_id")?;
-                    return Err(rt::read::short(c, "error_code"));
-                }
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
             };
-            error_code = rt::read::i16_at::<6, 0>(&r);
-            session_id = rt::read::i32_at::<6, 2>(&r);
-        } else {
-            error_code = 0_i16;
-            session_id = 0_i32;
-        }
-        let responses = rt::read::array::<FetchableTopicResponse<'a>>(c, v >= 12, v, "responses")?;
-        let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
-        let unknown_tagged_fields = if v >= 12 {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 16 => {
-                        node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-                        rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                        rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+            let error_code;
+            let session_id;
+            if v >= 7 {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i16(c, "error_code")?;
+                        rt::read::i32(c, "session_id")?;
+                        return Err(rt::read::short(c, "error_code"));
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+                };
+                error_code = rt::read::i16_at::<6, 0>(&r);
+                session_id = rt::read::i32_at::<6, 2>(&r);
+            } else {
+                error_code = 0_i16;
+                session_id = 0_i32;
+            }
+            let responses = rt::read::array::<FetchableTopicResponse<'a>>(c, v >= 12, v, "responses")?;
+            let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
+            let unknown_tagged_fields = if v >= 12 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 16 => {
+                            node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
+                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            session_id,
-            responses,
-            node_endpoints: node_endpoints_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                session_id,
+                responses,
+                node_endpoints: node_endpoints_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -162,75 +169,81 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += 4;
-        }
-        if v >= 7 {
-            n += 2;
-        }
-        if v >= 7 {
-            n += 4;
-        }
-        if v <= 6 && self.session_id != 0_i32 {
-            return Err(rt::write::not_in_version("session_id"));
-        }
-        n += rt::write::array_size(&self.responses, v >= 12, v, "responses")?;
-        if v <= 15 && !self.node_endpoints.is_empty() {
-            return Err(rt::write::not_in_version("node_endpoints"));
-        }
-        if v >= 12 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if v >= 16 && !self.node_endpoints.is_empty() {
-                let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
             }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            if v >= 7 {
+                n += 2;
             }
-        }
-        Ok(n)
+            if v >= 7 {
+                n += 4;
+            }
+            if v <= 6 && self.session_id != 0_i32 {
+                return Err(rt::write::not_in_version("session_id"));
+            }
+            n += rt::write::array_size(&self.responses, v >= 12, v, "responses")?;
+            if v <= 15 && !self.node_endpoints.is_empty() {
+                return Err(rt::write::not_in_version("node_endpoints"));
+            }
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 16 && !self.node_endpoints.is_empty() {
+                    let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 6 && self.session_id != 0_i32 {
-            w.fail(rt::write::not_in_version("session_id"));
-        }
-        if v <= 15 && !self.node_endpoints.is_empty() {
-            w.fail(rt::write::not_in_version("node_endpoints"));
-        }
-        if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        if v >= 7 {
-            w.i16(self.error_code, "error_code");
-        }
-        if v >= 7 {
-            w.i32(self.session_id, "session_id");
-        }
-        w.array(&self.responses, v >= 12, v, "responses");
-        if v >= 12 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = v >= 16 && !self.node_endpoints.is_empty();
-            tags += usize::from(has_node_endpoints);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_node_endpoints {
-                let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
-                w.uvarint(0, "node_endpoints");
-                w.uvarint(s as u32, "node_endpoints");
-                w.array(&self.node_endpoints, true, v, "node_endpoints");
+        rt::outline(move || {
+            if v <= 6 && self.session_id != 0_i32 {
+                w.fail(rt::write::not_in_version("session_id"));
             }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            if v <= 15 && !self.node_endpoints.is_empty() {
+                w.fail(rt::write::not_in_version("node_endpoints"));
+            }
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            if v >= 7 {
+                w.i16(self.error_code, "error_code");
+            }
+            if v >= 7 {
+                w.i32(self.session_id, "session_id");
+            }
+            w.array(&self.responses, v >= 12, v, "responses");
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_node_endpoints = v >= 16 && !self.node_endpoints.is_empty();
+                tags += usize::from(has_node_endpoints);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_node_endpoints {
+                    let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
+                    w.uvarint(0, "node_endpoints");
+                    w.uvarint(s as u32, "node_endpoints");
+                    w.array(&self.node_endpoints, true, v, "node_endpoints");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            }
+        })
     }
 }
 
@@ -260,6 +273,7 @@ impl<'a> FetchableTopicResponse<'a> {
 }
 
 impl Default for FetchableTopicResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -267,75 +281,80 @@ impl Default for FetchableTopicResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FetchableTopicResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "FetchableTopicResponse {{ topic: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic,
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "FetchableTopicResponse {{ topic: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.topic, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for FetchableTopicResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let topic = if v <= 12 {
-            rt::read::str(c, v >= 12, "responses[].topic")?
-        } else {
-            ""
-        };
-        let topic_id = if v >= 13 {
-            rt::read::uuid(c, "responses[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 12, v, "responses[].partitions")?;
-        let unknown_tagged_fields = if v >= 12 {
-            rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic,
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let topic = if v <= 12 {
+                rt::read::str(c, v >= 12, "responses[].topic")?
+            } else {
+                ""
+            };
+            let topic_id = if v >= 13 {
+                rt::read::uuid(c, "responses[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 12, v, "responses[].partitions")?;
+            let unknown_tagged_fields = if v >= 12 {
+                rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 12 {
-            rt::read::str(c, v >= 12, "responses[].topic")?;
-        }
-        if v >= 13 {
-            rt::read::uuid(c, "responses[].topic_id")?;
-        }
-        rt::read::check_array::<PartitionData<'a>>(c, v >= 12, false, v, "responses[].partitions")?;
-        if v >= 12 {
-            rt::read::check_tags(c, "responses[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            if v <= 12 {
+                rt::read::str(c, v >= 12, "responses[].topic")?;
+            }
+            if v >= 13 {
+                rt::read::uuid(c, "responses[].topic_id")?;
+            }
+            rt::read::check_array::<PartitionData<'a>>(c, v >= 12, false, v, "responses[].partitions")?;
+            if v >= 12 {
+                rt::read::check_tags(c, "responses[]._tagged_fields")?;
+            }
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 12 {
-            rt::read::skip_str(c, v >= 12)?;
-        }
-        if v >= 13 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip_array::<PartitionData<'a>>(c, v >= 12, v)?;
-        if v >= 12 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 12 {
+                rt::read::skip_str(c, v >= 12)?;
+            }
+            if v >= 13 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip_array::<PartitionData<'a>>(c, v >= 12, v)?;
+            if v >= 12 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -370,40 +389,46 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 12 {
-            n += rt::write::str_size(self.topic, v >= 12, "responses[].topic")?;
-        }
-        if v >= 13 {
-            n += 16;
-        }
-        n += rt::write::array_size(&self.partitions, v >= 12, v, "responses[].partitions")?;
-        if v >= 12 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 12 {
+                n += rt::write::str_size(self.topic, v >= 12, "responses[].topic")?;
             }
-        }
-        Ok(n)
+            if v >= 13 {
+                n += 16;
+            }
+            n += rt::write::array_size(&self.partitions, v >= 12, v, "responses[].partitions")?;
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 12 {
-            w.str(self.topic, v >= 12, "responses[].topic");
-        }
-        if v >= 13 {
-            w.uuid(self.topic_id, "responses[].topic_id");
-        }
-        w.array(&self.partitions, v >= 12, v, "responses[].partitions");
-        if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 12 {
+                w.str(self.topic, v >= 12, "responses[].topic");
+            }
+            if v >= 13 {
+                w.uuid(self.topic_id, "responses[].topic_id");
+            }
+            w.array(&self.partitions, v >= 12, v, "responses[].partitions");
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -436,6 +461,7 @@ impl<'a> NodeEndpoint<'a> {
 }
 
 impl Default for NodeEndpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -443,16 +469,11 @@ impl Default for NodeEndpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for NodeEndpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}",
-            self.node_id,
-            self.host,
-            self.port,
-            rt::defmt_fmt::OptStr(self.rack),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}", self.node_id, self.host, self.port, rt::defmt_fmt::OptStr(self.rack), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -518,23 +539,26 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 16 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 16 {
-            rt::read::skip_str(c, v >= 12)?;
-        }
-        if v >= 16 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 16 {
-            rt::read::skip_str(c, v >= 12)?;
-        }
-        if v >= 12 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 16 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 16 {
+                rt::read::skip_str(c, v >= 12)?;
+            }
+            if v >= 16 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 16 {
+                rt::read::skip_str(c, v >= 12)?;
+            }
+            if v >= 12 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -578,74 +602,80 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 16 {
-            n += 4;
-        }
-        if v <= 15 && self.node_id != 0_i32 {
-            return Err(rt::write::not_in_version("node_endpoints[].node_id"));
-        }
-        if v >= 16 {
-            n += rt::write::str_size(self.host, v >= 12, "node_endpoints[].host")?;
-        }
-        if v <= 15 && !self.host.is_empty() {
-            return Err(rt::write::not_in_version("node_endpoints[].host"));
-        }
-        if v >= 16 {
-            n += 4;
-        }
-        if v <= 15 && self.port != 0_i32 {
-            return Err(rt::write::not_in_version("node_endpoints[].port"));
-        }
-        if v >= 16 {
-            n += rt::write::opt_str_size(self.rack, v >= 12, v >= 16, "node_endpoints[].rack")?;
-        }
-        if v <= 15 && self.rack.is_some() {
-            return Err(rt::write::not_in_version("node_endpoints[].rack"));
-        }
-        if v >= 12 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 16 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v <= 15 && self.node_id != 0_i32 {
+                return Err(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if v >= 16 {
+                n += rt::write::str_size(self.host, v >= 12, "node_endpoints[].host")?;
+            }
+            if v <= 15 && !self.host.is_empty() {
+                return Err(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if v >= 16 {
+                n += 4;
+            }
+            if v <= 15 && self.port != 0_i32 {
+                return Err(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            if v >= 16 {
+                n += rt::write::opt_str_size(self.rack, v >= 12, v >= 16, "node_endpoints[].rack")?;
+            }
+            if v <= 15 && self.rack.is_some() {
+                return Err(rt::write::not_in_version("node_endpoints[].rack"));
+            }
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 15 && self.node_id != 0_i32 {
-            w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
-        }
-        if v <= 15 && !self.host.is_empty() {
-            w.fail(rt::write::not_in_version("node_endpoints[].host"));
-        }
-        if v <= 15 && self.port != 0_i32 {
-            w.fail(rt::write::not_in_version("node_endpoints[].port"));
-        }
-        if v <= 15 && self.rack.is_some() {
-            w.fail(rt::write::not_in_version("node_endpoints[].rack"));
-        }
-        if v >= 16 {
-            w.i32(self.node_id, "node_endpoints[].node_id");
-        }
-        if v >= 16 {
-            w.str(self.host, v >= 12, "node_endpoints[].host");
-        }
-        if v >= 16 {
-            w.i32(self.port, "node_endpoints[].port");
-        }
-        if v >= 16 {
-            w.opt_str(self.rack, v >= 12, v >= 16, "node_endpoints[].rack");
-        }
-        if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 15 && self.node_id != 0_i32 {
+                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if v <= 15 && !self.host.is_empty() {
+                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if v <= 15 && self.port != 0_i32 {
+                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            if v <= 15 && self.rack.is_some() {
+                w.fail(rt::write::not_in_version("node_endpoints[].rack"));
+            }
+            if v >= 16 {
+                w.i32(self.node_id, "node_endpoints[].node_id");
+            }
+            if v >= 16 {
+                w.str(self.host, v >= 12, "node_endpoints[].host");
+            }
+            if v >= 16 {
+                w.i32(self.port, "node_endpoints[].port");
+            }
+            if v >= 16 {
+                w.opt_str(self.rack, v >= 12, v >= 16, "node_endpoints[].rack");
+            }
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -699,6 +729,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -706,8 +737,11 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, high_watermark: {=i64}, last_stable_offset: {=i64}, log_start_offset: {=i64}, diverging_epoch: {}, current_leader: {}, snapshot_id: {}, aborted_transactions: {}, preferred_read_replica: {=i32}, records: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.high_watermark, self.last_stable_offset, self.log_start_offset, self.diverging_epoch, self.current_leader, self.snapshot_id, self.aborted_transactions, self.preferred_read_replica, self.records, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, high_watermark: {=i64}, last_stable_offset: {=i64}, log_start_offset: {=i64}, diverging_epoch: {}, current_leader: {}, snapshot_id: {}, aborted_transactions: {}, preferred_read_replica: {=i32}, records: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.high_watermark, self.last_stable_offset, self.log_start_offset, self.diverging_epoch, self.current_leader, self.snapshot_id, self.aborted_transactions, self.preferred_read_replica, self.records, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -807,25 +841,28 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 14)?;
-        if v >= 4 {
-            rt::read::skip(c, 8)?;
-        }
-        if v >= 5 {
-            rt::read::skip(c, 8)?;
-        }
-        if v >= 4 {
-            rt::read::skip_array::<AbortedTransaction<'a>>(c, v >= 12, v)?;
-        }
-        if v >= 11 {
-            rt::read::skip(c, 4)?;
-        }
-        rt::read::skip_bytes(c, v >= 12)?;
-        if v >= 12 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 14)?;
+            if v >= 4 {
+                rt::read::skip(c, 8)?;
+            }
+            if v >= 5 {
+                rt::read::skip(c, 8)?;
+            }
+            if v >= 4 {
+                rt::read::skip_array::<AbortedTransaction<'a>>(c, v >= 12, v)?;
+            }
+            if v >= 11 {
+                rt::read::skip(c, 4)?;
+            }
+            rt::read::skip_bytes(c, v >= 12)?;
+            if v >= 12 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -936,148 +973,154 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 14;
-        if v >= 4 {
-            n += 8;
-        }
-        if v >= 5 {
-            n += 8;
-        }
-        if v <= 11 && self.diverging_epoch != EpochEndOffset::DEFAULT {
-            return Err(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
-        }
-        if v <= 11 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
-            return Err(rt::write::not_in_version("responses[].partitions[].current_leader"));
-        }
-        if v <= 11 && self.snapshot_id != SnapshotId::DEFAULT {
-            return Err(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
-        }
-        if v >= 4 {
-            n += rt::write::opt_array_size(
-                &self.aborted_transactions,
-                v >= 12,
-                v >= 4,
-                v,
-                "responses[].partitions[].aborted_transactions",
-            )?;
-        }
-        if v >= 11 {
-            n += 4;
-        }
-        if v <= 10 && self.preferred_read_replica != -1_i32 {
-            return Err(rt::write::not_in_version(
-                "responses[].partitions[].preferred_read_replica",
-            ));
-        }
-        n += rt::write::opt_bytes_size(self.records, v >= 12, true, "responses[].partitions[].records")?;
-        if v >= 12 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.diverging_epoch != EpochEndOffset::DEFAULT {
-                let s = rt::Struct::size(&self.diverging_epoch, v)?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 14;
+            if v >= 4 {
+                n += 8;
             }
-            if self.current_leader != LeaderIdAndEpoch::DEFAULT {
-                let s = rt::Struct::size(&self.current_leader, v)?;
-                tags += 1;
-                n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+            if v >= 5 {
+                n += 8;
             }
-            if self.snapshot_id != SnapshotId::DEFAULT {
-                let s = rt::Struct::size(&self.snapshot_id, v)?;
-                tags += 1;
-                n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 11 && self.diverging_epoch != EpochEndOffset::DEFAULT {
+                return Err(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
             }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[]._tagged_fields",
+            if v <= 11 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
+                return Err(rt::write::not_in_version("responses[].partitions[].current_leader"));
+            }
+            if v <= 11 && self.snapshot_id != SnapshotId::DEFAULT {
+                return Err(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
+            }
+            if v >= 4 {
+                n += rt::write::opt_array_size(
+                    &self.aborted_transactions,
+                    v >= 12,
+                    v >= 4,
+                    v,
+                    "responses[].partitions[].aborted_transactions",
+                )?;
+            }
+            if v >= 11 {
+                n += 4;
+            }
+            if v <= 10 && self.preferred_read_replica != -1_i32 {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].preferred_read_replica",
                 ));
             }
-        }
-        Ok(n)
+            n += rt::write::opt_bytes_size(self.records, v >= 12, true, "responses[].partitions[].records")?;
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.diverging_epoch != EpochEndOffset::DEFAULT {
+                    let s = rt::Struct::size(&self.diverging_epoch, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.current_leader != LeaderIdAndEpoch::DEFAULT {
+                    let s = rt::Struct::size(&self.current_leader, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.snapshot_id != SnapshotId::DEFAULT {
+                    let s = rt::Struct::size(&self.snapshot_id, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 11 && self.diverging_epoch != EpochEndOffset::DEFAULT {
-            w.fail(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
-        }
-        if v <= 11 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
-            w.fail(rt::write::not_in_version("responses[].partitions[].current_leader"));
-        }
-        if v <= 11 && self.snapshot_id != SnapshotId::DEFAULT {
-            w.fail(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
-        }
-        if v <= 10 && self.preferred_read_replica != -1_i32 {
-            w.fail(rt::write::not_in_version(
-                "responses[].partitions[].preferred_read_replica",
-            ));
-        }
-        w.i32(self.partition_index, "responses[].partitions[].partition_index");
-        w.i16(self.error_code, "responses[].partitions[].error_code");
-        w.i64(self.high_watermark, "responses[].partitions[].high_watermark");
-        if v >= 4 {
-            w.i64(self.last_stable_offset, "responses[].partitions[].last_stable_offset");
-        }
-        if v >= 5 {
-            w.i64(self.log_start_offset, "responses[].partitions[].log_start_offset");
-        }
-        if v >= 4 {
-            w.opt_array(
-                &self.aborted_transactions,
-                v >= 12,
-                v >= 4,
-                v,
-                "responses[].partitions[].aborted_transactions",
-            );
-        }
-        if v >= 11 {
-            w.i32(
-                self.preferred_read_replica,
-                "responses[].partitions[].preferred_read_replica",
-            );
-        }
-        w.opt_bytes(self.records, v >= 12, true, "responses[].partitions[].records");
-        if v >= 12 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_diverging_epoch = self.diverging_epoch != EpochEndOffset::DEFAULT;
-            tags += usize::from(has_diverging_epoch);
-            let has_current_leader = self.current_leader != LeaderIdAndEpoch::DEFAULT;
-            tags += usize::from(has_current_leader);
-            let has_snapshot_id = self.snapshot_id != SnapshotId::DEFAULT;
-            tags += usize::from(has_snapshot_id);
-            w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_diverging_epoch {
-                let s = w.ok(rt::Struct::size(&self.diverging_epoch, v));
-                w.uvarint(0, "responses[].partitions[].diverging_epoch");
-                w.uvarint(s as u32, "responses[].partitions[].diverging_epoch");
-                rt::Struct::write(&self.diverging_epoch, w, v);
+        rt::outline(move || {
+            if v <= 11 && self.diverging_epoch != EpochEndOffset::DEFAULT {
+                w.fail(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
             }
-            w.unknown_tags_before(&mut unknown, 1);
-            if has_current_leader {
-                let s = w.ok(rt::Struct::size(&self.current_leader, v));
-                w.uvarint(1, "responses[].partitions[].current_leader");
-                w.uvarint(s as u32, "responses[].partitions[].current_leader");
-                rt::Struct::write(&self.current_leader, w, v);
+            if v <= 11 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
+                w.fail(rt::write::not_in_version("responses[].partitions[].current_leader"));
             }
-            w.unknown_tags_before(&mut unknown, 2);
-            if has_snapshot_id {
-                let s = w.ok(rt::Struct::size(&self.snapshot_id, v));
-                w.uvarint(2, "responses[].partitions[].snapshot_id");
-                w.uvarint(s as u32, "responses[].partitions[].snapshot_id");
-                rt::Struct::write(&self.snapshot_id, w, v);
+            if v <= 11 && self.snapshot_id != SnapshotId::DEFAULT {
+                w.fail(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
             }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partitions[]._tagged_fields",
-            );
-        }
+            if v <= 10 && self.preferred_read_replica != -1_i32 {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].preferred_read_replica",
+                ));
+            }
+            w.i32(self.partition_index, "responses[].partitions[].partition_index");
+            w.i16(self.error_code, "responses[].partitions[].error_code");
+            w.i64(self.high_watermark, "responses[].partitions[].high_watermark");
+            if v >= 4 {
+                w.i64(self.last_stable_offset, "responses[].partitions[].last_stable_offset");
+            }
+            if v >= 5 {
+                w.i64(self.log_start_offset, "responses[].partitions[].log_start_offset");
+            }
+            if v >= 4 {
+                w.opt_array(
+                    &self.aborted_transactions,
+                    v >= 12,
+                    v >= 4,
+                    v,
+                    "responses[].partitions[].aborted_transactions",
+                );
+            }
+            if v >= 11 {
+                w.i32(
+                    self.preferred_read_replica,
+                    "responses[].partitions[].preferred_read_replica",
+                );
+            }
+            w.opt_bytes(self.records, v >= 12, true, "responses[].partitions[].records");
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_diverging_epoch = self.diverging_epoch != EpochEndOffset::DEFAULT;
+                tags += usize::from(has_diverging_epoch);
+                let has_current_leader = self.current_leader != LeaderIdAndEpoch::DEFAULT;
+                tags += usize::from(has_current_leader);
+                let has_snapshot_id = self.snapshot_id != SnapshotId::DEFAULT;
+                tags += usize::from(has_snapshot_id);
+                w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_diverging_epoch {
+                    let s = w.ok(rt::Struct::size(&self.diverging_epoch, v));
+                    w.uvarint(0, "responses[].partitions[].diverging_epoch");
+                    w.uvarint(s as u32, "responses[].partitions[].diverging_epoch");
+                    rt::Struct::write(&self.diverging_epoch, w, v);
+                }
+                w.unknown_tags_before(&mut unknown, 1);
+                if has_current_leader {
+                    let s = w.ok(rt::Struct::size(&self.current_leader, v));
+                    w.uvarint(1, "responses[].partitions[].current_leader");
+                    w.uvarint(s as u32, "responses[].partitions[].current_leader");
+                    rt::Struct::write(&self.current_leader, w, v);
+                }
+                w.unknown_tags_before(&mut unknown, 2);
+                if has_snapshot_id {
+                    let s = w.ok(rt::Struct::size(&self.snapshot_id, v));
+                    w.uvarint(2, "responses[].partitions[].snapshot_id");
+                    w.uvarint(s as u32, "responses[].partitions[].snapshot_id");
+                    rt::Struct::write(&self.snapshot_id, w, v);
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "responses[].partitions[]._tagged_fields",
+                );
+            }
+        })
     }
 }
 
@@ -1104,6 +1147,7 @@ impl<'a> EpochEndOffset<'a> {
 }
 
 impl Default for EpochEndOffset<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1111,14 +1155,17 @@ impl Default for EpochEndOffset<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EpochEndOffset<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "EpochEndOffset {{ epoch: {=i32}, end_offset: {=i64}, unknown_tagged_fields: {} }}",
-            self.epoch,
-            self.end_offset,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "EpochEndOffset {{ epoch: {=i32}, end_offset: {=i64}, unknown_tagged_fields: {} }}",
+                self.epoch,
+                self.end_offset,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -1177,14 +1224,17 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 12 {
-            rt::read::skip(c, 12)?;
-        }
-        if v >= 12 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 12 {
+                rt::read::skip(c, 12)?;
+            }
+            if v >= 12 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -1219,63 +1269,69 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 12 {
-            n += 4;
-        }
-        if v <= 11 && self.epoch != -1_i32 {
-            return Err(rt::write::not_in_version(
-                "responses[].partitions[].diverging_epoch.epoch",
-            ));
-        }
-        if v >= 12 {
-            n += 8;
-        }
-        if v <= 11 && self.end_offset != -1_i64 {
-            return Err(rt::write::not_in_version(
-                "responses[].partitions[].diverging_epoch.end_offset",
-            ));
-        }
-        if v >= 12 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].diverging_epoch._tagged_fields",
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 12 {
+                n += 4;
+            }
+            if v <= 11 && self.epoch != -1_i32 {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].diverging_epoch.epoch",
                 ));
             }
-        }
-        Ok(n)
+            if v >= 12 {
+                n += 8;
+            }
+            if v <= 11 && self.end_offset != -1_i64 {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].diverging_epoch.end_offset",
+                ));
+            }
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[].diverging_epoch._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 11 && self.epoch != -1_i32 {
-            w.fail(rt::write::not_in_version(
-                "responses[].partitions[].diverging_epoch.epoch",
-            ));
-        }
-        if v <= 11 && self.end_offset != -1_i64 {
-            w.fail(rt::write::not_in_version(
-                "responses[].partitions[].diverging_epoch.end_offset",
-            ));
-        }
-        if v >= 12 {
-            w.i32(self.epoch, "responses[].partitions[].diverging_epoch.epoch");
-        }
-        if v >= 12 {
-            w.i64(self.end_offset, "responses[].partitions[].diverging_epoch.end_offset");
-        }
-        if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partitions[].diverging_epoch._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 11 && self.epoch != -1_i32 {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].diverging_epoch.epoch",
+                ));
+            }
+            if v <= 11 && self.end_offset != -1_i64 {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].diverging_epoch.end_offset",
+                ));
+            }
+            if v >= 12 {
+                w.i32(self.epoch, "responses[].partitions[].diverging_epoch.epoch");
+            }
+            if v >= 12 {
+                w.i64(self.end_offset, "responses[].partitions[].diverging_epoch.end_offset");
+            }
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "responses[].partitions[].diverging_epoch._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -1302,6 +1358,7 @@ impl<'a> LeaderIdAndEpoch<'a> {
 }
 
 impl Default for LeaderIdAndEpoch<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1309,14 +1366,17 @@ impl Default for LeaderIdAndEpoch<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderIdAndEpoch<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
-            self.leader_id,
-            self.leader_epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
+                self.leader_id,
+                self.leader_epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -1375,14 +1435,17 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 12 {
-            rt::read::skip(c, 8)?;
-        }
-        if v >= 12 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 12 {
+                rt::read::skip(c, 8)?;
+            }
+            if v >= 12 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -1417,66 +1480,72 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 12 {
-            n += 4;
-        }
-        if v <= 11 && self.leader_id != -1_i32 {
-            return Err(rt::write::not_in_version(
-                "responses[].partitions[].current_leader.leader_id",
-            ));
-        }
-        if v >= 12 {
-            n += 4;
-        }
-        if v <= 11 && self.leader_epoch != -1_i32 {
-            return Err(rt::write::not_in_version(
-                "responses[].partitions[].current_leader.leader_epoch",
-            ));
-        }
-        if v >= 12 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].current_leader._tagged_fields",
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 12 {
+                n += 4;
+            }
+            if v <= 11 && self.leader_id != -1_i32 {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].current_leader.leader_id",
                 ));
             }
-        }
-        Ok(n)
+            if v >= 12 {
+                n += 4;
+            }
+            if v <= 11 && self.leader_epoch != -1_i32 {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].current_leader.leader_epoch",
+                ));
+            }
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[].current_leader._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 11 && self.leader_id != -1_i32 {
-            w.fail(rt::write::not_in_version(
-                "responses[].partitions[].current_leader.leader_id",
-            ));
-        }
-        if v <= 11 && self.leader_epoch != -1_i32 {
-            w.fail(rt::write::not_in_version(
-                "responses[].partitions[].current_leader.leader_epoch",
-            ));
-        }
-        if v >= 12 {
-            w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id");
-        }
-        if v >= 12 {
-            w.i32(
-                self.leader_epoch,
-                "responses[].partitions[].current_leader.leader_epoch",
-            );
-        }
-        if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partitions[].current_leader._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 11 && self.leader_id != -1_i32 {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].current_leader.leader_id",
+                ));
+            }
+            if v <= 11 && self.leader_epoch != -1_i32 {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].current_leader.leader_epoch",
+                ));
+            }
+            if v >= 12 {
+                w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id");
+            }
+            if v >= 12 {
+                w.i32(
+                    self.leader_epoch,
+                    "responses[].partitions[].current_leader.leader_epoch",
+                );
+            }
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "responses[].partitions[].current_leader._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -1503,6 +1572,7 @@ impl<'a> SnapshotId<'a> {
 }
 
 impl Default for SnapshotId<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1510,14 +1580,17 @@ impl Default for SnapshotId<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SnapshotId<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "SnapshotId {{ end_offset: {=i64}, epoch: {=i32}, unknown_tagged_fields: {} }}",
-            self.end_offset,
-            self.epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "SnapshotId {{ end_offset: {=i64}, epoch: {=i32}, unknown_tagged_fields: {} }}",
+                self.end_offset,
+                self.epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -1567,12 +1640,15 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 12)?;
-        if v >= 12 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 12)?;
+            if v >= 12 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -1603,33 +1679,39 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        if v >= 12 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].snapshot_id._tagged_fields",
-                ));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[].snapshot_id._tagged_fields",
+                    ));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset");
-        w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch");
-        if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partitions[].snapshot_id._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset");
+            w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch");
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "responses[].partitions[].snapshot_id._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -1656,6 +1738,7 @@ impl<'a> AbortedTransaction<'a> {
 }
 
 impl Default for AbortedTransaction<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1663,14 +1746,17 @@ impl Default for AbortedTransaction<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AbortedTransaction<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AbortedTransaction {{ producer_id: {=i64}, first_offset: {=i64}, unknown_tagged_fields: {} }}",
-            self.producer_id,
-            self.first_offset,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AbortedTransaction {{ producer_id: {=i64}, first_offset: {=i64}, unknown_tagged_fields: {} }}",
+                self.producer_id,
+                self.first_offset,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -1735,14 +1821,17 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 4 {
-            rt::read::skip(c, 16)?;
-        }
-        if v >= 12 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 4 {
+                rt::read::skip(c, 16)?;
+            }
+            if v >= 12 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -1777,69 +1866,75 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 4 {
-            n += 8;
-        }
-        if v <= 3 && self.producer_id != 0_i64 {
-            return Err(rt::write::not_in_version(
-                "responses[].partitions[].aborted_transactions[].producer_id",
-            ));
-        }
-        if v >= 4 {
-            n += 8;
-        }
-        if v <= 3 && self.first_offset != 0_i64 {
-            return Err(rt::write::not_in_version(
-                "responses[].partitions[].aborted_transactions[].first_offset",
-            ));
-        }
-        if v >= 12 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].aborted_transactions[]._tagged_fields",
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 4 {
+                n += 8;
+            }
+            if v <= 3 && self.producer_id != 0_i64 {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].aborted_transactions[].producer_id",
                 ));
             }
-        }
-        Ok(n)
+            if v >= 4 {
+                n += 8;
+            }
+            if v <= 3 && self.first_offset != 0_i64 {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].aborted_transactions[].first_offset",
+                ));
+            }
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[].aborted_transactions[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 3 && self.producer_id != 0_i64 {
-            w.fail(rt::write::not_in_version(
-                "responses[].partitions[].aborted_transactions[].producer_id",
-            ));
-        }
-        if v <= 3 && self.first_offset != 0_i64 {
-            w.fail(rt::write::not_in_version(
-                "responses[].partitions[].aborted_transactions[].first_offset",
-            ));
-        }
-        if v >= 4 {
-            w.i64(
-                self.producer_id,
-                "responses[].partitions[].aborted_transactions[].producer_id",
-            );
-        }
-        if v >= 4 {
-            w.i64(
-                self.first_offset,
-                "responses[].partitions[].aborted_transactions[].first_offset",
-            );
-        }
-        if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partitions[].aborted_transactions[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 3 && self.producer_id != 0_i64 {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].aborted_transactions[].producer_id",
+                ));
+            }
+            if v <= 3 && self.first_offset != 0_i64 {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].aborted_transactions[].first_offset",
+                ));
+            }
+            if v >= 4 {
+                w.i64(
+                    self.producer_id,
+                    "responses[].partitions[].aborted_transactions[].producer_id",
+                );
+            }
+            if v >= 4 {
+                w.i64(
+                    self.first_offset,
+                    "responses[].partitions[].aborted_transactions[].first_offset",
+                );
+            }
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "responses[].partitions[].aborted_transactions[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -2520,6 +2615,7 @@ pub mod owned {
     }
 
     impl Default for FetchResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -2533,150 +2629,162 @@ pub mod owned {
     }
 
     impl From<&super::FetchResponse<'_>> for FetchResponse {
+        #[inline]
         fn from(v: &super::FetchResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                session_id: v.session_id,
-                responses: v.responses.iter().map(|e| (&e).into()).collect(),
-                node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    session_id: v.session_id,
+                    responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                    node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for FetchResponse {}
 
     impl rt::OwnedStruct for FetchResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = if v >= 1 {
-                rt::read::i32(c, "throttle_time_ms")?
-            } else {
-                0_i32
-            };
-            let error_code;
-            let session_id;
-            if v >= 7 {
-                let r: [u8; 6] = match rt::read::run::<6>(c) {
-                    Some(r) => r,
-                    None => {
-                        rt::read::i16(c, "error_code")?;
-                        rt::read::i32(c, "session_id")?;
-                        return Err(rt::read::short(c, "error_code"));
-                    }
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = if v >= 1 {
+                    rt::read::i32(c, "throttle_time_ms")?
+                } else {
+                    0_i32
                 };
-                error_code = rt::read::i16_at::<6, 0>(&r);
-                session_id = rt::read::i32_at::<6, 2>(&r);
-            } else {
-                error_code = 0_i16;
-                session_id = 0_i32;
-            }
-            let responses = rt::owned::read_array::<FetchableTopicResponse, _>(c, v >= 12, v, "responses")?;
-            let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
-            let unknown_tagged_fields = if v >= 12 {
-                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-                let mut unknown = 0u32;
-                let mut next_tag = 0u64;
-                for _ in 0..n {
-                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                    let before = c.len();
-                    match tag {
-                        0 if v >= 16 => {
-                            node_endpoints_tag =
-                                rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
-                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                let error_code;
+                let session_id;
+                if v >= 7 {
+                    let r: [u8; 6] = match rt::read::run::<6>(c) {
+                        Some(r) => r,
+                        None => {
+                            rt::read::i16(c, "error_code")?;
+                            rt::read::i32(c, "session_id")?;
+                            return Err(rt::read::short(c, "error_code"));
                         }
-                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
-                        _ => {
-                            rt::read::skip_tag(c, size, "_tagged_fields")?;
-                            unknown += 1;
+                    };
+                    error_code = rt::read::i16_at::<6, 0>(&r);
+                    session_id = rt::read::i32_at::<6, 2>(&r);
+                } else {
+                    error_code = 0_i16;
+                    session_id = 0_i32;
+                }
+                let responses = rt::owned::read_array::<FetchableTopicResponse, _>(c, v >= 12, v, "responses")?;
+                let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
+                let unknown_tagged_fields = if v >= 12 {
+                    let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                    let mut unknown = 0u32;
+                    let mut next_tag = 0u64;
+                    for _ in 0..n {
+                        let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                        let before = c.len();
+                        match tag {
+                            0 if v >= 16 => {
+                                node_endpoints_tag =
+                                    rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
+                                rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                                rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                            }
+                            0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                            _ => {
+                                rt::read::skip_tag(c, size, "_tagged_fields")?;
+                                unknown += 1;
+                            }
                         }
                     }
-                }
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                session_id,
-                responses,
-                node_endpoints: node_endpoints_tag,
-                unknown_tagged_fields,
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    session_id,
+                    responses,
+                    node_endpoints: node_endpoints_tag,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += 4;
-            }
-            if v >= 7 {
-                n += 2;
-            }
-            if v >= 7 {
-                n += 4;
-            }
-            if v <= 6 && self.session_id != 0_i32 {
-                return Err(rt::write::not_in_version("session_id"));
-            }
-            n += rt::owned::vec_size(&self.responses, v >= 12, v, "responses")?;
-            if v <= 15 && !self.node_endpoints.is_empty() {
-                return Err(rt::write::not_in_version("node_endpoints"));
-            }
-            if v >= 12 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if v >= 16 && !self.node_endpoints.is_empty() {
-                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += 4;
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                if v >= 7 {
+                    n += 2;
                 }
-            }
-            Ok(n)
+                if v >= 7 {
+                    n += 4;
+                }
+                if v <= 6 && self.session_id != 0_i32 {
+                    return Err(rt::write::not_in_version("session_id"));
+                }
+                n += rt::owned::vec_size(&self.responses, v >= 12, v, "responses")?;
+                if v <= 15 && !self.node_endpoints.is_empty() {
+                    return Err(rt::write::not_in_version("node_endpoints"));
+                }
+                if v >= 12 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if v >= 16 && !self.node_endpoints.is_empty() {
+                        let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 6 && self.session_id != 0_i32 {
-                w.fail(rt::write::not_in_version("session_id"));
-            }
-            if v <= 15 && !self.node_endpoints.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints"));
-            }
-            if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            if v >= 7 {
-                if let Some(r) = w.run::<6>("error_code") {
-                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[2..6].copy_from_slice(&self.session_id.to_be_bytes());
+            rt::outline(move || {
+                if v <= 6 && self.session_id != 0_i32 {
+                    w.fail(rt::write::not_in_version("session_id"));
                 }
-            }
-            rt::owned::write_vec(w, &self.responses, v >= 12, v, "responses");
-            if v >= 12 {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_node_endpoints = v >= 16 && !self.node_endpoints.is_empty();
-                tags += usize::from(has_node_endpoints);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_node_endpoints {
-                    let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
-                    w.uvarint(0, "node_endpoints");
-                    w.uvarint(s as u32, "node_endpoints");
-                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
+                if v <= 15 && !self.node_endpoints.is_empty() {
+                    w.fail(rt::write::not_in_version("node_endpoints"));
                 }
-                w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                if v >= 1 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                if v >= 7 {
+                    if let Some(r) = w.run::<6>("error_code") {
+                        r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[2..6].copy_from_slice(&self.session_id.to_be_bytes());
+                    }
+                }
+                rt::owned::write_vec(w, &self.responses, v >= 12, v, "responses");
+                if v >= 12 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_node_endpoints = v >= 16 && !self.node_endpoints.is_empty();
+                    tags += usize::from(has_node_endpoints);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_node_endpoints {
+                        let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
+                        w.uvarint(0, "node_endpoints");
+                        w.uvarint(s as u32, "node_endpoints");
+                        rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
+            })
         }
     }
 
@@ -2694,6 +2802,7 @@ pub mod owned {
     }
 
     impl Default for FetchableTopicResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic: rt::CompactString::const_new(""),
@@ -2705,65 +2814,74 @@ pub mod owned {
     }
 
     impl From<&super::FetchableTopicResponse<'_>> for FetchableTopicResponse {
+        #[inline]
         fn from(v: &super::FetchableTopicResponse<'_>) -> Self {
-            Self {
-                topic: v.topic.into(),
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic: v.topic.into(),
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for FetchableTopicResponse {}
 
     impl rt::OwnedStruct for FetchableTopicResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic = if v <= 12 {
-                rt::CompactString::from(rt::read::str(c, v >= 12, "responses[].topic")?)
-            } else {
-                rt::CompactString::const_new("")
-            };
-            let topic_id = if v >= 13 {
-                rt::read::uuid(c, "responses[].topic_id")?
-            } else {
-                rt::Uuid::nil()
-            };
-            let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 12, v, "responses[].partitions")?;
-            let unknown_tagged_fields = if v >= 12 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                topic,
-                topic_id,
-                partitions,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let topic = if v <= 12 {
+                    rt::CompactString::from(rt::read::str(c, v >= 12, "responses[].topic")?)
+                } else {
+                    rt::CompactString::const_new("")
+                };
+                let topic_id = if v >= 13 {
+                    rt::read::uuid(c, "responses[].topic_id")?
+                } else {
+                    rt::Uuid::nil()
+                };
+                let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 12, v, "responses[].partitions")?;
+                let unknown_tagged_fields = if v >= 12 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    topic,
+                    topic_id,
+                    partitions,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 12 {
-                n += rt::write::str_size(&self.topic, v >= 12, "responses[].topic")?;
-            }
-            if v >= 13 {
-                n += 16;
-            }
-            n += rt::owned::vec_size(&self.partitions, v >= 12, v, "responses[].partitions")?;
-            if v >= 12 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 12 {
+                    n += rt::write::str_size(&self.topic, v >= 12, "responses[].topic")?;
                 }
-            }
-            Ok(n)
+                if v >= 13 {
+                    n += 16;
+                }
+                n += rt::owned::vec_size(&self.partitions, v >= 12, v, "responses[].partitions")?;
+                if v >= 12 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2799,6 +2917,7 @@ pub mod owned {
     }
 
     impl Default for NodeEndpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
@@ -2811,14 +2930,17 @@ pub mod owned {
     }
 
     impl From<&super::NodeEndpoint<'_>> for NodeEndpoint {
+        #[inline]
         fn from(v: &super::NodeEndpoint<'_>) -> Self {
-            Self {
-                node_id: v.node_id,
-                host: v.host.into(),
-                port: v.port,
-                rack: v.rack.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    node_id: v.node_id,
+                    host: v.host.into(),
+                    port: v.port,
+                    rack: v.rack.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2863,42 +2985,45 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 16 {
-                n += 4;
-            }
-            if v <= 15 && self.node_id != 0_i32 {
-                return Err(rt::write::not_in_version("node_endpoints[].node_id"));
-            }
-            if v >= 16 {
-                n += rt::write::str_size(&self.host, v >= 12, "node_endpoints[].host")?;
-            }
-            if v <= 15 && !self.host.is_empty() {
-                return Err(rt::write::not_in_version("node_endpoints[].host"));
-            }
-            if v >= 16 {
-                n += 4;
-            }
-            if v <= 15 && self.port != 0_i32 {
-                return Err(rt::write::not_in_version("node_endpoints[].port"));
-            }
-            if v >= 16 {
-                n += rt::write::opt_str_size(self.rack.as_deref(), v >= 12, v >= 16, "node_endpoints[].rack")?;
-            }
-            if v <= 15 && self.rack.is_some() {
-                return Err(rt::write::not_in_version("node_endpoints[].rack"));
-            }
-            if v >= 12 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 16 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v <= 15 && self.node_id != 0_i32 {
+                    return Err(rt::write::not_in_version("node_endpoints[].node_id"));
+                }
+                if v >= 16 {
+                    n += rt::write::str_size(&self.host, v >= 12, "node_endpoints[].host")?;
+                }
+                if v <= 15 && !self.host.is_empty() {
+                    return Err(rt::write::not_in_version("node_endpoints[].host"));
+                }
+                if v >= 16 {
+                    n += 4;
+                }
+                if v <= 15 && self.port != 0_i32 {
+                    return Err(rt::write::not_in_version("node_endpoints[].port"));
+                }
+                if v >= 16 {
+                    n += rt::write::opt_str_size(self.rack.as_deref(), v >= 12, v >= 16, "node_endpoints[].rack")?;
+                }
+                if v <= 15 && self.rack.is_some() {
+                    return Err(rt::write::not_in_version("node_endpoints[].rack"));
+                }
+                if v >= 12 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2965,6 +3090,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -2984,21 +3110,24 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                high_watermark: v.high_watermark,
-                last_stable_offset: v.last_stable_offset,
-                log_start_offset: v.log_start_offset,
-                diverging_epoch: (&v.diverging_epoch).into(),
-                current_leader: (&v.current_leader).into(),
-                snapshot_id: (&v.snapshot_id).into(),
-                aborted_transactions: v.aborted_transactions.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                preferred_read_replica: v.preferred_read_replica,
-                records: v.records.map(<[u8]>::to_vec),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    high_watermark: v.high_watermark,
+                    last_stable_offset: v.last_stable_offset,
+                    log_start_offset: v.log_start_offset,
+                    diverging_epoch: (&v.diverging_epoch).into(),
+                    current_leader: (&v.current_leader).into(),
+                    snapshot_id: (&v.snapshot_id).into(),
+                    aborted_transactions: v.aborted_transactions.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    preferred_read_replica: v.preferred_read_replica,
+                    records: v.records.map(<[u8]>::to_vec),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -3101,73 +3230,76 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 14;
-            if v >= 4 {
-                n += 8;
-            }
-            if v >= 5 {
-                n += 8;
-            }
-            if v <= 11 && self.diverging_epoch != EpochEndOffset::default() {
-                return Err(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
-            }
-            if v <= 11 && self.current_leader != LeaderIdAndEpoch::default() {
-                return Err(rt::write::not_in_version("responses[].partitions[].current_leader"));
-            }
-            if v <= 11 && self.snapshot_id != SnapshotId::default() {
-                return Err(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
-            }
-            if v >= 4 {
-                n += rt::owned::opt_vec_size(
-                    self.aborted_transactions.as_deref(),
-                    v >= 12,
-                    v >= 4,
-                    v,
-                    "responses[].partitions[].aborted_transactions",
-                )?;
-            }
-            if v >= 11 {
-                n += 4;
-            }
-            if v <= 10 && self.preferred_read_replica != -1_i32 {
-                return Err(rt::write::not_in_version(
-                    "responses[].partitions[].preferred_read_replica",
-                ));
-            }
-            n += rt::write::opt_bytes_size(
-                self.records.as_deref(),
-                v >= 12,
-                true,
-                "responses[].partitions[].records",
-            )?;
-            if v >= 12 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.diverging_epoch != EpochEndOffset::default() {
-                    let s = rt::OwnedStruct::size(&self.diverging_epoch, v)?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 14;
+                if v >= 4 {
+                    n += 8;
                 }
-                if self.current_leader != LeaderIdAndEpoch::default() {
-                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                if v >= 5 {
+                    n += 8;
                 }
-                if self.snapshot_id != SnapshotId::default() {
-                    let s = rt::OwnedStruct::size(&self.snapshot_id, v)?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 11 && self.diverging_epoch != EpochEndOffset::default() {
+                    return Err(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "responses[].partitions[]._tagged_fields",
+                if v <= 11 && self.current_leader != LeaderIdAndEpoch::default() {
+                    return Err(rt::write::not_in_version("responses[].partitions[].current_leader"));
+                }
+                if v <= 11 && self.snapshot_id != SnapshotId::default() {
+                    return Err(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
+                }
+                if v >= 4 {
+                    n += rt::owned::opt_vec_size(
+                        self.aborted_transactions.as_deref(),
+                        v >= 12,
+                        v >= 4,
+                        v,
+                        "responses[].partitions[].aborted_transactions",
+                    )?;
+                }
+                if v >= 11 {
+                    n += 4;
+                }
+                if v <= 10 && self.preferred_read_replica != -1_i32 {
+                    return Err(rt::write::not_in_version(
+                        "responses[].partitions[].preferred_read_replica",
                     ));
                 }
-            }
-            Ok(n)
+                n += rt::write::opt_bytes_size(
+                    self.records.as_deref(),
+                    v >= 12,
+                    true,
+                    "responses[].partitions[].records",
+                )?;
+                if v >= 12 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.diverging_epoch != EpochEndOffset::default() {
+                        let s = rt::OwnedStruct::size(&self.diverging_epoch, v)?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.current_leader != LeaderIdAndEpoch::default() {
+                        let s = rt::OwnedStruct::size(&self.current_leader, v)?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.snapshot_id != SnapshotId::default() {
+                        let s = rt::OwnedStruct::size(&self.snapshot_id, v)?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "responses[].partitions[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -3272,6 +3404,7 @@ pub mod owned {
     }
 
     impl Default for EpochEndOffset {
+        #[inline]
         fn default() -> Self {
             Self {
                 epoch: -1_i32,
@@ -3282,12 +3415,15 @@ pub mod owned {
     }
 
     impl From<&super::EpochEndOffset<'_>> for EpochEndOffset {
+        #[inline]
         fn from(v: &super::EpochEndOffset<'_>) -> Self {
-            Self {
-                epoch: v.epoch,
-                end_offset: v.end_offset,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    epoch: v.epoch,
+                    end_offset: v.end_offset,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -3330,36 +3466,39 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 12 {
-                n += 4;
-            }
-            if v <= 11 && self.epoch != -1_i32 {
-                return Err(rt::write::not_in_version(
-                    "responses[].partitions[].diverging_epoch.epoch",
-                ));
-            }
-            if v >= 12 {
-                n += 8;
-            }
-            if v <= 11 && self.end_offset != -1_i64 {
-                return Err(rt::write::not_in_version(
-                    "responses[].partitions[].diverging_epoch.end_offset",
-                ));
-            }
-            if v >= 12 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "responses[].partitions[].diverging_epoch._tagged_fields",
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 12 {
+                    n += 4;
+                }
+                if v <= 11 && self.epoch != -1_i32 {
+                    return Err(rt::write::not_in_version(
+                        "responses[].partitions[].diverging_epoch.epoch",
                     ));
                 }
-            }
-            Ok(n)
+                if v >= 12 {
+                    n += 8;
+                }
+                if v <= 11 && self.end_offset != -1_i64 {
+                    return Err(rt::write::not_in_version(
+                        "responses[].partitions[].diverging_epoch.end_offset",
+                    ));
+                }
+                if v >= 12 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "responses[].partitions[].diverging_epoch._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -3411,6 +3550,7 @@ pub mod owned {
     }
 
     impl Default for LeaderIdAndEpoch {
+        #[inline]
         fn default() -> Self {
             Self {
                 leader_id: -1_i32,
@@ -3421,12 +3561,15 @@ pub mod owned {
     }
 
     impl From<&super::LeaderIdAndEpoch<'_>> for LeaderIdAndEpoch {
+        #[inline]
         fn from(v: &super::LeaderIdAndEpoch<'_>) -> Self {
-            Self {
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -3469,36 +3612,39 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 12 {
-                n += 4;
-            }
-            if v <= 11 && self.leader_id != -1_i32 {
-                return Err(rt::write::not_in_version(
-                    "responses[].partitions[].current_leader.leader_id",
-                ));
-            }
-            if v >= 12 {
-                n += 4;
-            }
-            if v <= 11 && self.leader_epoch != -1_i32 {
-                return Err(rt::write::not_in_version(
-                    "responses[].partitions[].current_leader.leader_epoch",
-                ));
-            }
-            if v >= 12 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "responses[].partitions[].current_leader._tagged_fields",
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 12 {
+                    n += 4;
+                }
+                if v <= 11 && self.leader_id != -1_i32 {
+                    return Err(rt::write::not_in_version(
+                        "responses[].partitions[].current_leader.leader_id",
                     ));
                 }
-            }
-            Ok(n)
+                if v >= 12 {
+                    n += 4;
+                }
+                if v <= 11 && self.leader_epoch != -1_i32 {
+                    return Err(rt::write::not_in_version(
+                        "responses[].partitions[].current_leader.leader_epoch",
+                    ));
+                }
+                if v >= 12 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "responses[].partitions[].current_leader._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -3550,6 +3696,7 @@ pub mod owned {
     }
 
     impl Default for SnapshotId {
+        #[inline]
         fn default() -> Self {
             Self {
                 end_offset: -1_i64,
@@ -3560,12 +3707,15 @@ pub mod owned {
     }
 
     impl From<&super::SnapshotId<'_>> for SnapshotId {
+        #[inline]
         fn from(v: &super::SnapshotId<'_>) -> Self {
-            Self {
-                end_offset: v.end_offset,
-                epoch: v.epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    end_offset: v.end_offset,
+                    epoch: v.epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -3601,20 +3751,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            if v >= 12 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "responses[].partitions[].snapshot_id._tagged_fields",
-                    ));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                if v >= 12 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "responses[].partitions[].snapshot_id._tagged_fields",
+                        ));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -3654,6 +3807,7 @@ pub mod owned {
     }
 
     impl Default for AbortedTransaction {
+        #[inline]
         fn default() -> Self {
             Self {
                 producer_id: 0_i64,
@@ -3664,12 +3818,15 @@ pub mod owned {
     }
 
     impl From<&super::AbortedTransaction<'_>> for AbortedTransaction {
+        #[inline]
         fn from(v: &super::AbortedTransaction<'_>) -> Self {
-            Self {
-                producer_id: v.producer_id,
-                first_offset: v.first_offset,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    producer_id: v.producer_id,
+                    first_offset: v.first_offset,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -3715,36 +3872,39 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 4 {
-                n += 8;
-            }
-            if v <= 3 && self.producer_id != 0_i64 {
-                return Err(rt::write::not_in_version(
-                    "responses[].partitions[].aborted_transactions[].producer_id",
-                ));
-            }
-            if v >= 4 {
-                n += 8;
-            }
-            if v <= 3 && self.first_offset != 0_i64 {
-                return Err(rt::write::not_in_version(
-                    "responses[].partitions[].aborted_transactions[].first_offset",
-                ));
-            }
-            if v >= 12 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "responses[].partitions[].aborted_transactions[]._tagged_fields",
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 4 {
+                    n += 8;
+                }
+                if v <= 3 && self.producer_id != 0_i64 {
+                    return Err(rt::write::not_in_version(
+                        "responses[].partitions[].aborted_transactions[].producer_id",
                     ));
                 }
-            }
-            Ok(n)
+                if v >= 4 {
+                    n += 8;
+                }
+                if v <= 3 && self.first_offset != 0_i64 {
+                    return Err(rt::write::not_in_version(
+                        "responses[].partitions[].aborted_transactions[].first_offset",
+                    ));
+                }
+                if v >= 12 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "responses[].partitions[].aborted_transactions[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -3786,6 +3946,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for FetchResponse {
         type View<'a> = super::FetchResponse<'a>;
+        #[inline]
         fn from_view(v: &super::FetchResponse<'_>) -> Self {
             Self::from(v)
         }

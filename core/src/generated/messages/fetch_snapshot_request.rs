@@ -40,6 +40,7 @@ impl<'a> FetchSnapshotRequest<'a> {
 }
 
 impl Default for FetchSnapshotRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -47,54 +48,60 @@ impl Default for FetchSnapshotRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FetchSnapshotRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "FetchSnapshotRequest {{ cluster_id: {}, replica_id: {=i32}, max_bytes: {=i32}, topics: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.replica_id, self.max_bytes, self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "FetchSnapshotRequest {{ cluster_id: {}, replica_id: {=i32}, max_bytes: {=i32}, topics: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.replica_id, self.max_bytes, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for FetchSnapshotRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "replica_id")?;
-                rt::read::i32(c, "max_bytes")?;
-                return Err(rt::read::short(c, "replica_id"));
-            }
-        };
-        let replica_id = rt::read::i32_at::<8, 0>(&r);
-        let max_bytes = rt::read::i32_at::<8, 4>(&r);
-        let topics = rt::read::array::<TopicSnapshot<'a>>(c, true, v, "topics")?;
-        let mut cluster_id_tag: Option<&'a str> = None;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        cluster_id_tag = rt::read::opt_str(c, true, true, "cluster_id")?;
-                        rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
-                        rt::read::tag_at_default(c, cluster_id_tag.is_none());
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "replica_id")?;
+                    rt::read::i32(c, "max_bytes")?;
+                    return Err(rt::read::short(c, "replica_id"));
+                }
+            };
+            let replica_id = rt::read::i32_at::<8, 0>(&r);
+            let max_bytes = rt::read::i32_at::<8, 4>(&r);
+            let topics = rt::read::array::<TopicSnapshot<'a>>(c, true, v, "topics")?;
+            let mut cluster_id_tag: Option<&'a str> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            cluster_id_tag = rt::read::opt_str(c, true, true, "cluster_id")?;
+                            rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+                            rt::read::tag_at_default(c, cluster_id_tag.is_none());
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            cluster_id: cluster_id_tag,
-            replica_id,
-            max_bytes,
-            topics,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                cluster_id: cluster_id_tag,
+                replica_id,
+                max_bytes,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -127,41 +134,47 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.cluster_id.is_some() {
-                let s = rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.cluster_id.is_some() {
+                    let s = rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.replica_id, "replica_id");
-        w.i32(self.max_bytes, "max_bytes");
-        w.array(&self.topics, true, v, "topics");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_cluster_id = self.cluster_id.is_some();
-            tags += usize::from(has_cluster_id);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_cluster_id {
-                let s = w.ok(rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id"));
-                w.uvarint(0, "cluster_id");
-                w.uvarint(s as u32, "cluster_id");
-                w.opt_str(self.cluster_id, true, true, "cluster_id");
+        rt::outline(move || {
+            w.i32(self.replica_id, "replica_id");
+            w.i32(self.max_bytes, "max_bytes");
+            w.array(&self.topics, true, v, "topics");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_cluster_id = self.cluster_id.is_some();
+                tags += usize::from(has_cluster_id);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_cluster_id {
+                    let s = w.ok(rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id"));
+                    w.uvarint(0, "cluster_id");
+                    w.uvarint(s as u32, "cluster_id");
+                    w.opt_str(self.cluster_id, true, true, "cluster_id");
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -188,6 +201,7 @@ impl<'a> TopicSnapshot<'a> {
 }
 
 impl Default for TopicSnapshot<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -195,46 +209,58 @@ impl Default for TopicSnapshot<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicSnapshot<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicSnapshot {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicSnapshot {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for TopicSnapshot<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let name = rt::read::str(c, true, "topics[].name")?;
-        let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let name = rt::read::str(c, true, "topics[].name")?;
+            let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "topics[].name")?;
-        rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
-        rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::str(c, true, "topics[].name")?;
+            rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<PartitionSnapshot<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<PartitionSnapshot<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -259,22 +285,28 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, true, "topics[].name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, true, "topics[].name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, true, "topics[].name");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "topics[].name");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -310,6 +342,7 @@ impl<'a> PartitionSnapshot<'a> {
 }
 
 impl Default for PartitionSnapshot<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -317,8 +350,11 @@ impl Default for PartitionSnapshot<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionSnapshot<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionSnapshot {{ partition: {=i32}, current_leader_epoch: {=i32}, snapshot_id: {}, position: {=i64}, replica_directory_id: {}, unknown_tagged_fields: {} }}", self.partition, self.current_leader_epoch, self.snapshot_id, self.position, rt::defmt_fmt::UuidFmt(self.replica_directory_id), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionSnapshot {{ partition: {=i32}, current_leader_epoch: {=i32}, snapshot_id: {}, position: {=i64}, replica_directory_id: {}, unknown_tagged_fields: {} }}", self.partition, self.current_leader_epoch, self.snapshot_id, self.position, rt::defmt_fmt::UuidFmt(self.replica_directory_id), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -378,12 +414,15 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 8)?;
-        <SnapshotId as rt::Struct>::skip(c, v)?;
-        rt::read::skip(c, 8)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 8)?;
+            <SnapshotId as rt::Struct>::skip(c, v)?;
+            rt::read::skip(c, 8)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -444,42 +483,48 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::Struct::size(&self.snapshot_id, v)?;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && self.replica_directory_id != rt::Uuid::nil() {
-                let s = 16;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::Struct::size(&self.snapshot_id, v)?;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 1 && self.replica_directory_id != rt::Uuid::nil() {
+                    let s = 16;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition, "topics[].partitions[].partition");
-        w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
-        rt::Struct::write(&self.snapshot_id, w, v);
-        w.i64(self.position, "topics[].partitions[].position");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_replica_directory_id = v >= 1 && self.replica_directory_id != rt::Uuid::nil();
-            tags += usize::from(has_replica_directory_id);
-            w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_replica_directory_id {
-                let s = 16;
-                w.uvarint(0, "topics[].partitions[].replica_directory_id");
-                w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
-                w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
+        rt::outline(move || {
+            w.i32(self.partition, "topics[].partitions[].partition");
+            w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
+            rt::Struct::write(&self.snapshot_id, w, v);
+            w.i64(self.position, "topics[].partitions[].position");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_replica_directory_id = v >= 1 && self.replica_directory_id != rt::Uuid::nil();
+                tags += usize::from(has_replica_directory_id);
+                w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_replica_directory_id {
+                    let s = 16;
+                    w.uvarint(0, "topics[].partitions[].replica_directory_id");
+                    w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
+                    w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -506,6 +551,7 @@ impl<'a> SnapshotId<'a> {
 }
 
 impl Default for SnapshotId<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -513,14 +559,17 @@ impl Default for SnapshotId<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SnapshotId<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "SnapshotId {{ end_offset: {=i64}, epoch: {=i32}, unknown_tagged_fields: {} }}",
-            self.end_offset,
-            self.epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "SnapshotId {{ end_offset: {=i64}, epoch: {=i32}, unknown_tagged_fields: {} }}",
+                self.end_offset,
+                self.epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -564,10 +613,13 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 12)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 12)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -596,20 +648,26 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset");
-        w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset");
+            w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -934,6 +992,7 @@ pub mod owned {
     }
 
     impl Default for FetchSnapshotRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 cluster_id: None,
@@ -946,106 +1005,118 @@ pub mod owned {
     }
 
     impl From<&super::FetchSnapshotRequest<'_>> for FetchSnapshotRequest {
+        #[inline]
         fn from(v: &super::FetchSnapshotRequest<'_>) -> Self {
-            Self {
-                cluster_id: v.cluster_id.map(rt::CompactString::from),
-                replica_id: v.replica_id,
-                max_bytes: v.max_bytes,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    replica_id: v.replica_id,
+                    max_bytes: v.max_bytes,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for FetchSnapshotRequest {}
 
     impl rt::OwnedStruct for FetchSnapshotRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 8] = match rt::read::run::<8>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "replica_id")?;
-                    rt::read::i32(c, "max_bytes")?;
-                    return Err(rt::read::short(c, "replica_id"));
-                }
-            };
-            let replica_id = rt::read::i32_at::<8, 0>(&r);
-            let max_bytes = rt::read::i32_at::<8, 4>(&r);
-            let topics = rt::owned::read_array::<TopicSnapshot, _>(c, true, v, "topics")?;
-            let mut cluster_id_tag: Option<rt::CompactString> = None;
-            let unknown_tagged_fields = {
-                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-                let mut unknown = 0u32;
-                let mut next_tag = 0u64;
-                for _ in 0..n {
-                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                    let before = c.len();
-                    match tag {
-                        0 => {
-                            cluster_id_tag =
-                                rt::read::opt_str(c, true, true, "cluster_id")?.map(rt::CompactString::from);
-                            rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
-                            rt::read::tag_at_default(c, cluster_id_tag.is_none());
-                        }
-                        _ => {
-                            rt::read::skip_tag(c, size, "_tagged_fields")?;
-                            unknown += 1;
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "replica_id")?;
+                        rt::read::i32(c, "max_bytes")?;
+                        return Err(rt::read::short(c, "replica_id"));
+                    }
+                };
+                let replica_id = rt::read::i32_at::<8, 0>(&r);
+                let max_bytes = rt::read::i32_at::<8, 4>(&r);
+                let topics = rt::owned::read_array::<TopicSnapshot, _>(c, true, v, "topics")?;
+                let mut cluster_id_tag: Option<rt::CompactString> = None;
+                let unknown_tagged_fields = {
+                    let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                    let mut unknown = 0u32;
+                    let mut next_tag = 0u64;
+                    for _ in 0..n {
+                        let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                        let before = c.len();
+                        match tag {
+                            0 => {
+                                cluster_id_tag =
+                                    rt::read::opt_str(c, true, true, "cluster_id")?.map(rt::CompactString::from);
+                                rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+                                rt::read::tag_at_default(c, cluster_id_tag.is_none());
+                            }
+                            _ => {
+                                rt::read::skip_tag(c, size, "_tagged_fields")?;
+                                unknown += 1;
+                            }
                         }
                     }
-                }
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
-            };
-            Ok(Self {
-                cluster_id: cluster_id_tag,
-                replica_id,
-                max_bytes,
-                topics,
-                unknown_tagged_fields,
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+                };
+                Ok(Self {
+                    cluster_id: cluster_id_tag,
+                    replica_id,
+                    max_bytes,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.cluster_id.is_some() {
-                    let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.cluster_id.is_some() {
+                        let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<8>("replica_id") {
-                r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
-                r[4..8].copy_from_slice(&self.max_bytes.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_cluster_id = self.cluster_id.is_some();
-                tags += usize::from(has_cluster_id);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_cluster_id {
-                    let s = w.ok(rt::write::opt_str_size(
-                        self.cluster_id.as_deref(),
-                        true,
-                        true,
-                        "cluster_id",
-                    ));
-                    w.uvarint(0, "cluster_id");
-                    w.uvarint(s as u32, "cluster_id");
-                    w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
+            rt::outline(move || {
+                if let Some(r) = w.run::<8>("replica_id") {
+                    r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.max_bytes.to_be_bytes());
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_cluster_id = self.cluster_id.is_some();
+                    tags += usize::from(has_cluster_id);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_cluster_id {
+                        let s = w.ok(rt::write::opt_str_size(
+                            self.cluster_id.as_deref(),
+                            true,
+                            true,
+                            "cluster_id",
+                        ));
+                        w.uvarint(0, "cluster_id");
+                        w.uvarint(s as u32, "cluster_id");
+                        w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                }
+            })
         }
     }
 
@@ -1061,6 +1132,7 @@ pub mod owned {
     }
 
     impl Default for TopicSnapshot {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1071,42 +1143,51 @@ pub mod owned {
     }
 
     impl From<&super::TopicSnapshot<'_>> for TopicSnapshot {
+        #[inline]
         fn from(v: &super::TopicSnapshot<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for TopicSnapshot {}
 
     impl rt::OwnedStruct for TopicSnapshot {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
-            let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
-            Ok(Self {
-                name,
-                partitions,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+                let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+                Ok(Self {
+                    name,
+                    partitions,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, true, "topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, true, "topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1135,6 +1216,7 @@ pub mod owned {
     }
 
     impl Default for PartitionSnapshot {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition: 0_i32,
@@ -1148,15 +1230,18 @@ pub mod owned {
     }
 
     impl From<&super::PartitionSnapshot<'_>> for PartitionSnapshot {
+        #[inline]
         fn from(v: &super::PartitionSnapshot<'_>) -> Self {
-            Self {
-                partition: v.partition,
-                current_leader_epoch: v.current_leader_epoch,
-                snapshot_id: (&v.snapshot_id).into(),
-                position: v.position,
-                replica_directory_id: v.replica_directory_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition: v.partition,
+                    current_leader_epoch: v.current_leader_epoch,
+                    snapshot_id: (&v.snapshot_id).into(),
+                    position: v.position,
+                    replica_directory_id: v.replica_directory_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1224,20 +1309,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::OwnedStruct::size(&self.snapshot_id, v)?;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if v >= 1 && self.replica_directory_id != rt::Uuid::nil() {
-                    let s = 16;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::OwnedStruct::size(&self.snapshot_id, v)?;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if v >= 1 && self.replica_directory_id != rt::Uuid::nil() {
+                        let s = 16;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1278,6 +1366,7 @@ pub mod owned {
     }
 
     impl Default for SnapshotId {
+        #[inline]
         fn default() -> Self {
             Self {
                 end_offset: 0_i64,
@@ -1288,12 +1377,15 @@ pub mod owned {
     }
 
     impl From<&super::SnapshotId<'_>> for SnapshotId {
+        #[inline]
         fn from(v: &super::SnapshotId<'_>) -> Self {
-            Self {
-                end_offset: v.end_offset,
-                epoch: v.epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    end_offset: v.end_offset,
+                    epoch: v.epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1325,14 +1417,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1355,6 +1450,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for FetchSnapshotRequest {
         type View<'a> = super::FetchSnapshotRequest<'a>;
+        #[inline]
         fn from_view(v: &super::FetchSnapshotRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -39,6 +39,7 @@ impl<'a> FetchSnapshotResponse<'a> {
 }
 
 impl Default for FetchSnapshotResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,55 +47,61 @@ impl Default for FetchSnapshotResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FetchSnapshotResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "FetchSnapshotResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, topics: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.topics, self.node_endpoints, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "FetchSnapshotResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, topics: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.topics, self.node_endpoints, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for FetchSnapshotResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let topics = rt::read::array::<TopicSnapshot<'a>>(c, true, v, "topics")?;
-        let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 1 => {
-                        node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-                        rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                        rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
-                    }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let topics = rt::read::array::<TopicSnapshot<'a>>(c, true, v, "topics")?;
+            let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 1 => {
+                            node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
+                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            topics,
-            node_endpoints: node_endpoints_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                topics,
+                node_endpoints: node_endpoints_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -136,47 +143,53 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        if v <= 0 && !self.node_endpoints.is_empty() {
-            return Err(rt::write::not_in_version("node_endpoints"));
-        }
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !self.node_endpoints.is_empty() {
-                let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            if v <= 0 && !self.node_endpoints.is_empty() {
+                return Err(rt::write::not_in_version("node_endpoints"));
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 1 && !self.node_endpoints.is_empty() {
+                    let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.node_endpoints.is_empty() {
-            w.fail(rt::write::not_in_version("node_endpoints"));
-        }
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.array(&self.topics, true, v, "topics");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
-            tags += usize::from(has_node_endpoints);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_node_endpoints {
-                let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
-                w.uvarint(0, "node_endpoints");
-                w.uvarint(s as u32, "node_endpoints");
-                w.array(&self.node_endpoints, true, v, "node_endpoints");
+        rt::outline(move || {
+            if v <= 0 && !self.node_endpoints.is_empty() {
+                w.fail(rt::write::not_in_version("node_endpoints"));
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.array(&self.topics, true, v, "topics");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
+                tags += usize::from(has_node_endpoints);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_node_endpoints {
+                    let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
+                    w.uvarint(0, "node_endpoints");
+                    w.uvarint(s as u32, "node_endpoints");
+                    w.array(&self.node_endpoints, true, v, "node_endpoints");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            }
+        })
     }
 }
 
@@ -203,6 +216,7 @@ impl<'a> TopicSnapshot<'a> {
 }
 
 impl Default for TopicSnapshot<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -210,46 +224,58 @@ impl Default for TopicSnapshot<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicSnapshot<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicSnapshot {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicSnapshot {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for TopicSnapshot<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let name = rt::read::str(c, true, "topics[].name")?;
-        let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let name = rt::read::str(c, true, "topics[].name")?;
+            let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "topics[].name")?;
-        rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
-        rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::str(c, true, "topics[].name")?;
+            rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<PartitionSnapshot<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<PartitionSnapshot<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -274,22 +300,28 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, true, "topics[].name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, true, "topics[].name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, true, "topics[].name");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "topics[].name");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -319,6 +351,7 @@ impl<'a> NodeEndpoint<'a> {
 }
 
 impl Default for NodeEndpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -326,15 +359,18 @@ impl Default for NodeEndpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for NodeEndpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
-            self.node_id,
-            self.host,
-            self.port,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+                self.node_id,
+                self.host,
+                self.port,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -385,18 +421,21 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 1 {
-            rt::read::skip_str(c, true)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 2)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 1 {
+                rt::read::skip_str(c, true)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 2)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -432,54 +471,60 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += 4;
-        }
-        if v <= 0 && self.node_id != 0_i32 {
-            return Err(rt::write::not_in_version("node_endpoints[].node_id"));
-        }
-        if v >= 1 {
-            n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
-        }
-        if v <= 0 && !self.host.is_empty() {
-            return Err(rt::write::not_in_version("node_endpoints[].host"));
-        }
-        if v >= 1 {
-            n += 2;
-        }
-        if v <= 0 && self.port != 0_u16 {
-            return Err(rt::write::not_in_version("node_endpoints[].port"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
+            }
+            if v <= 0 && self.node_id != 0_i32 {
+                return Err(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if v >= 1 {
+                n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
+            }
+            if v <= 0 && !self.host.is_empty() {
+                return Err(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if v >= 1 {
+                n += 2;
+            }
+            if v <= 0 && self.port != 0_u16 {
+                return Err(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.node_id != 0_i32 {
-            w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
-        }
-        if v <= 0 && !self.host.is_empty() {
-            w.fail(rt::write::not_in_version("node_endpoints[].host"));
-        }
-        if v <= 0 && self.port != 0_u16 {
-            w.fail(rt::write::not_in_version("node_endpoints[].port"));
-        }
-        if v >= 1 {
-            w.i32(self.node_id, "node_endpoints[].node_id");
-        }
-        if v >= 1 {
-            w.str(self.host, true, "node_endpoints[].host");
-        }
-        if v >= 1 {
-            w.u16(self.port, "node_endpoints[].port");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.node_id != 0_i32 {
+                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if v <= 0 && !self.host.is_empty() {
+                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if v <= 0 && self.port != 0_u16 {
+                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            if v >= 1 {
+                w.i32(self.node_id, "node_endpoints[].node_id");
+            }
+            if v >= 1 {
+                w.str(self.host, true, "node_endpoints[].host");
+            }
+            if v >= 1 {
+                w.u16(self.port, "node_endpoints[].port");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -521,6 +566,7 @@ impl<'a> PartitionSnapshot<'a> {
 }
 
 impl Default for PartitionSnapshot<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -528,8 +574,11 @@ impl Default for PartitionSnapshot<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionSnapshot<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionSnapshot {{ index: {=i32}, error_code: {=i16}, snapshot_id: {}, current_leader: {}, size: {=i64}, position: {=i64}, unaligned_records: {}, unknown_tagged_fields: {} }}", self.index, self.error_code, self.snapshot_id, self.current_leader, self.size, self.position, self.unaligned_records, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionSnapshot {{ index: {=i32}, error_code: {=i16}, snapshot_id: {}, current_leader: {}, size: {=i64}, position: {=i64}, unaligned_records: {}, unknown_tagged_fields: {} }}", self.index, self.error_code, self.snapshot_id, self.current_leader, self.size, self.position, self.unaligned_records, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -594,13 +643,16 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        <SnapshotId as rt::Struct>::skip(c, v)?;
-        rt::read::skip(c, 16)?;
-        rt::read::skip_bytes(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            <SnapshotId as rt::Struct>::skip(c, v)?;
+            rt::read::skip(c, 16)?;
+            rt::read::skip_bytes(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -666,55 +718,61 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 22;
-        n += rt::Struct::size(&self.snapshot_id, v)?;
-        n += rt::write::opt_bytes_size(
-            self.unaligned_records,
-            true,
-            false,
-            "topics[].partitions[].unaligned_records",
-        )?;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.current_leader != LeaderIdAndEpoch::DEFAULT {
-                let s = rt::Struct::size(&self.current_leader, v)?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 22;
+            n += rt::Struct::size(&self.snapshot_id, v)?;
+            n += rt::write::opt_bytes_size(
+                self.unaligned_records,
+                true,
+                false,
+                "topics[].partitions[].unaligned_records",
+            )?;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.current_leader != LeaderIdAndEpoch::DEFAULT {
+                    let s = rt::Struct::size(&self.current_leader, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.index, "topics[].partitions[].index");
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        rt::Struct::write(&self.snapshot_id, w, v);
-        w.i64(self.size, "topics[].partitions[].size");
-        w.i64(self.position, "topics[].partitions[].position");
-        w.opt_bytes(
-            self.unaligned_records,
-            true,
-            false,
-            "topics[].partitions[].unaligned_records",
-        );
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_current_leader = self.current_leader != LeaderIdAndEpoch::DEFAULT;
-            tags += usize::from(has_current_leader);
-            w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_current_leader {
-                let s = w.ok(rt::Struct::size(&self.current_leader, v));
-                w.uvarint(0, "topics[].partitions[].current_leader");
-                w.uvarint(s as u32, "topics[].partitions[].current_leader");
-                rt::Struct::write(&self.current_leader, w, v);
+        rt::outline(move || {
+            w.i32(self.index, "topics[].partitions[].index");
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            rt::Struct::write(&self.snapshot_id, w, v);
+            w.i64(self.size, "topics[].partitions[].size");
+            w.i64(self.position, "topics[].partitions[].position");
+            w.opt_bytes(
+                self.unaligned_records,
+                true,
+                false,
+                "topics[].partitions[].unaligned_records",
+            );
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_current_leader = self.current_leader != LeaderIdAndEpoch::DEFAULT;
+                tags += usize::from(has_current_leader);
+                w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_current_leader {
+                    let s = w.ok(rt::Struct::size(&self.current_leader, v));
+                    w.uvarint(0, "topics[].partitions[].current_leader");
+                    w.uvarint(s as u32, "topics[].partitions[].current_leader");
+                    rt::Struct::write(&self.current_leader, w, v);
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -741,6 +799,7 @@ impl<'a> SnapshotId<'a> {
 }
 
 impl Default for SnapshotId<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -748,14 +807,17 @@ impl Default for SnapshotId<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SnapshotId<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "SnapshotId {{ end_offset: {=i64}, epoch: {=i32}, unknown_tagged_fields: {} }}",
-            self.end_offset,
-            self.epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "SnapshotId {{ end_offset: {=i64}, epoch: {=i32}, unknown_tagged_fields: {} }}",
+                self.end_offset,
+                self.epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -799,10 +861,13 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 12)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 12)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -831,20 +896,26 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset");
-        w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset");
+            w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -871,6 +942,7 @@ impl<'a> LeaderIdAndEpoch<'a> {
 }
 
 impl Default for LeaderIdAndEpoch<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -878,14 +950,17 @@ impl Default for LeaderIdAndEpoch<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderIdAndEpoch<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
-            self.leader_id,
-            self.leader_epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
+                self.leader_id,
+                self.leader_epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -930,10 +1005,13 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 8)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 8)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -962,20 +1040,26 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.leader_id, "topics[].partitions[].current_leader.leader_id");
-        w.i32(self.leader_epoch, "topics[].partitions[].current_leader.leader_epoch");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.leader_id, "topics[].partitions[].current_leader.leader_id");
+            w.i32(self.leader_epoch, "topics[].partitions[].current_leader.leader_epoch");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1443,6 +1527,7 @@ pub mod owned {
     }
 
     impl Default for FetchSnapshotResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -1455,108 +1540,120 @@ pub mod owned {
     }
 
     impl From<&super::FetchSnapshotResponse<'_>> for FetchSnapshotResponse {
+        #[inline]
         fn from(v: &super::FetchSnapshotResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for FetchSnapshotResponse {}
 
     impl rt::OwnedStruct for FetchSnapshotResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let topics = rt::owned::read_array::<TopicSnapshot, _>(c, true, v, "topics")?;
-            let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
-            let unknown_tagged_fields = {
-                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-                let mut unknown = 0u32;
-                let mut next_tag = 0u64;
-                for _ in 0..n {
-                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                    let before = c.len();
-                    match tag {
-                        0 if v >= 1 => {
-                            node_endpoints_tag =
-                                rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
-                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
-                        }
-                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
-                        _ => {
-                            rt::read::skip_tag(c, size, "_tagged_fields")?;
-                            unknown += 1;
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let topics = rt::owned::read_array::<TopicSnapshot, _>(c, true, v, "topics")?;
+                let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
+                let unknown_tagged_fields = {
+                    let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                    let mut unknown = 0u32;
+                    let mut next_tag = 0u64;
+                    for _ in 0..n {
+                        let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                        let before = c.len();
+                        match tag {
+                            0 if v >= 1 => {
+                                node_endpoints_tag =
+                                    rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
+                                rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                                rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                            }
+                            0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                            _ => {
+                                rt::read::skip_tag(c, size, "_tagged_fields")?;
+                                unknown += 1;
+                            }
                         }
                     }
-                }
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
-            };
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                topics,
-                node_endpoints: node_endpoints_tag,
-                unknown_tagged_fields,
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    topics,
+                    node_endpoints: node_endpoints_tag,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            if v <= 0 && !self.node_endpoints.is_empty() {
-                return Err(rt::write::not_in_version("node_endpoints"));
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if v >= 1 && !self.node_endpoints.is_empty() {
-                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                if v <= 0 && !self.node_endpoints.is_empty() {
+                    return Err(rt::write::not_in_version("node_endpoints"));
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if v >= 1 && !self.node_endpoints.is_empty() {
+                        let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && !self.node_endpoints.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints"));
-            }
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
-                tags += usize::from(has_node_endpoints);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_node_endpoints {
-                    let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
-                    w.uvarint(0, "node_endpoints");
-                    w.uvarint(s as u32, "node_endpoints");
-                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
+            rt::outline(move || {
+                if v <= 0 && !self.node_endpoints.is_empty() {
+                    w.fail(rt::write::not_in_version("node_endpoints"));
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
+                    tags += usize::from(has_node_endpoints);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_node_endpoints {
+                        let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
+                        w.uvarint(0, "node_endpoints");
+                        w.uvarint(s as u32, "node_endpoints");
+                        rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                }
+            })
         }
     }
 
@@ -1572,6 +1669,7 @@ pub mod owned {
     }
 
     impl Default for TopicSnapshot {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1582,42 +1680,51 @@ pub mod owned {
     }
 
     impl From<&super::TopicSnapshot<'_>> for TopicSnapshot {
+        #[inline]
         fn from(v: &super::TopicSnapshot<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for TopicSnapshot {}
 
     impl rt::OwnedStruct for TopicSnapshot {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
-            let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
-            Ok(Self {
-                name,
-                partitions,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+                let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+                Ok(Self {
+                    name,
+                    partitions,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, true, "topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, true, "topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1642,6 +1749,7 @@ pub mod owned {
     }
 
     impl Default for NodeEndpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
@@ -1653,13 +1761,16 @@ pub mod owned {
     }
 
     impl From<&super::NodeEndpoint<'_>> for NodeEndpoint {
+        #[inline]
         fn from(v: &super::NodeEndpoint<'_>) -> Self {
-            Self {
-                node_id: v.node_id,
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    node_id: v.node_id,
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1695,32 +1806,35 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += 4;
-            }
-            if v <= 0 && self.node_id != 0_i32 {
-                return Err(rt::write::not_in_version("node_endpoints[].node_id"));
-            }
-            if v >= 1 {
-                n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
-            }
-            if v <= 0 && !self.host.is_empty() {
-                return Err(rt::write::not_in_version("node_endpoints[].host"));
-            }
-            if v >= 1 {
-                n += 2;
-            }
-            if v <= 0 && self.port != 0_u16 {
-                return Err(rt::write::not_in_version("node_endpoints[].port"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += 4;
+                }
+                if v <= 0 && self.node_id != 0_i32 {
+                    return Err(rt::write::not_in_version("node_endpoints[].node_id"));
+                }
+                if v >= 1 {
+                    n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
+                }
+                if v <= 0 && !self.host.is_empty() {
+                    return Err(rt::write::not_in_version("node_endpoints[].host"));
+                }
+                if v >= 1 {
+                    n += 2;
+                }
+                if v <= 0 && self.port != 0_u16 {
+                    return Err(rt::write::not_in_version("node_endpoints[].port"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1776,6 +1890,7 @@ pub mod owned {
     }
 
     impl Default for PartitionSnapshot {
+        #[inline]
         fn default() -> Self {
             Self {
                 index: 0_i32,
@@ -1791,17 +1906,20 @@ pub mod owned {
     }
 
     impl From<&super::PartitionSnapshot<'_>> for PartitionSnapshot {
+        #[inline]
         fn from(v: &super::PartitionSnapshot<'_>) -> Self {
-            Self {
-                index: v.index,
-                error_code: v.error_code,
-                snapshot_id: (&v.snapshot_id).into(),
-                current_leader: (&v.current_leader).into(),
-                size: v.size,
-                position: v.position,
-                unaligned_records: v.unaligned_records.map(<[u8]>::to_vec),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    index: v.index,
+                    error_code: v.error_code,
+                    snapshot_id: (&v.snapshot_id).into(),
+                    current_leader: (&v.current_leader).into(),
+                    size: v.size,
+                    position: v.position,
+                    unaligned_records: v.unaligned_records.map(<[u8]>::to_vec),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1869,26 +1987,29 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 22;
-            n += rt::OwnedStruct::size(&self.snapshot_id, v)?;
-            n += rt::write::opt_bytes_size(
-                self.unaligned_records.as_deref(),
-                true,
-                false,
-                "topics[].partitions[].unaligned_records",
-            )?;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.current_leader != LeaderIdAndEpoch::default() {
-                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 22;
+                n += rt::OwnedStruct::size(&self.snapshot_id, v)?;
+                n += rt::write::opt_bytes_size(
+                    self.unaligned_records.as_deref(),
+                    true,
+                    false,
+                    "topics[].partitions[].unaligned_records",
+                )?;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.current_leader != LeaderIdAndEpoch::default() {
+                        let s = rt::OwnedStruct::size(&self.current_leader, v)?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1938,6 +2059,7 @@ pub mod owned {
     }
 
     impl Default for SnapshotId {
+        #[inline]
         fn default() -> Self {
             Self {
                 end_offset: 0_i64,
@@ -1948,12 +2070,15 @@ pub mod owned {
     }
 
     impl From<&super::SnapshotId<'_>> for SnapshotId {
+        #[inline]
         fn from(v: &super::SnapshotId<'_>) -> Self {
-            Self {
-                end_offset: v.end_offset,
-                epoch: v.epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    end_offset: v.end_offset,
+                    epoch: v.epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1985,14 +2110,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2025,6 +2153,7 @@ pub mod owned {
     }
 
     impl Default for LeaderIdAndEpoch {
+        #[inline]
         fn default() -> Self {
             Self {
                 leader_id: 0_i32,
@@ -2035,12 +2164,15 @@ pub mod owned {
     }
 
     impl From<&super::LeaderIdAndEpoch<'_>> for LeaderIdAndEpoch {
+        #[inline]
         fn from(v: &super::LeaderIdAndEpoch<'_>) -> Self {
-            Self {
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2072,14 +2204,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2102,6 +2237,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for FetchSnapshotResponse {
         type View<'a> = super::FetchSnapshotResponse<'a>;
+        #[inline]
         fn from_view(v: &super::FetchSnapshotResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -37,6 +37,7 @@ impl<'a> FindCoordinatorRequest<'a> {
 }
 
 impl Default for FindCoordinatorRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,8 +45,11 @@ impl Default for FindCoordinatorRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FindCoordinatorRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "FindCoordinatorRequest {{ key: \"{=str}\", key_type: {=i8}, coordinator_keys: {}, unknown_tagged_fields: {} }}", self.key, self.key_type, self.coordinator_keys, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "FindCoordinatorRequest {{ key: \"{=str}\", key_type: {=i8}, coordinator_keys: {}, unknown_tagged_fields: {} }}", self.key, self.key_type, self.coordinator_keys, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -98,62 +102,68 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 3 {
-            n += rt::write::str_size(self.key, v >= 3, "key")?;
-        }
-        if v >= 4 && !self.key.is_empty() {
-            return Err(rt::write::not_in_version("key"));
-        }
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.key_type != 0_i8 {
-            return Err(rt::write::not_in_version("key_type"));
-        }
-        if v >= 4 {
-            n += rt::write::array_size(&self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
-        }
-        if v <= 3 && !self.coordinator_keys.is_empty() {
-            return Err(rt::write::not_in_version("coordinator_keys"));
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 3 {
+                n += rt::write::str_size(self.key, v >= 3, "key")?;
             }
-        }
-        Ok(n)
+            if v >= 4 && !self.key.is_empty() {
+                return Err(rt::write::not_in_version("key"));
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.key_type != 0_i8 {
+                return Err(rt::write::not_in_version("key_type"));
+            }
+            if v >= 4 {
+                n += rt::write::array_size(&self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
+            }
+            if v <= 3 && !self.coordinator_keys.is_empty() {
+                return Err(rt::write::not_in_version("coordinator_keys"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 4 && !self.key.is_empty() {
-            w.fail(rt::write::not_in_version("key"));
-        }
-        if v <= 0 && self.key_type != 0_i8 {
-            w.fail(rt::write::not_in_version("key_type"));
-        }
-        if v <= 3 && !self.coordinator_keys.is_empty() {
-            w.fail(rt::write::not_in_version("coordinator_keys"));
-        }
-        if v <= 3 {
-            w.str(self.key, v >= 3, "key");
-        }
-        if v >= 1 {
-            w.i8(self.key_type, "key_type");
-        }
-        if v >= 4 {
-            w.array(&self.coordinator_keys, v >= 3, v, "coordinator_keys");
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 4 && !self.key.is_empty() {
+                w.fail(rt::write::not_in_version("key"));
+            }
+            if v <= 0 && self.key_type != 0_i8 {
+                w.fail(rt::write::not_in_version("key_type"));
+            }
+            if v <= 3 && !self.coordinator_keys.is_empty() {
+                w.fail(rt::write::not_in_version("coordinator_keys"));
+            }
+            if v <= 3 {
+                w.str(self.key, v >= 3, "key");
+            }
+            if v >= 1 {
+                w.i8(self.key_type, "key_type");
+            }
+            if v >= 4 {
+                w.array(&self.coordinator_keys, v >= 3, v, "coordinator_keys");
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -265,6 +275,7 @@ pub mod owned {
     }
 
     impl Default for FindCoordinatorRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 key: rt::CompactString::const_new(""),
@@ -276,13 +287,16 @@ pub mod owned {
     }
 
     impl From<&super::FindCoordinatorRequest<'_>> for FindCoordinatorRequest {
+        #[inline]
         fn from(v: &super::FindCoordinatorRequest<'_>) -> Self {
-            Self {
-                key: v.key.into(),
-                key_type: v.key_type,
-                coordinator_keys: v.coordinator_keys.iter().map(rt::CompactString::from).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    key: v.key.into(),
+                    key_type: v.key_type,
+                    coordinator_keys: v.coordinator_keys.iter().map(rt::CompactString::from).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -315,67 +329,74 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 3 {
-                n += rt::write::str_size(&self.key, v >= 3, "key")?;
-            }
-            if v >= 4 && !self.key.is_empty() {
-                return Err(rt::write::not_in_version("key"));
-            }
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.key_type != 0_i8 {
-                return Err(rt::write::not_in_version("key_type"));
-            }
-            if v >= 4 {
-                n += rt::owned::vec_size(&self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
-            }
-            if v <= 3 && !self.coordinator_keys.is_empty() {
-                return Err(rt::write::not_in_version("coordinator_keys"));
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 3 {
+                    n += rt::write::str_size(&self.key, v >= 3, "key")?;
                 }
-            }
-            Ok(n)
+                if v >= 4 && !self.key.is_empty() {
+                    return Err(rt::write::not_in_version("key"));
+                }
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.key_type != 0_i8 {
+                    return Err(rt::write::not_in_version("key_type"));
+                }
+                if v >= 4 {
+                    n += rt::owned::vec_size(&self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
+                }
+                if v <= 3 && !self.coordinator_keys.is_empty() {
+                    return Err(rt::write::not_in_version("coordinator_keys"));
+                }
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 4 && !self.key.is_empty() {
-                w.fail(rt::write::not_in_version("key"));
-            }
-            if v <= 0 && self.key_type != 0_i8 {
-                w.fail(rt::write::not_in_version("key_type"));
-            }
-            if v <= 3 && !self.coordinator_keys.is_empty() {
-                w.fail(rt::write::not_in_version("coordinator_keys"));
-            }
-            if v <= 3 {
-                w.str(&self.key, v >= 3, "key");
-            }
-            if v >= 1 {
-                w.i8(self.key_type, "key_type");
-            }
-            if v >= 4 {
-                rt::owned::write_vec(w, &self.coordinator_keys, v >= 3, v, "coordinator_keys");
-            }
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 4 && !self.key.is_empty() {
+                    w.fail(rt::write::not_in_version("key"));
+                }
+                if v <= 0 && self.key_type != 0_i8 {
+                    w.fail(rt::write::not_in_version("key_type"));
+                }
+                if v <= 3 && !self.coordinator_keys.is_empty() {
+                    w.fail(rt::write::not_in_version("coordinator_keys"));
+                }
+                if v <= 3 {
+                    w.str(&self.key, v >= 3, "key");
+                }
+                if v >= 1 {
+                    w.i8(self.key_type, "key_type");
+                }
+                if v >= 4 {
+                    rt::owned::write_vec(w, &self.coordinator_keys, v >= 3, v, "coordinator_keys");
+                }
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
     impl rt::OwnedMessage for FindCoordinatorRequest {
         type View<'a> = super::FindCoordinatorRequest<'a>;
+        #[inline]
         fn from_view(v: &super::FindCoordinatorRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -48,6 +48,7 @@ impl<'a> FindCoordinatorResponse<'a> {
 }
 
 impl Default for FindCoordinatorResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -55,8 +56,11 @@ impl Default for FindCoordinatorResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FindCoordinatorResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "FindCoordinatorResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, node_id: {=i32}, host: \"{=str}\", port: {=i32}, coordinators: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.node_id, self.host, self.port, self.coordinators, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "FindCoordinatorResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, node_id: {=i32}, host: \"{=str}\", port: {=i32}, coordinators: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.node_id, self.host, self.port, self.coordinators, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -140,98 +144,104 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += 4;
-        }
-        if v <= 3 {
-            n += 2;
-        }
-        if v >= 4 && self.error_code != 0_i16 {
-            return Err(rt::write::not_in_version("error_code"));
-        }
-        if (1..=3).contains(&v) {
-            n += rt::write::opt_str_size(self.error_message, v >= 3, (1..=3).contains(&v), "error_message")?;
-        }
-        if v <= 3 {
-            n += 4;
-        }
-        if v >= 4 && self.node_id != 0_i32 {
-            return Err(rt::write::not_in_version("node_id"));
-        }
-        if v <= 3 {
-            n += rt::write::str_size(self.host, v >= 3, "host")?;
-        }
-        if v >= 4 && !self.host.is_empty() {
-            return Err(rt::write::not_in_version("host"));
-        }
-        if v <= 3 {
-            n += 4;
-        }
-        if v >= 4 && self.port != 0_i32 {
-            return Err(rt::write::not_in_version("port"));
-        }
-        if v >= 4 {
-            n += rt::write::array_size(&self.coordinators, v >= 3, v, "coordinators")?;
-        }
-        if v <= 3 && !self.coordinators.is_empty() {
-            return Err(rt::write::not_in_version("coordinators"));
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v <= 3 {
+                n += 2;
+            }
+            if v >= 4 && self.error_code != 0_i16 {
+                return Err(rt::write::not_in_version("error_code"));
+            }
+            if (1..=3).contains(&v) {
+                n += rt::write::opt_str_size(self.error_message, v >= 3, (1..=3).contains(&v), "error_message")?;
+            }
+            if v <= 3 {
+                n += 4;
+            }
+            if v >= 4 && self.node_id != 0_i32 {
+                return Err(rt::write::not_in_version("node_id"));
+            }
+            if v <= 3 {
+                n += rt::write::str_size(self.host, v >= 3, "host")?;
+            }
+            if v >= 4 && !self.host.is_empty() {
+                return Err(rt::write::not_in_version("host"));
+            }
+            if v <= 3 {
+                n += 4;
+            }
+            if v >= 4 && self.port != 0_i32 {
+                return Err(rt::write::not_in_version("port"));
+            }
+            if v >= 4 {
+                n += rt::write::array_size(&self.coordinators, v >= 3, v, "coordinators")?;
+            }
+            if v <= 3 && !self.coordinators.is_empty() {
+                return Err(rt::write::not_in_version("coordinators"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 4 && self.error_code != 0_i16 {
-            w.fail(rt::write::not_in_version("error_code"));
-        }
-        if v >= 4 && self.node_id != 0_i32 {
-            w.fail(rt::write::not_in_version("node_id"));
-        }
-        if v >= 4 && !self.host.is_empty() {
-            w.fail(rt::write::not_in_version("host"));
-        }
-        if v >= 4 && self.port != 0_i32 {
-            w.fail(rt::write::not_in_version("port"));
-        }
-        if v <= 3 && !self.coordinators.is_empty() {
-            w.fail(rt::write::not_in_version("coordinators"));
-        }
-        if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        if v <= 3 {
-            w.i16(self.error_code, "error_code");
-        }
-        if (1..=3).contains(&v) {
-            w.opt_str(self.error_message, v >= 3, (1..=3).contains(&v), "error_message");
-        }
-        if v <= 3 {
-            w.i32(self.node_id, "node_id");
-        }
-        if v <= 3 {
-            w.str(self.host, v >= 3, "host");
-        }
-        if v <= 3 {
-            w.i32(self.port, "port");
-        }
-        if v >= 4 {
-            w.array(&self.coordinators, v >= 3, v, "coordinators");
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 4 && self.error_code != 0_i16 {
+                w.fail(rt::write::not_in_version("error_code"));
+            }
+            if v >= 4 && self.node_id != 0_i32 {
+                w.fail(rt::write::not_in_version("node_id"));
+            }
+            if v >= 4 && !self.host.is_empty() {
+                w.fail(rt::write::not_in_version("host"));
+            }
+            if v >= 4 && self.port != 0_i32 {
+                w.fail(rt::write::not_in_version("port"));
+            }
+            if v <= 3 && !self.coordinators.is_empty() {
+                w.fail(rt::write::not_in_version("coordinators"));
+            }
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            if v <= 3 {
+                w.i16(self.error_code, "error_code");
+            }
+            if (1..=3).contains(&v) {
+                w.opt_str(self.error_message, v >= 3, (1..=3).contains(&v), "error_message");
+            }
+            if v <= 3 {
+                w.i32(self.node_id, "node_id");
+            }
+            if v <= 3 {
+                w.str(self.host, v >= 3, "host");
+            }
+            if v <= 3 {
+                w.i32(self.port, "port");
+            }
+            if v >= 4 {
+                w.array(&self.coordinators, v >= 3, v, "coordinators");
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -270,6 +280,7 @@ impl<'a> Coordinator<'a> {
 }
 
 impl Default for Coordinator<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -277,8 +288,11 @@ impl Default for Coordinator<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Coordinator<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "Coordinator {{ key: \"{=str}\", node_id: {=i32}, host: \"{=str}\", port: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.key, self.node_id, self.host, self.port, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "Coordinator {{ key: \"{=str}\", node_id: {=i32}, host: \"{=str}\", port: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.key, self.node_id, self.host, self.port, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -373,26 +387,29 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 4 {
-            rt::read::skip_str(c, v >= 3)?;
-        }
-        if v >= 4 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 4 {
-            rt::read::skip_str(c, v >= 3)?;
-        }
-        if v >= 4 {
-            rt::read::skip(c, 6)?;
-        }
-        if v >= 4 {
-            rt::read::skip_str(c, v >= 3)?;
-        }
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 4 {
+                rt::read::skip_str(c, v >= 3)?;
+            }
+            if v >= 4 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 4 {
+                rt::read::skip_str(c, v >= 3)?;
+            }
+            if v >= 4 {
+                rt::read::skip(c, 6)?;
+            }
+            if v >= 4 {
+                rt::read::skip_str(c, v >= 3)?;
+            }
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -448,92 +465,98 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 4 {
-            n += rt::write::str_size(self.key, v >= 3, "coordinators[].key")?;
-        }
-        if v <= 3 && !self.key.is_empty() {
-            return Err(rt::write::not_in_version("coordinators[].key"));
-        }
-        if v >= 4 {
-            n += 4;
-        }
-        if v <= 3 && self.node_id != 0_i32 {
-            return Err(rt::write::not_in_version("coordinators[].node_id"));
-        }
-        if v >= 4 {
-            n += rt::write::str_size(self.host, v >= 3, "coordinators[].host")?;
-        }
-        if v <= 3 && !self.host.is_empty() {
-            return Err(rt::write::not_in_version("coordinators[].host"));
-        }
-        if v >= 4 {
-            n += 4;
-        }
-        if v <= 3 && self.port != 0_i32 {
-            return Err(rt::write::not_in_version("coordinators[].port"));
-        }
-        if v >= 4 {
-            n += 2;
-        }
-        if v <= 3 && self.error_code != 0_i16 {
-            return Err(rt::write::not_in_version("coordinators[].error_code"));
-        }
-        if v >= 4 {
-            n += rt::write::opt_str_size(self.error_message, v >= 3, v >= 4, "coordinators[].error_message")?;
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("coordinators[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 4 {
+                n += rt::write::str_size(self.key, v >= 3, "coordinators[].key")?;
             }
-        }
-        Ok(n)
+            if v <= 3 && !self.key.is_empty() {
+                return Err(rt::write::not_in_version("coordinators[].key"));
+            }
+            if v >= 4 {
+                n += 4;
+            }
+            if v <= 3 && self.node_id != 0_i32 {
+                return Err(rt::write::not_in_version("coordinators[].node_id"));
+            }
+            if v >= 4 {
+                n += rt::write::str_size(self.host, v >= 3, "coordinators[].host")?;
+            }
+            if v <= 3 && !self.host.is_empty() {
+                return Err(rt::write::not_in_version("coordinators[].host"));
+            }
+            if v >= 4 {
+                n += 4;
+            }
+            if v <= 3 && self.port != 0_i32 {
+                return Err(rt::write::not_in_version("coordinators[].port"));
+            }
+            if v >= 4 {
+                n += 2;
+            }
+            if v <= 3 && self.error_code != 0_i16 {
+                return Err(rt::write::not_in_version("coordinators[].error_code"));
+            }
+            if v >= 4 {
+                n += rt::write::opt_str_size(self.error_message, v >= 3, v >= 4, "coordinators[].error_message")?;
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("coordinators[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 3 && !self.key.is_empty() {
-            w.fail(rt::write::not_in_version("coordinators[].key"));
-        }
-        if v <= 3 && self.node_id != 0_i32 {
-            w.fail(rt::write::not_in_version("coordinators[].node_id"));
-        }
-        if v <= 3 && !self.host.is_empty() {
-            w.fail(rt::write::not_in_version("coordinators[].host"));
-        }
-        if v <= 3 && self.port != 0_i32 {
-            w.fail(rt::write::not_in_version("coordinators[].port"));
-        }
-        if v <= 3 && self.error_code != 0_i16 {
-            w.fail(rt::write::not_in_version("coordinators[].error_code"));
-        }
-        if v >= 4 {
-            w.str(self.key, v >= 3, "coordinators[].key");
-        }
-        if v >= 4 {
-            w.i32(self.node_id, "coordinators[].node_id");
-        }
-        if v >= 4 {
-            w.str(self.host, v >= 3, "coordinators[].host");
-        }
-        if v >= 4 {
-            w.i32(self.port, "coordinators[].port");
-        }
-        if v >= 4 {
-            w.i16(self.error_code, "coordinators[].error_code");
-        }
-        if v >= 4 {
-            w.opt_str(self.error_message, v >= 3, v >= 4, "coordinators[].error_message");
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "coordinators[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 3 && !self.key.is_empty() {
+                w.fail(rt::write::not_in_version("coordinators[].key"));
+            }
+            if v <= 3 && self.node_id != 0_i32 {
+                w.fail(rt::write::not_in_version("coordinators[].node_id"));
+            }
+            if v <= 3 && !self.host.is_empty() {
+                w.fail(rt::write::not_in_version("coordinators[].host"));
+            }
+            if v <= 3 && self.port != 0_i32 {
+                w.fail(rt::write::not_in_version("coordinators[].port"));
+            }
+            if v <= 3 && self.error_code != 0_i16 {
+                w.fail(rt::write::not_in_version("coordinators[].error_code"));
+            }
+            if v >= 4 {
+                w.str(self.key, v >= 3, "coordinators[].key");
+            }
+            if v >= 4 {
+                w.i32(self.node_id, "coordinators[].node_id");
+            }
+            if v >= 4 {
+                w.str(self.host, v >= 3, "coordinators[].host");
+            }
+            if v >= 4 {
+                w.i32(self.port, "coordinators[].port");
+            }
+            if v >= 4 {
+                w.i16(self.error_code, "coordinators[].error_code");
+            }
+            if v >= 4 {
+                w.opt_str(self.error_message, v >= 3, v >= 4, "coordinators[].error_message");
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "coordinators[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -840,6 +863,7 @@ pub mod owned {
     }
 
     impl Default for FindCoordinatorResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -855,17 +879,20 @@ pub mod owned {
     }
 
     impl From<&super::FindCoordinatorResponse<'_>> for FindCoordinatorResponse {
+        #[inline]
         fn from(v: &super::FindCoordinatorResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                node_id: v.node_id,
-                host: v.host.into(),
-                port: v.port,
-                coordinators: v.coordinators.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    node_id: v.node_id,
+                    host: v.host.into(),
+                    port: v.port,
+                    coordinators: v.coordinators.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -914,108 +941,114 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += 4;
-            }
-            if v <= 3 {
-                n += 2;
-            }
-            if v >= 4 && self.error_code != 0_i16 {
-                return Err(rt::write::not_in_version("error_code"));
-            }
-            if (1..=3).contains(&v) {
-                n += rt::write::opt_str_size(
-                    self.error_message.as_deref(),
-                    v >= 3,
-                    (1..=3).contains(&v),
-                    "error_message",
-                )?;
-            }
-            if v <= 3 {
-                n += 4;
-            }
-            if v >= 4 && self.node_id != 0_i32 {
-                return Err(rt::write::not_in_version("node_id"));
-            }
-            if v <= 3 {
-                n += rt::write::str_size(&self.host, v >= 3, "host")?;
-            }
-            if v >= 4 && !self.host.is_empty() {
-                return Err(rt::write::not_in_version("host"));
-            }
-            if v <= 3 {
-                n += 4;
-            }
-            if v >= 4 && self.port != 0_i32 {
-                return Err(rt::write::not_in_version("port"));
-            }
-            if v >= 4 {
-                n += rt::owned::vec_size(&self.coordinators, v >= 3, v, "coordinators")?;
-            }
-            if v <= 3 && !self.coordinators.is_empty() {
-                return Err(rt::write::not_in_version("coordinators"));
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v <= 3 {
+                    n += 2;
+                }
+                if v >= 4 && self.error_code != 0_i16 {
+                    return Err(rt::write::not_in_version("error_code"));
+                }
+                if (1..=3).contains(&v) {
+                    n += rt::write::opt_str_size(
+                        self.error_message.as_deref(),
+                        v >= 3,
+                        (1..=3).contains(&v),
+                        "error_message",
+                    )?;
+                }
+                if v <= 3 {
+                    n += 4;
+                }
+                if v >= 4 && self.node_id != 0_i32 {
+                    return Err(rt::write::not_in_version("node_id"));
+                }
+                if v <= 3 {
+                    n += rt::write::str_size(&self.host, v >= 3, "host")?;
+                }
+                if v >= 4 && !self.host.is_empty() {
+                    return Err(rt::write::not_in_version("host"));
+                }
+                if v <= 3 {
+                    n += 4;
+                }
+                if v >= 4 && self.port != 0_i32 {
+                    return Err(rt::write::not_in_version("port"));
+                }
+                if v >= 4 {
+                    n += rt::owned::vec_size(&self.coordinators, v >= 3, v, "coordinators")?;
+                }
+                if v <= 3 && !self.coordinators.is_empty() {
+                    return Err(rt::write::not_in_version("coordinators"));
+                }
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 4 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("error_code"));
-            }
-            if v >= 4 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("node_id"));
-            }
-            if v >= 4 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("host"));
-            }
-            if v >= 4 && self.port != 0_i32 {
-                w.fail(rt::write::not_in_version("port"));
-            }
-            if v <= 3 && !self.coordinators.is_empty() {
-                w.fail(rt::write::not_in_version("coordinators"));
-            }
-            if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            if v <= 3 {
-                w.i16(self.error_code, "error_code");
-            }
-            if (1..=3).contains(&v) {
-                w.opt_str(
-                    self.error_message.as_deref(),
-                    v >= 3,
-                    (1..=3).contains(&v),
-                    "error_message",
-                );
-            }
-            if v <= 3 {
-                w.i32(self.node_id, "node_id");
-            }
-            if v <= 3 {
-                w.str(&self.host, v >= 3, "host");
-            }
-            if v <= 3 {
-                w.i32(self.port, "port");
-            }
-            if v >= 4 {
-                rt::owned::write_vec(w, &self.coordinators, v >= 3, v, "coordinators");
-            }
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 4 && self.error_code != 0_i16 {
+                    w.fail(rt::write::not_in_version("error_code"));
+                }
+                if v >= 4 && self.node_id != 0_i32 {
+                    w.fail(rt::write::not_in_version("node_id"));
+                }
+                if v >= 4 && !self.host.is_empty() {
+                    w.fail(rt::write::not_in_version("host"));
+                }
+                if v >= 4 && self.port != 0_i32 {
+                    w.fail(rt::write::not_in_version("port"));
+                }
+                if v <= 3 && !self.coordinators.is_empty() {
+                    w.fail(rt::write::not_in_version("coordinators"));
+                }
+                if v >= 1 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                if v <= 3 {
+                    w.i16(self.error_code, "error_code");
+                }
+                if (1..=3).contains(&v) {
+                    w.opt_str(
+                        self.error_message.as_deref(),
+                        v >= 3,
+                        (1..=3).contains(&v),
+                        "error_message",
+                    );
+                }
+                if v <= 3 {
+                    w.i32(self.node_id, "node_id");
+                }
+                if v <= 3 {
+                    w.str(&self.host, v >= 3, "host");
+                }
+                if v <= 3 {
+                    w.i32(self.port, "port");
+                }
+                if v >= 4 {
+                    rt::owned::write_vec(w, &self.coordinators, v >= 3, v, "coordinators");
+                }
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1039,6 +1072,7 @@ pub mod owned {
     }
 
     impl Default for Coordinator {
+        #[inline]
         fn default() -> Self {
             Self {
                 key: rt::CompactString::const_new(""),
@@ -1053,16 +1087,19 @@ pub mod owned {
     }
 
     impl From<&super::Coordinator<'_>> for Coordinator {
+        #[inline]
         fn from(v: &super::Coordinator<'_>) -> Self {
-            Self {
-                key: v.key.into(),
-                node_id: v.node_id,
-                host: v.host.into(),
-                port: v.port,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    key: v.key.into(),
+                    node_id: v.node_id,
+                    host: v.host.into(),
+                    port: v.port,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1126,56 +1163,59 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 4 {
-                n += rt::write::str_size(&self.key, v >= 3, "coordinators[].key")?;
-            }
-            if v <= 3 && !self.key.is_empty() {
-                return Err(rt::write::not_in_version("coordinators[].key"));
-            }
-            if v >= 4 {
-                n += 4;
-            }
-            if v <= 3 && self.node_id != 0_i32 {
-                return Err(rt::write::not_in_version("coordinators[].node_id"));
-            }
-            if v >= 4 {
-                n += rt::write::str_size(&self.host, v >= 3, "coordinators[].host")?;
-            }
-            if v <= 3 && !self.host.is_empty() {
-                return Err(rt::write::not_in_version("coordinators[].host"));
-            }
-            if v >= 4 {
-                n += 4;
-            }
-            if v <= 3 && self.port != 0_i32 {
-                return Err(rt::write::not_in_version("coordinators[].port"));
-            }
-            if v >= 4 {
-                n += 2;
-            }
-            if v <= 3 && self.error_code != 0_i16 {
-                return Err(rt::write::not_in_version("coordinators[].error_code"));
-            }
-            if v >= 4 {
-                n += rt::write::opt_str_size(
-                    self.error_message.as_deref(),
-                    v >= 3,
-                    v >= 4,
-                    "coordinators[].error_message",
-                )?;
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("coordinators[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 4 {
+                    n += rt::write::str_size(&self.key, v >= 3, "coordinators[].key")?;
                 }
-            }
-            Ok(n)
+                if v <= 3 && !self.key.is_empty() {
+                    return Err(rt::write::not_in_version("coordinators[].key"));
+                }
+                if v >= 4 {
+                    n += 4;
+                }
+                if v <= 3 && self.node_id != 0_i32 {
+                    return Err(rt::write::not_in_version("coordinators[].node_id"));
+                }
+                if v >= 4 {
+                    n += rt::write::str_size(&self.host, v >= 3, "coordinators[].host")?;
+                }
+                if v <= 3 && !self.host.is_empty() {
+                    return Err(rt::write::not_in_version("coordinators[].host"));
+                }
+                if v >= 4 {
+                    n += 4;
+                }
+                if v <= 3 && self.port != 0_i32 {
+                    return Err(rt::write::not_in_version("coordinators[].port"));
+                }
+                if v >= 4 {
+                    n += 2;
+                }
+                if v <= 3 && self.error_code != 0_i16 {
+                    return Err(rt::write::not_in_version("coordinators[].error_code"));
+                }
+                if v >= 4 {
+                    n += rt::write::opt_str_size(
+                        self.error_message.as_deref(),
+                        v >= 3,
+                        v >= 4,
+                        "coordinators[].error_message",
+                    )?;
+                }
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("coordinators[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1228,6 +1268,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for FindCoordinatorResponse {
         type View<'a> = super::FindCoordinatorResponse<'a>;
+        #[inline]
         fn from_view(v: &super::FindCoordinatorResponse<'_>) -> Self {
             Self::from(v)
         }

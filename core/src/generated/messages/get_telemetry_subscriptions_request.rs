@@ -31,6 +31,7 @@ impl<'a> GetTelemetrySubscriptionsRequest<'a> {
 }
 
 impl Default for GetTelemetrySubscriptionsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -38,13 +39,16 @@ impl Default for GetTelemetrySubscriptionsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for GetTelemetrySubscriptionsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "GetTelemetrySubscriptionsRequest {{ client_instance_id: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.client_instance_id),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "GetTelemetrySubscriptionsRequest {{ client_instance_id: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.client_instance_id),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -75,19 +79,25 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.uuid(self.client_instance_id, "client_instance_id");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.client_instance_id, "client_instance_id");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -160,6 +170,7 @@ pub mod owned {
     }
 
     impl Default for GetTelemetrySubscriptionsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 client_instance_id: rt::Uuid::nil(),
@@ -169,11 +180,14 @@ pub mod owned {
     }
 
     impl From<&super::GetTelemetrySubscriptionsRequest<'_>> for GetTelemetrySubscriptionsRequest {
+        #[inline]
         fn from(v: &super::GetTelemetrySubscriptionsRequest<'_>) -> Self {
-            Self {
-                client_instance_id: v.client_instance_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    client_instance_id: v.client_instance_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -190,31 +204,38 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<17>("client_instance_id") {
-                    r[0..16].copy_from_slice(self.client_instance_id.as_bytes());
-                    r[16] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<17>("client_instance_id") {
+                        r[0..16].copy_from_slice(self.client_instance_id.as_bytes());
+                        r[16] = 0;
+                    }
+                } else {
+                    w.uuid(self.client_instance_id, "client_instance_id");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.uuid(self.client_instance_id, "client_instance_id");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for GetTelemetrySubscriptionsRequest {
         type View<'a> = super::GetTelemetrySubscriptionsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::GetTelemetrySubscriptionsRequest<'_>) -> Self {
             Self::from(v)
         }

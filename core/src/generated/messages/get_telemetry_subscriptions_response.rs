@@ -54,6 +54,7 @@ impl<'a> GetTelemetrySubscriptionsResponse<'a> {
 }
 
 impl Default for GetTelemetrySubscriptionsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -61,8 +62,11 @@ impl Default for GetTelemetrySubscriptionsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for GetTelemetrySubscriptionsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "GetTelemetrySubscriptionsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, client_instance_id: {}, subscription_id: {=i32}, accepted_compression_types: {}, push_interval_ms: {=i32}, telemetry_max_bytes: {=i32}, delta_temporality: {=bool}, requested_metrics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::UuidFmt(self.client_instance_id), self.subscription_id, self.accepted_compression_types, self.push_interval_ms, self.telemetry_max_bytes, self.delta_temporality, self.requested_metrics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "GetTelemetrySubscriptionsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, client_instance_id: {}, subscription_id: {=i32}, accepted_compression_types: {}, push_interval_ms: {=i32}, telemetry_max_bytes: {=i32}, delta_temporality: {=bool}, requested_metrics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::UuidFmt(self.client_instance_id), self.subscription_id, self.accepted_compression_types, self.push_interval_ms, self.telemetry_max_bytes, self.delta_temporality, self.requested_metrics, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -144,29 +148,35 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 35;
-        n += rt::write::array_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
-        n += rt::write::array_size(&self.requested_metrics, true, v, "requested_metrics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 35;
+            n += rt::write::array_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
+            n += rt::write::array_size(&self.requested_metrics, true, v, "requested_metrics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.uuid(self.client_instance_id, "client_instance_id");
-        w.i32(self.subscription_id, "subscription_id");
-        w.array(&self.accepted_compression_types, true, v, "accepted_compression_types");
-        w.i32(self.push_interval_ms, "push_interval_ms");
-        w.i32(self.telemetry_max_bytes, "telemetry_max_bytes");
-        w.bool(self.delta_temporality, "delta_temporality");
-        w.array(&self.requested_metrics, true, v, "requested_metrics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.uuid(self.client_instance_id, "client_instance_id");
+            w.i32(self.subscription_id, "subscription_id");
+            w.array(&self.accepted_compression_types, true, v, "accepted_compression_types");
+            w.i32(self.push_interval_ms, "push_interval_ms");
+            w.i32(self.telemetry_max_bytes, "telemetry_max_bytes");
+            w.bool(self.delta_temporality, "delta_temporality");
+            w.array(&self.requested_metrics, true, v, "requested_metrics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -397,6 +407,7 @@ pub mod owned {
     }
 
     impl Default for GetTelemetrySubscriptionsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -414,19 +425,22 @@ pub mod owned {
     }
 
     impl From<&super::GetTelemetrySubscriptionsResponse<'_>> for GetTelemetrySubscriptionsResponse {
+        #[inline]
         fn from(v: &super::GetTelemetrySubscriptionsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                client_instance_id: v.client_instance_id,
-                subscription_id: v.subscription_id,
-                accepted_compression_types: v.accepted_compression_types.iter().collect(),
-                push_interval_ms: v.push_interval_ms,
-                telemetry_max_bytes: v.telemetry_max_bytes,
-                delta_temporality: v.delta_temporality,
-                requested_metrics: v.requested_metrics.iter().map(rt::CompactString::from).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    client_instance_id: v.client_instance_id,
+                    subscription_id: v.subscription_id,
+                    accepted_compression_types: v.accepted_compression_types.iter().collect(),
+                    push_interval_ms: v.push_interval_ms,
+                    telemetry_max_bytes: v.telemetry_max_bytes,
+                    delta_temporality: v.delta_temporality,
+                    requested_metrics: v.requested_metrics.iter().map(rt::CompactString::from).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -478,44 +492,51 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 35;
-            n += rt::owned::vec_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
-            n += rt::owned::vec_size(&self.requested_metrics, true, v, "requested_metrics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 35;
+                n += rt::owned::vec_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
+                n += rt::owned::vec_size(&self.requested_metrics, true, v, "requested_metrics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<26>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                r[6..22].copy_from_slice(self.client_instance_id.as_bytes());
-                r[22..26].copy_from_slice(&self.subscription_id.to_be_bytes());
-            }
-            rt::owned::write_vec(
-                w,
-                &self.accepted_compression_types,
-                true,
-                v,
-                "accepted_compression_types",
-            );
-            if let Some(r) = w.run::<9>("push_interval_ms") {
-                r[0..4].copy_from_slice(&self.push_interval_ms.to_be_bytes());
-                r[4..8].copy_from_slice(&self.telemetry_max_bytes.to_be_bytes());
-                r[8] = u8::from(self.delta_temporality);
-            }
-            rt::owned::write_vec(w, &self.requested_metrics, true, v, "requested_metrics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<26>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[6..22].copy_from_slice(self.client_instance_id.as_bytes());
+                    r[22..26].copy_from_slice(&self.subscription_id.to_be_bytes());
+                }
+                rt::owned::write_vec(
+                    w,
+                    &self.accepted_compression_types,
+                    true,
+                    v,
+                    "accepted_compression_types",
+                );
+                if let Some(r) = w.run::<9>("push_interval_ms") {
+                    r[0..4].copy_from_slice(&self.push_interval_ms.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.telemetry_max_bytes.to_be_bytes());
+                    r[8] = u8::from(self.delta_temporality);
+                }
+                rt::owned::write_vec(w, &self.requested_metrics, true, v, "requested_metrics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
     impl rt::OwnedMessage for GetTelemetrySubscriptionsResponse {
         type View<'a> = super::GetTelemetrySubscriptionsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::GetTelemetrySubscriptionsResponse<'_>) -> Self {
             Self::from(v)
         }

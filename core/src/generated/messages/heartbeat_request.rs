@@ -40,6 +40,7 @@ impl<'a> HeartbeatRequest<'a> {
 }
 
 impl Default for HeartbeatRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -47,8 +48,11 @@ impl Default for HeartbeatRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for HeartbeatRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "HeartbeatRequest {{ group_id: \"{=str}\", generation_id: {=i32}, member_id: \"{=str}\", group_instance_id: {}, unknown_tagged_fields: {} }}", self.group_id, self.generation_id, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "HeartbeatRequest {{ group_id: \"{=str}\", generation_id: {=i32}, member_id: \"{=str}\", group_instance_id: {}, unknown_tagged_fields: {} }}", self.group_id, self.generation_id, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -103,43 +107,49 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
-        n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
-        if v >= 3 {
-            n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "group_instance_id")?;
-        }
-        if v <= 2 && self.group_instance_id.is_some() {
-            return Err(rt::write::not_in_version("group_instance_id"));
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
+            n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "group_instance_id")?;
             }
-        }
-        Ok(n)
+            if v <= 2 && self.group_instance_id.is_some() {
+                return Err(rt::write::not_in_version("group_instance_id"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && self.group_instance_id.is_some() {
-            w.fail(rt::write::not_in_version("group_instance_id"));
-        }
-        w.str(self.group_id, v >= 4, "group_id");
-        w.i32(self.generation_id, "generation_id");
-        w.str(self.member_id, v >= 4, "member_id");
-        if v >= 3 {
-            w.opt_str(self.group_instance_id, v >= 4, v >= 3, "group_instance_id");
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && self.group_instance_id.is_some() {
+                w.fail(rt::write::not_in_version("group_instance_id"));
+            }
+            w.str(self.group_id, v >= 4, "group_id");
+            w.i32(self.generation_id, "generation_id");
+            w.str(self.member_id, v >= 4, "member_id");
+            if v >= 3 {
+                w.opt_str(self.group_instance_id, v >= 4, v >= 3, "group_instance_id");
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -274,6 +284,7 @@ pub mod owned {
     }
 
     impl Default for HeartbeatRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -286,14 +297,17 @@ pub mod owned {
     }
 
     impl From<&super::HeartbeatRequest<'_>> for HeartbeatRequest {
+        #[inline]
         fn from(v: &super::HeartbeatRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                generation_id: v.generation_id,
-                member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    generation_id: v.generation_id,
+                    member_id: v.member_id.into(),
+                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -324,48 +338,60 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
-            n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
-            if v >= 3 {
-                n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id")?;
-            }
-            if v <= 2 && self.group_instance_id.is_some() {
-                return Err(rt::write::not_in_version("group_instance_id"));
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
+                n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
+                if v >= 3 {
+                    n += rt::write::opt_str_size(
+                        self.group_instance_id.as_deref(),
+                        v >= 4,
+                        v >= 3,
+                        "group_instance_id",
+                    )?;
                 }
-            }
-            Ok(n)
+                if v <= 2 && self.group_instance_id.is_some() {
+                    return Err(rt::write::not_in_version("group_instance_id"));
+                }
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 2 && self.group_instance_id.is_some() {
-                w.fail(rt::write::not_in_version("group_instance_id"));
-            }
-            w.str(&self.group_id, v >= 4, "group_id");
-            w.i32(self.generation_id, "generation_id");
-            w.str(&self.member_id, v >= 4, "member_id");
-            if v >= 3 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id");
-            }
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 2 && self.group_instance_id.is_some() {
+                    w.fail(rt::write::not_in_version("group_instance_id"));
+                }
+                w.str(&self.group_id, v >= 4, "group_id");
+                w.i32(self.generation_id, "generation_id");
+                w.str(&self.member_id, v >= 4, "member_id");
+                if v >= 3 {
+                    w.opt_str(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id");
+                }
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
     impl rt::OwnedMessage for HeartbeatRequest {
         type View<'a> = super::HeartbeatRequest<'a>;
+        #[inline]
         fn from_view(v: &super::HeartbeatRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -33,6 +33,7 @@ impl<'a> HeartbeatResponse<'a> {
 }
 
 impl Default for HeartbeatResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for HeartbeatResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for HeartbeatResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "HeartbeatResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.error_code,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "HeartbeatResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.error_code,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -93,33 +97,39 @@ impl<'a> rt::Struct<'a> for HeartbeatResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        if v >= 1 {
-            n += 4;
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            if v >= 1 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        w.i16(self.error_code, "error_code");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            w.i16(self.error_code, "error_code");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -212,6 +222,7 @@ pub mod owned {
     }
 
     impl Default for HeartbeatResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -222,12 +233,15 @@ pub mod owned {
     }
 
     impl From<&super::HeartbeatResponse<'_>> for HeartbeatResponse {
+        #[inline]
         fn from(v: &super::HeartbeatResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -254,45 +268,52 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            if v >= 1 {
-                n += 4;
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                if v >= 1 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            if v >= 4 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<3>("error_code") {
-                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[2] = 0;
+            rt::outline(move || {
+                if v >= 1 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
                 }
-            } else {
-                w.i16(self.error_code, "error_code");
-                if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                if v >= 4 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<3>("error_code") {
+                        r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[2] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.i16(self.error_code, "error_code");
+                    if v >= 4 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for HeartbeatResponse {
         type View<'a> = super::HeartbeatResponse<'a>;
+        #[inline]
         fn from_view(v: &super::HeartbeatResponse<'_>) -> Self {
             Self::from(v)
         }

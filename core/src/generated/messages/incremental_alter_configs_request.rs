@@ -34,6 +34,7 @@ impl<'a> IncrementalAlterConfigsRequest<'a> {
 }
 
 impl Default for IncrementalAlterConfigsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,32 +42,38 @@ impl Default for IncrementalAlterConfigsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for IncrementalAlterConfigsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "IncrementalAlterConfigsRequest {{ resources: {}, validate_only: {=bool}, unknown_tagged_fields: {} }}",
-            self.resources,
-            self.validate_only,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "IncrementalAlterConfigsRequest {{ resources: {}, validate_only: {=bool}, unknown_tagged_fields: {} }}",
+                self.resources,
+                self.validate_only,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for IncrementalAlterConfigsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 1, v, "resources")?;
-        let validate_only = rt::read::bool(c, "validate_only")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            resources,
-            validate_only,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 1, v, "resources")?;
+            let validate_only = rt::read::bool(c, "validate_only")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                resources,
+                validate_only,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -86,29 +93,35 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::array_size(&self.resources, v >= 1, v, "resources")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::array_size(&self.resources, v >= 1, v, "resources")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.resources, v >= 1, v, "resources");
-        w.bool(self.validate_only, "validate_only");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.array(&self.resources, v >= 1, v, "resources");
+            w.bool(self.validate_only, "validate_only");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -138,6 +151,7 @@ impl<'a> AlterConfigsResource<'a> {
 }
 
 impl Default for AlterConfigsResource<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -145,8 +159,11 @@ impl Default for AlterConfigsResource<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterConfigsResource<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AlterConfigsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", configs: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.configs, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AlterConfigsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", configs: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.configs, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -185,14 +202,17 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 1)?;
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip_array::<AlterableConfig<'a>>(c, v >= 1, v)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 1)?;
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip_array::<AlterableConfig<'a>>(c, v >= 1, v)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -227,31 +247,37 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::str_size(self.resource_name, v >= 1, "resources[].resource_name")?;
-        n += rt::write::array_size(&self.configs, v >= 1, v, "resources[].configs")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::str_size(self.resource_name, v >= 1, "resources[].resource_name")?;
+            n += rt::write::array_size(&self.configs, v >= 1, v, "resources[].configs")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i8(self.resource_type, "resources[].resource_type");
-        w.str(self.resource_name, v >= 1, "resources[].resource_name");
-        w.array(&self.configs, v >= 1, v, "resources[].configs");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i8(self.resource_type, "resources[].resource_type");
+            w.str(self.resource_name, v >= 1, "resources[].resource_name");
+            w.array(&self.configs, v >= 1, v, "resources[].configs");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -281,6 +307,7 @@ impl<'a> AlterableConfig<'a> {
 }
 
 impl Default for AlterableConfig<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -288,15 +315,18 @@ impl Default for AlterableConfig<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterableConfig<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AlterableConfig {{ name: \"{=str}\", config_operation: {=i8}, value: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.config_operation,
-            rt::defmt_fmt::OptStr(self.value),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AlterableConfig {{ name: \"{=str}\", config_operation: {=i8}, value: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.config_operation,
+                rt::defmt_fmt::OptStr(self.value),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -335,14 +365,17 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip(c, 1)?;
-        rt::read::skip_str(c, v >= 1)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip(c, 1)?;
+            rt::read::skip_str(c, v >= 1)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -377,31 +410,37 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::str_size(self.name, v >= 1, "resources[].configs[].name")?;
-        n += rt::write::opt_str_size(self.value, v >= 1, true, "resources[].configs[].value")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::str_size(self.name, v >= 1, "resources[].configs[].name")?;
+            n += rt::write::opt_str_size(self.value, v >= 1, true, "resources[].configs[].value")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 1, "resources[].configs[].name");
-        w.i8(self.config_operation, "resources[].configs[].config_operation");
-        w.opt_str(self.value, v >= 1, true, "resources[].configs[].value");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 1, "resources[].configs[].name");
+            w.i8(self.config_operation, "resources[].configs[].config_operation");
+            w.opt_str(self.value, v >= 1, true, "resources[].configs[].value");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -625,6 +664,7 @@ pub mod owned {
     }
 
     impl Default for IncrementalAlterConfigsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 resources: Vec::new(),
@@ -635,63 +675,75 @@ pub mod owned {
     }
 
     impl From<&super::IncrementalAlterConfigsRequest<'_>> for IncrementalAlterConfigsRequest {
+        #[inline]
         fn from(v: &super::IncrementalAlterConfigsRequest<'_>) -> Self {
-            Self {
-                resources: v.resources.iter().map(|e| (&e).into()).collect(),
-                validate_only: v.validate_only,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    resources: v.resources.iter().map(|e| (&e).into()).collect(),
+                    validate_only: v.validate_only,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for IncrementalAlterConfigsRequest {}
 
     impl rt::OwnedStruct for IncrementalAlterConfigsRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let resources = rt::owned::read_array::<AlterConfigsResource, _>(c, v >= 1, v, "resources")?;
-            let validate_only = rt::read::bool(c, "validate_only")?;
-            let unknown_tagged_fields = if v >= 1 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                resources,
-                validate_only,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let resources = rt::owned::read_array::<AlterConfigsResource, _>(c, v >= 1, v, "resources")?;
+                let validate_only = rt::read::bool(c, "validate_only")?;
+                let unknown_tagged_fields = if v >= 1 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    resources,
+                    validate_only,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::owned::vec_size(&self.resources, v >= 1, v, "resources")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::owned::vec_size(&self.resources, v >= 1, v, "resources")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.resources, v >= 1, v, "resources");
-            if v >= 1 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("validate_only") {
-                    r[0] = u8::from(self.validate_only);
-                    r[1] = 0;
-                }
-            } else {
-                w.bool(self.validate_only, "validate_only");
-                if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.resources, v >= 1, v, "resources");
+                if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("validate_only") {
+                        r[0] = u8::from(self.validate_only);
+                        r[1] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.bool(self.validate_only, "validate_only");
+                    if v >= 1 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -709,6 +761,7 @@ pub mod owned {
     }
 
     impl Default for AlterConfigsResource {
+        #[inline]
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
@@ -720,13 +773,16 @@ pub mod owned {
     }
 
     impl From<&super::AlterConfigsResource<'_>> for AlterConfigsResource {
+        #[inline]
         fn from(v: &super::AlterConfigsResource<'_>) -> Self {
-            Self {
-                resource_type: v.resource_type,
-                resource_name: v.resource_name.into(),
-                configs: v.configs.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    resource_type: v.resource_type,
+                    resource_name: v.resource_name.into(),
+                    configs: v.configs.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -753,20 +809,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::write::str_size(&self.resource_name, v >= 1, "resources[].resource_name")?;
-            n += rt::owned::vec_size(&self.configs, v >= 1, v, "resources[].configs")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::write::str_size(&self.resource_name, v >= 1, "resources[].resource_name")?;
+                n += rt::owned::vec_size(&self.configs, v >= 1, v, "resources[].configs")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -796,6 +855,7 @@ pub mod owned {
     }
 
     impl Default for AlterableConfig {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -807,13 +867,16 @@ pub mod owned {
     }
 
     impl From<&super::AlterableConfig<'_>> for AlterableConfig {
+        #[inline]
         fn from(v: &super::AlterableConfig<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                config_operation: v.config_operation,
-                value: v.value.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    config_operation: v.config_operation,
+                    value: v.value.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -840,20 +903,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::write::str_size(&self.name, v >= 1, "resources[].configs[].name")?;
-            n += rt::write::opt_str_size(self.value.as_deref(), v >= 1, true, "resources[].configs[].value")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::write::str_size(&self.name, v >= 1, "resources[].configs[].name")?;
+                n += rt::write::opt_str_size(self.value.as_deref(), v >= 1, true, "resources[].configs[].value")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -871,6 +937,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for IncrementalAlterConfigsRequest {
         type View<'a> = super::IncrementalAlterConfigsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::IncrementalAlterConfigsRequest<'_>) -> Self {
             Self::from(v)
         }

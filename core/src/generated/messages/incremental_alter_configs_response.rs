@@ -33,6 +33,7 @@ impl<'a> IncrementalAlterConfigsResponse<'a> {
 }
 
 impl Default for IncrementalAlterConfigsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,11 @@ impl Default for IncrementalAlterConfigsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for IncrementalAlterConfigsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "IncrementalAlterConfigsResponse {{ throttle_time_ms: {=i32}, responses: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.responses,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "IncrementalAlterConfigsResponse {{ throttle_time_ms: {=i32}, responses: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.responses, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -95,29 +93,35 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.responses, v >= 1, v, "responses")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.responses, v >= 1, v, "responses")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.responses, v >= 1, v, "responses");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.responses, v >= 1, v, "responses");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -150,6 +154,7 @@ impl<'a> AlterConfigsResourceResponse<'a> {
 }
 
 impl Default for AlterConfigsResourceResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -157,8 +162,11 @@ impl Default for AlterConfigsResourceResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AlterConfigsResourceResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AlterConfigsResourceResponse {{ error_code: {=i16}, error_message: {}, resource_type: {=i8}, resource_name: \"{=str}\", unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resource_type, self.resource_name, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AlterConfigsResourceResponse {{ error_code: {=i16}, error_message: {}, resource_type: {=i8}, resource_name: \"{=str}\", unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resource_type, self.resource_name, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -200,15 +208,18 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip(c, 1)?;
-        rt::read::skip_str(c, v >= 1)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip(c, 1)?;
+            rt::read::skip_str(c, v >= 1)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -242,32 +253,38 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 3;
-        n += rt::write::opt_str_size(self.error_message, v >= 1, true, "responses[].error_message")?;
-        n += rt::write::str_size(self.resource_name, v >= 1, "responses[].resource_name")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 3;
+            n += rt::write::opt_str_size(self.error_message, v >= 1, true, "responses[].error_message")?;
+            n += rt::write::str_size(self.resource_name, v >= 1, "responses[].resource_name")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "responses[].error_code");
-        w.opt_str(self.error_message, v >= 1, true, "responses[].error_message");
-        w.i8(self.resource_type, "responses[].resource_type");
-        w.str(self.resource_name, v >= 1, "responses[].resource_name");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "responses[].error_code");
+            w.opt_str(self.error_message, v >= 1, true, "responses[].error_message");
+            w.i8(self.resource_type, "responses[].resource_type");
+            w.str(self.resource_name, v >= 1, "responses[].resource_name");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -445,6 +462,7 @@ pub mod owned {
     }
 
     impl Default for IncrementalAlterConfigsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -455,12 +473,15 @@ pub mod owned {
     }
 
     impl From<&super::IncrementalAlterConfigsResponse<'_>> for IncrementalAlterConfigsResponse {
+        #[inline]
         fn from(v: &super::IncrementalAlterConfigsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                responses: v.responses.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -483,29 +504,35 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.responses, v >= 1, v, "responses")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.responses, v >= 1, v, "responses")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            rt::owned::write_vec(w, &self.responses, v >= 1, v, "responses");
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                rt::owned::write_vec(w, &self.responses, v >= 1, v, "responses");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -525,6 +552,7 @@ pub mod owned {
     }
 
     impl Default for AlterConfigsResourceResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -537,14 +565,17 @@ pub mod owned {
     }
 
     impl From<&super::AlterConfigsResourceResponse<'_>> for AlterConfigsResourceResponse {
+        #[inline]
         fn from(v: &super::AlterConfigsResourceResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                resource_type: v.resource_type,
-                resource_name: v.resource_name.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    resource_type: v.resource_type,
+                    resource_name: v.resource_name.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -574,20 +605,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 3;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "responses[].error_message")?;
-            n += rt::write::str_size(&self.resource_name, v >= 1, "responses[].resource_name")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 3;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "responses[].error_message")?;
+                n += rt::write::str_size(&self.resource_name, v >= 1, "responses[].resource_name")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -606,6 +640,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for IncrementalAlterConfigsResponse {
         type View<'a> = super::IncrementalAlterConfigsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::IncrementalAlterConfigsResponse<'_>) -> Self {
             Self::from(v)
         }

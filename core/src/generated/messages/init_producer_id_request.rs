@@ -47,6 +47,7 @@ impl<'a> InitProducerIdRequest<'a> {
 }
 
 impl Default for InitProducerIdRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -54,8 +55,11 @@ impl Default for InitProducerIdRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for InitProducerIdRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "InitProducerIdRequest {{ transactional_id: {}, transaction_timeout_ms: {=i32}, producer_id: {=i64}, producer_epoch: {=i16}, enable2_pc: {=bool}, keep_prepared_txn: {=bool}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.transactional_id), self.transaction_timeout_ms, self.producer_id, self.producer_epoch, self.enable2_pc, self.keep_prepared_txn, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "InitProducerIdRequest {{ transactional_id: {}, transaction_timeout_ms: {=i32}, producer_id: {=i64}, producer_epoch: {=i16}, enable2_pc: {=bool}, keep_prepared_txn: {=bool}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.transactional_id), self.transaction_timeout_ms, self.producer_id, self.producer_epoch, self.enable2_pc, self.keep_prepared_txn, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -151,77 +155,83 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::opt_str_size(self.transactional_id, v >= 2, true, "transactional_id")?;
-        if v >= 3 {
-            n += 8;
-        }
-        if v <= 2 && self.producer_id != -1_i64 {
-            return Err(rt::write::not_in_version("producer_id"));
-        }
-        if v >= 3 {
-            n += 2;
-        }
-        if v <= 2 && self.producer_epoch != -1_i16 {
-            return Err(rt::write::not_in_version("producer_epoch"));
-        }
-        if v >= 6 {
-            n += 1;
-        }
-        if v <= 5 && self.enable2_pc {
-            return Err(rt::write::not_in_version("enable2_pc"));
-        }
-        if v >= 6 {
-            n += 1;
-        }
-        if v <= 5 && self.keep_prepared_txn {
-            return Err(rt::write::not_in_version("keep_prepared_txn"));
-        }
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::opt_str_size(self.transactional_id, v >= 2, true, "transactional_id")?;
+            if v >= 3 {
+                n += 8;
             }
-        }
-        Ok(n)
+            if v <= 2 && self.producer_id != -1_i64 {
+                return Err(rt::write::not_in_version("producer_id"));
+            }
+            if v >= 3 {
+                n += 2;
+            }
+            if v <= 2 && self.producer_epoch != -1_i16 {
+                return Err(rt::write::not_in_version("producer_epoch"));
+            }
+            if v >= 6 {
+                n += 1;
+            }
+            if v <= 5 && self.enable2_pc {
+                return Err(rt::write::not_in_version("enable2_pc"));
+            }
+            if v >= 6 {
+                n += 1;
+            }
+            if v <= 5 && self.keep_prepared_txn {
+                return Err(rt::write::not_in_version("keep_prepared_txn"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && self.producer_id != -1_i64 {
-            w.fail(rt::write::not_in_version("producer_id"));
-        }
-        if v <= 2 && self.producer_epoch != -1_i16 {
-            w.fail(rt::write::not_in_version("producer_epoch"));
-        }
-        if v <= 5 && self.enable2_pc {
-            w.fail(rt::write::not_in_version("enable2_pc"));
-        }
-        if v <= 5 && self.keep_prepared_txn {
-            w.fail(rt::write::not_in_version("keep_prepared_txn"));
-        }
-        w.opt_str(self.transactional_id, v >= 2, true, "transactional_id");
-        w.i32(self.transaction_timeout_ms, "transaction_timeout_ms");
-        if v >= 3 {
-            w.i64(self.producer_id, "producer_id");
-        }
-        if v >= 3 {
-            w.i16(self.producer_epoch, "producer_epoch");
-        }
-        if v >= 6 {
-            w.bool(self.enable2_pc, "enable2_pc");
-        }
-        if v >= 6 {
-            w.bool(self.keep_prepared_txn, "keep_prepared_txn");
-        }
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && self.producer_id != -1_i64 {
+                w.fail(rt::write::not_in_version("producer_id"));
+            }
+            if v <= 2 && self.producer_epoch != -1_i16 {
+                w.fail(rt::write::not_in_version("producer_epoch"));
+            }
+            if v <= 5 && self.enable2_pc {
+                w.fail(rt::write::not_in_version("enable2_pc"));
+            }
+            if v <= 5 && self.keep_prepared_txn {
+                w.fail(rt::write::not_in_version("keep_prepared_txn"));
+            }
+            w.opt_str(self.transactional_id, v >= 2, true, "transactional_id");
+            w.i32(self.transaction_timeout_ms, "transaction_timeout_ms");
+            if v >= 3 {
+                w.i64(self.producer_id, "producer_id");
+            }
+            if v >= 3 {
+                w.i16(self.producer_epoch, "producer_epoch");
+            }
+            if v >= 6 {
+                w.bool(self.enable2_pc, "enable2_pc");
+            }
+            if v >= 6 {
+                w.bool(self.keep_prepared_txn, "keep_prepared_txn");
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -394,6 +404,7 @@ pub mod owned {
     }
 
     impl Default for InitProducerIdRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 transactional_id: Some(rt::CompactString::const_new("")),
@@ -408,16 +419,19 @@ pub mod owned {
     }
 
     impl From<&super::InitProducerIdRequest<'_>> for InitProducerIdRequest {
+        #[inline]
         fn from(v: &super::InitProducerIdRequest<'_>) -> Self {
-            Self {
-                transactional_id: v.transactional_id.map(rt::CompactString::from),
-                transaction_timeout_ms: v.transaction_timeout_ms,
-                producer_id: v.producer_id,
-                producer_epoch: v.producer_epoch,
-                enable2_pc: v.enable2_pc,
-                keep_prepared_txn: v.keep_prepared_txn,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    transactional_id: v.transactional_id.map(rt::CompactString::from),
+                    transaction_timeout_ms: v.transaction_timeout_ms,
+                    producer_id: v.producer_id,
+                    producer_epoch: v.producer_epoch,
+                    enable2_pc: v.enable2_pc,
+                    keep_prepared_txn: v.keep_prepared_txn,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -478,90 +492,97 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 2, true, "transactional_id")?;
-            if v >= 3 {
-                n += 8;
-            }
-            if v <= 2 && self.producer_id != -1_i64 {
-                return Err(rt::write::not_in_version("producer_id"));
-            }
-            if v >= 3 {
-                n += 2;
-            }
-            if v <= 2 && self.producer_epoch != -1_i16 {
-                return Err(rt::write::not_in_version("producer_epoch"));
-            }
-            if v >= 6 {
-                n += 1;
-            }
-            if v <= 5 && self.enable2_pc {
-                return Err(rt::write::not_in_version("enable2_pc"));
-            }
-            if v >= 6 {
-                n += 1;
-            }
-            if v <= 5 && self.keep_prepared_txn {
-                return Err(rt::write::not_in_version("keep_prepared_txn"));
-            }
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 2, true, "transactional_id")?;
+                if v >= 3 {
+                    n += 8;
                 }
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 2 && self.producer_id != -1_i64 {
-                w.fail(rt::write::not_in_version("producer_id"));
-            }
-            if v <= 2 && self.producer_epoch != -1_i16 {
-                w.fail(rt::write::not_in_version("producer_epoch"));
-            }
-            if v <= 5 && self.enable2_pc {
-                w.fail(rt::write::not_in_version("enable2_pc"));
-            }
-            if v <= 5 && self.keep_prepared_txn {
-                w.fail(rt::write::not_in_version("keep_prepared_txn"));
-            }
-            w.opt_str(self.transactional_id.as_deref(), v >= 2, true, "transactional_id");
-            w.i32(self.transaction_timeout_ms, "transaction_timeout_ms");
-            if v >= 3 {
-                if let Some(r) = w.run::<10>("producer_id") {
-                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                    r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                if v <= 2 && self.producer_id != -1_i64 {
+                    return Err(rt::write::not_in_version("producer_id"));
                 }
-            }
-            if v >= 6 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<3>("enable2_pc") {
-                    r[0] = u8::from(self.enable2_pc);
-                    r[1] = u8::from(self.keep_prepared_txn);
-                    r[2] = 0;
+                if v >= 3 {
+                    n += 2;
                 }
-            } else {
+                if v <= 2 && self.producer_epoch != -1_i16 {
+                    return Err(rt::write::not_in_version("producer_epoch"));
+                }
                 if v >= 6 {
-                    if let Some(r) = w.run::<2>("enable2_pc") {
-                        r[0] = u8::from(self.enable2_pc);
-                        r[1] = u8::from(self.keep_prepared_txn);
-                    }
+                    n += 1;
+                }
+                if v <= 5 && self.enable2_pc {
+                    return Err(rt::write::not_in_version("enable2_pc"));
+                }
+                if v >= 6 {
+                    n += 1;
+                }
+                if v <= 5 && self.keep_prepared_txn {
+                    return Err(rt::write::not_in_version("keep_prepared_txn"));
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                if v <= 2 && self.producer_id != -1_i64 {
+                    w.fail(rt::write::not_in_version("producer_id"));
+                }
+                if v <= 2 && self.producer_epoch != -1_i16 {
+                    w.fail(rt::write::not_in_version("producer_epoch"));
+                }
+                if v <= 5 && self.enable2_pc {
+                    w.fail(rt::write::not_in_version("enable2_pc"));
+                }
+                if v <= 5 && self.keep_prepared_txn {
+                    w.fail(rt::write::not_in_version("keep_prepared_txn"));
+                }
+                w.opt_str(self.transactional_id.as_deref(), v >= 2, true, "transactional_id");
+                w.i32(self.transaction_timeout_ms, "transaction_timeout_ms");
+                if v >= 3 {
+                    if let Some(r) = w.run::<10>("producer_id") {
+                        r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                        r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                    }
+                }
+                if v >= 6 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<3>("enable2_pc") {
+                        r[0] = u8::from(self.enable2_pc);
+                        r[1] = u8::from(self.keep_prepared_txn);
+                        r[2] = 0;
+                    }
+                } else {
+                    if v >= 6 {
+                        if let Some(r) = w.run::<2>("enable2_pc") {
+                            r[0] = u8::from(self.enable2_pc);
+                            r[1] = u8::from(self.keep_prepared_txn);
+                        }
+                    }
+                    if v >= 2 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for InitProducerIdRequest {
         type View<'a> = super::InitProducerIdRequest<'a>;
+        #[inline]
         fn from_view(v: &super::InitProducerIdRequest<'_>) -> Self {
             Self::from(v)
         }

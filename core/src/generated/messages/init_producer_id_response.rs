@@ -45,6 +45,7 @@ impl<'a> InitProducerIdResponse<'a> {
 }
 
 impl Default for InitProducerIdResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -52,8 +53,11 @@ impl Default for InitProducerIdResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for InitProducerIdResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "InitProducerIdResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, producer_id: {=i64}, producer_epoch: {=i16}, ongoing_txn_producer_id: {=i64}, ongoing_txn_producer_epoch: {=i16}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.producer_id, self.producer_epoch, self.ongoing_txn_producer_id, self.ongoing_txn_producer_epoch, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "InitProducerIdResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, producer_id: {=i64}, producer_epoch: {=i16}, ongoing_txn_producer_id: {=i64}, ongoing_txn_producer_epoch: {=i16}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.producer_id, self.producer_epoch, self.ongoing_txn_producer_id, self.ongoing_txn_producer_epoch, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -140,54 +144,60 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        if v >= 6 {
-            n += 8;
-        }
-        if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
-            return Err(rt::write::not_in_version("ongoing_txn_producer_id"));
-        }
-        if v >= 6 {
-            n += 2;
-        }
-        if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
-            return Err(rt::write::not_in_version("ongoing_txn_producer_epoch"));
-        }
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            if v >= 6 {
+                n += 8;
             }
-        }
-        Ok(n)
+            if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
+                return Err(rt::write::not_in_version("ongoing_txn_producer_id"));
+            }
+            if v >= 6 {
+                n += 2;
+            }
+            if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
+                return Err(rt::write::not_in_version("ongoing_txn_producer_epoch"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
-            w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
-        }
-        if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
-            w.fail(rt::write::not_in_version("ongoing_txn_producer_epoch"));
-        }
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.i64(self.producer_id, "producer_id");
-        w.i16(self.producer_epoch, "producer_epoch");
-        if v >= 6 {
-            w.i64(self.ongoing_txn_producer_id, "ongoing_txn_producer_id");
-        }
-        if v >= 6 {
-            w.i16(self.ongoing_txn_producer_epoch, "ongoing_txn_producer_epoch");
-        }
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
+                w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
+            }
+            if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
+                w.fail(rt::write::not_in_version("ongoing_txn_producer_epoch"));
+            }
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.i64(self.producer_id, "producer_id");
+            w.i16(self.producer_epoch, "producer_epoch");
+            if v >= 6 {
+                w.i64(self.ongoing_txn_producer_id, "ongoing_txn_producer_id");
+            }
+            if v >= 6 {
+                w.i16(self.ongoing_txn_producer_epoch, "ongoing_txn_producer_epoch");
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -360,6 +370,7 @@ pub mod owned {
     }
 
     impl Default for InitProducerIdResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -374,16 +385,19 @@ pub mod owned {
     }
 
     impl From<&super::InitProducerIdResponse<'_>> for InitProducerIdResponse {
+        #[inline]
         fn from(v: &super::InitProducerIdResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                producer_id: v.producer_id,
-                producer_epoch: v.producer_epoch,
-                ongoing_txn_producer_id: v.ongoing_txn_producer_id,
-                ongoing_txn_producer_epoch: v.ongoing_txn_producer_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    producer_id: v.producer_id,
+                    producer_epoch: v.producer_epoch,
+                    ongoing_txn_producer_id: v.ongoing_txn_producer_id,
+                    ongoing_txn_producer_epoch: v.ongoing_txn_producer_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -439,69 +453,76 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            if v >= 6 {
-                n += 8;
-            }
-            if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
-                return Err(rt::write::not_in_version("ongoing_txn_producer_id"));
-            }
-            if v >= 6 {
-                n += 2;
-            }
-            if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
-                return Err(rt::write::not_in_version("ongoing_txn_producer_epoch"));
-            }
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
-                }
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
-                w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
-            }
-            if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
-                w.fail(rt::write::not_in_version("ongoing_txn_producer_epoch"));
-            }
-            if let Some(r) = w.run::<16>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                r[6..14].copy_from_slice(&self.producer_id.to_be_bytes());
-                r[14..16].copy_from_slice(&self.producer_epoch.to_be_bytes());
-            }
-            if v >= 6 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<11>("ongoing_txn_producer_id") {
-                    r[0..8].copy_from_slice(&self.ongoing_txn_producer_id.to_be_bytes());
-                    r[8..10].copy_from_slice(&self.ongoing_txn_producer_epoch.to_be_bytes());
-                    r[10] = 0;
-                }
-            } else {
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
                 if v >= 6 {
-                    if let Some(r) = w.run::<10>("ongoing_txn_producer_id") {
-                        r[0..8].copy_from_slice(&self.ongoing_txn_producer_id.to_be_bytes());
-                        r[8..10].copy_from_slice(&self.ongoing_txn_producer_epoch.to_be_bytes());
-                    }
+                    n += 8;
+                }
+                if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
+                    return Err(rt::write::not_in_version("ongoing_txn_producer_id"));
+                }
+                if v >= 6 {
+                    n += 2;
+                }
+                if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
+                    return Err(rt::write::not_in_version("ongoing_txn_producer_epoch"));
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
+                    w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
+                }
+                if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
+                    w.fail(rt::write::not_in_version("ongoing_txn_producer_epoch"));
+                }
+                if let Some(r) = w.run::<16>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[6..14].copy_from_slice(&self.producer_id.to_be_bytes());
+                    r[14..16].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                }
+                if v >= 6 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<11>("ongoing_txn_producer_id") {
+                        r[0..8].copy_from_slice(&self.ongoing_txn_producer_id.to_be_bytes());
+                        r[8..10].copy_from_slice(&self.ongoing_txn_producer_epoch.to_be_bytes());
+                        r[10] = 0;
+                    }
+                } else {
+                    if v >= 6 {
+                        if let Some(r) = w.run::<10>("ongoing_txn_producer_id") {
+                            r[0..8].copy_from_slice(&self.ongoing_txn_producer_id.to_be_bytes());
+                            r[8..10].copy_from_slice(&self.ongoing_txn_producer_epoch.to_be_bytes());
+                        }
+                    }
+                    if v >= 2 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for InitProducerIdResponse {
         type View<'a> = super::InitProducerIdResponse<'a>;
+        #[inline]
         fn from_view(v: &super::InitProducerIdResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -34,6 +34,7 @@ impl<'a> InitializeShareGroupStateRequest<'a> {
 }
 
 impl Default for InitializeShareGroupStateRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,28 +42,34 @@ impl Default for InitializeShareGroupStateRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for InitializeShareGroupStateRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "InitializeShareGroupStateRequest {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
-            self.group_id,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "InitializeShareGroupStateRequest {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
+                self.group_id,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for InitializeShareGroupStateRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for InitializeShareGroupStateRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let group_id = rt::read::str(c, true, "group_id")?;
-        let topics = rt::read::array::<InitializeStateData<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            group_id,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let group_id = rt::read::str(c, true, "group_id")?;
+            let topics = rt::read::array::<InitializeStateData<'a>>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                group_id,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -80,22 +87,28 @@ impl<'a> rt::Struct<'a> for InitializeShareGroupStateRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.group_id, true, "group_id")?;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.group_id, true, "group_id")?;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.group_id, true, "group_id");
-        w.array(&self.topics, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.group_id, true, "group_id");
+            w.array(&self.topics, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -122,6 +135,7 @@ impl<'a> InitializeStateData<'a> {
 }
 
 impl Default for InitializeStateData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -129,14 +143,17 @@ impl Default for InitializeStateData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for InitializeStateData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "InitializeStateData {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "InitializeStateData {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -166,11 +183,14 @@ impl<'a> rt::Struct<'a> for InitializeStateData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -196,21 +216,27 @@ impl<'a> rt::Struct<'a> for InitializeStateData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "topics[].topic_id");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "topics[].topic_id");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -240,6 +266,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -247,8 +274,11 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionData {{ partition: {=i32}, state_epoch: {=i32}, start_offset: {=i64}, unknown_tagged_fields: {} }}", self.partition, self.state_epoch, self.start_offset, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionData {{ partition: {=i32}, state_epoch: {=i32}, start_offset: {=i64}, unknown_tagged_fields: {} }}", self.partition, self.state_epoch, self.start_offset, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -296,10 +326,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -332,21 +365,27 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.partition, "topics[].partitions[].partition");
-        w.i32(self.state_epoch, "topics[].partitions[].state_epoch");
-        w.i64(self.start_offset, "topics[].partitions[].start_offset");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition, "topics[].partitions[].partition");
+            w.i32(self.state_epoch, "topics[].partitions[].state_epoch");
+            w.i64(self.start_offset, "topics[].partitions[].start_offset");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -553,6 +592,7 @@ pub mod owned {
     }
 
     impl Default for InitializeShareGroupStateRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -563,45 +603,58 @@ pub mod owned {
     }
 
     impl From<&super::InitializeShareGroupStateRequest<'_>> for InitializeShareGroupStateRequest {
+        #[inline]
         fn from(v: &super::InitializeShareGroupStateRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for InitializeShareGroupStateRequest {}
 
     impl rt::OwnedStruct for InitializeShareGroupStateRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
-            let topics = rt::owned::read_array::<InitializeStateData, _>(c, true, v, "topics")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                group_id,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+                let topics = rt::owned::read_array::<InitializeStateData, _>(c, true, v, "topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    group_id,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.group_id, true, "group_id")?;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.group_id, true, "group_id")?;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.str(&self.group_id, true, "group_id");
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.str(&self.group_id, true, "group_id");
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -617,6 +670,7 @@ pub mod owned {
     }
 
     impl Default for InitializeStateData {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -627,12 +681,15 @@ pub mod owned {
     }
 
     impl From<&super::InitializeStateData<'_>> for InitializeStateData {
+        #[inline]
         fn from(v: &super::InitializeStateData<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -654,15 +711,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -687,6 +747,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition: 0_i32,
@@ -698,13 +759,16 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition: v.partition,
-                state_epoch: v.state_epoch,
-                start_offset: v.start_offset,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition: v.partition,
+                    state_epoch: v.state_epoch,
+                    start_offset: v.start_offset,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -737,14 +801,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -769,6 +836,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for InitializeShareGroupStateRequest {
         type View<'a> = super::InitializeShareGroupStateRequest<'a>;
+        #[inline]
         fn from_view(v: &super::InitializeShareGroupStateRequest<'_>) -> Self {
             Self::from(v)
         }

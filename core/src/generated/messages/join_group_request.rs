@@ -52,6 +52,7 @@ impl<'a> JoinGroupRequest<'a> {
 }
 
 impl Default for JoinGroupRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -59,8 +60,11 @@ impl Default for JoinGroupRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for JoinGroupRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "JoinGroupRequest {{ group_id: \"{=str}\", session_timeout_ms: {=i32}, rebalance_timeout_ms: {=i32}, member_id: \"{=str}\", group_instance_id: {}, protocol_type: \"{=str}\", protocols: {}, reason: {}, unknown_tagged_fields: {} }}", self.group_id, self.session_timeout_ms, self.rebalance_timeout_ms, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.protocol_type, self.protocols, rt::defmt_fmt::OptStr(self.reason), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "JoinGroupRequest {{ group_id: \"{=str}\", session_timeout_ms: {=i32}, rebalance_timeout_ms: {=i32}, member_id: \"{=str}\", group_instance_id: {}, protocol_type: \"{=str}\", protocols: {}, reason: {}, unknown_tagged_fields: {} }}", self.group_id, self.session_timeout_ms, self.rebalance_timeout_ms, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.protocol_type, self.protocols, rt::defmt_fmt::OptStr(self.reason), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -139,59 +143,65 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.group_id, v >= 6, "group_id")?;
-        if v >= 1 {
-            n += 4;
-        }
-        n += rt::write::str_size(self.member_id, v >= 6, "member_id")?;
-        if v >= 5 {
-            n += rt::write::opt_str_size(self.group_instance_id, v >= 6, v >= 5, "group_instance_id")?;
-        }
-        if v <= 4 && self.group_instance_id.is_some() {
-            return Err(rt::write::not_in_version("group_instance_id"));
-        }
-        n += rt::write::str_size(self.protocol_type, v >= 6, "protocol_type")?;
-        n += rt::write::array_size(&self.protocols, v >= 6, v, "protocols")?;
-        if v >= 8 {
-            n += rt::write::opt_str_size(self.reason, v >= 6, v >= 8, "reason")?;
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.group_id, v >= 6, "group_id")?;
+            if v >= 1 {
+                n += 4;
             }
-        }
-        Ok(n)
+            n += rt::write::str_size(self.member_id, v >= 6, "member_id")?;
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 6, v >= 5, "group_instance_id")?;
+            }
+            if v <= 4 && self.group_instance_id.is_some() {
+                return Err(rt::write::not_in_version("group_instance_id"));
+            }
+            n += rt::write::str_size(self.protocol_type, v >= 6, "protocol_type")?;
+            n += rt::write::array_size(&self.protocols, v >= 6, v, "protocols")?;
+            if v >= 8 {
+                n += rt::write::opt_str_size(self.reason, v >= 6, v >= 8, "reason")?;
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 4 && self.group_instance_id.is_some() {
-            w.fail(rt::write::not_in_version("group_instance_id"));
-        }
-        w.str(self.group_id, v >= 6, "group_id");
-        w.i32(self.session_timeout_ms, "session_timeout_ms");
-        if v >= 1 {
-            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
-        }
-        w.str(self.member_id, v >= 6, "member_id");
-        if v >= 5 {
-            w.opt_str(self.group_instance_id, v >= 6, v >= 5, "group_instance_id");
-        }
-        w.str(self.protocol_type, v >= 6, "protocol_type");
-        w.array(&self.protocols, v >= 6, v, "protocols");
-        if v >= 8 {
-            w.opt_str(self.reason, v >= 6, v >= 8, "reason");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 4 && self.group_instance_id.is_some() {
+                w.fail(rt::write::not_in_version("group_instance_id"));
+            }
+            w.str(self.group_id, v >= 6, "group_id");
+            w.i32(self.session_timeout_ms, "session_timeout_ms");
+            if v >= 1 {
+                w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+            }
+            w.str(self.member_id, v >= 6, "member_id");
+            if v >= 5 {
+                w.opt_str(self.group_instance_id, v >= 6, v >= 5, "group_instance_id");
+            }
+            w.str(self.protocol_type, v >= 6, "protocol_type");
+            w.array(&self.protocols, v >= 6, v, "protocols");
+            if v >= 8 {
+                w.opt_str(self.reason, v >= 6, v >= 8, "reason");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -218,6 +228,7 @@ impl<'a> JoinGroupRequestProtocol<'a> {
 }
 
 impl Default for JoinGroupRequestProtocol<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -225,14 +236,17 @@ impl Default for JoinGroupRequestProtocol<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for JoinGroupRequestProtocol<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "JoinGroupRequestProtocol {{ name: \"{=str}\", metadata: {=[u8]}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.metadata,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "JoinGroupRequestProtocol {{ name: \"{=str}\", metadata: {=[u8]}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.metadata,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -268,13 +282,16 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 6)?;
-        rt::read::skip_bytes(c, v >= 6)?;
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 6)?;
+            rt::read::skip_bytes(c, v >= 6)?;
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -300,30 +317,36 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, v >= 6, "protocols[].name")?;
-        n += rt::write::bytes_size(self.metadata, v >= 6, "protocols[].metadata")?;
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("protocols[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, v >= 6, "protocols[].name")?;
+            n += rt::write::bytes_size(self.metadata, v >= 6, "protocols[].metadata")?;
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("protocols[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 6, "protocols[].name");
-        w.bytes(self.metadata, v >= 6, "protocols[].metadata");
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 6, "protocols[].name");
+            w.bytes(self.metadata, v >= 6, "protocols[].metadata");
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -581,6 +604,7 @@ pub mod owned {
     }
 
     impl Default for JoinGroupRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -597,18 +621,21 @@ pub mod owned {
     }
 
     impl From<&super::JoinGroupRequest<'_>> for JoinGroupRequest {
+        #[inline]
         fn from(v: &super::JoinGroupRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                session_timeout_ms: v.session_timeout_ms,
-                rebalance_timeout_ms: v.rebalance_timeout_ms,
-                member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
-                protocol_type: v.protocol_type.into(),
-                protocols: v.protocols.iter().map(|e| (&e).into()).collect(),
-                reason: v.reason.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    session_timeout_ms: v.session_timeout_ms,
+                    rebalance_timeout_ms: v.rebalance_timeout_ms,
+                    member_id: v.member_id.into(),
+                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    protocol_type: v.protocol_type.into(),
+                    protocols: v.protocols.iter().map(|e| (&e).into()).collect(),
+                    reason: v.reason.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -655,59 +682,70 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
-            if v >= 1 {
-                n += 4;
-            }
-            n += rt::write::str_size(&self.member_id, v >= 6, "member_id")?;
-            if v >= 5 {
-                n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 6, v >= 5, "group_instance_id")?;
-            }
-            if v <= 4 && self.group_instance_id.is_some() {
-                return Err(rt::write::not_in_version("group_instance_id"));
-            }
-            n += rt::write::str_size(&self.protocol_type, v >= 6, "protocol_type")?;
-            n += rt::owned::vec_size(&self.protocols, v >= 6, v, "protocols")?;
-            if v >= 8 {
-                n += rt::write::opt_str_size(self.reason.as_deref(), v >= 6, v >= 8, "reason")?;
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
+                if v >= 1 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                n += rt::write::str_size(&self.member_id, v >= 6, "member_id")?;
+                if v >= 5 {
+                    n += rt::write::opt_str_size(
+                        self.group_instance_id.as_deref(),
+                        v >= 6,
+                        v >= 5,
+                        "group_instance_id",
+                    )?;
+                }
+                if v <= 4 && self.group_instance_id.is_some() {
+                    return Err(rt::write::not_in_version("group_instance_id"));
+                }
+                n += rt::write::str_size(&self.protocol_type, v >= 6, "protocol_type")?;
+                n += rt::owned::vec_size(&self.protocols, v >= 6, v, "protocols")?;
+                if v >= 8 {
+                    n += rt::write::opt_str_size(self.reason.as_deref(), v >= 6, v >= 8, "reason")?;
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 4 && self.group_instance_id.is_some() {
-                w.fail(rt::write::not_in_version("group_instance_id"));
-            }
-            w.str(&self.group_id, v >= 6, "group_id");
-            w.i32(self.session_timeout_ms, "session_timeout_ms");
-            if v >= 1 {
-                w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
-            }
-            w.str(&self.member_id, v >= 6, "member_id");
-            if v >= 5 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 6, v >= 5, "group_instance_id");
-            }
-            w.str(&self.protocol_type, v >= 6, "protocol_type");
-            rt::owned::write_vec(w, &self.protocols, v >= 6, v, "protocols");
-            if v >= 8 {
-                w.opt_str(self.reason.as_deref(), v >= 6, v >= 8, "reason");
-            }
-            if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 4 && self.group_instance_id.is_some() {
+                    w.fail(rt::write::not_in_version("group_instance_id"));
+                }
+                w.str(&self.group_id, v >= 6, "group_id");
+                w.i32(self.session_timeout_ms, "session_timeout_ms");
+                if v >= 1 {
+                    w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+                }
+                w.str(&self.member_id, v >= 6, "member_id");
+                if v >= 5 {
+                    w.opt_str(self.group_instance_id.as_deref(), v >= 6, v >= 5, "group_instance_id");
+                }
+                w.str(&self.protocol_type, v >= 6, "protocol_type");
+                rt::owned::write_vec(w, &self.protocols, v >= 6, v, "protocols");
+                if v >= 8 {
+                    w.opt_str(self.reason.as_deref(), v >= 6, v >= 8, "reason");
+                }
+                if v >= 6 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -723,6 +761,7 @@ pub mod owned {
     }
 
     impl Default for JoinGroupRequestProtocol {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -733,12 +772,15 @@ pub mod owned {
     }
 
     impl From<&super::JoinGroupRequestProtocol<'_>> for JoinGroupRequestProtocol {
+        #[inline]
         fn from(v: &super::JoinGroupRequestProtocol<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                metadata: v.metadata.to_vec(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    metadata: v.metadata.to_vec(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -763,20 +805,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, v >= 6, "protocols[].name")?;
-            n += rt::write::bytes_size(&self.metadata, v >= 6, "protocols[].metadata")?;
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("protocols[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, v >= 6, "protocols[].name")?;
+                n += rt::write::bytes_size(&self.metadata, v >= 6, "protocols[].metadata")?;
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("protocols[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -793,6 +838,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for JoinGroupRequest {
         type View<'a> = super::JoinGroupRequest<'a>;
+        #[inline]
         fn from_view(v: &super::JoinGroupRequest<'_>) -> Self {
             Self::from(v)
         }

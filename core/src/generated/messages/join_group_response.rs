@@ -54,6 +54,7 @@ impl<'a> JoinGroupResponse<'a> {
 }
 
 impl Default for JoinGroupResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -61,8 +62,11 @@ impl Default for JoinGroupResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for JoinGroupResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "JoinGroupResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, generation_id: {=i32}, protocol_type: {}, protocol_name: {}, leader: \"{=str}\", skip_assignment: {=bool}, member_id: \"{=str}\", members: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.generation_id, rt::defmt_fmt::OptStr(self.protocol_type), rt::defmt_fmt::OptStr(self.protocol_name), self.leader, self.skip_assignment, self.member_id, self.members, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "JoinGroupResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, generation_id: {=i32}, protocol_type: {}, protocol_name: {}, leader: \"{=str}\", skip_assignment: {=bool}, member_id: \"{=str}\", members: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.generation_id, rt::defmt_fmt::OptStr(self.protocol_type), rt::defmt_fmt::OptStr(self.protocol_name), self.leader, self.skip_assignment, self.member_id, self.members, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -155,60 +159,66 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        if v >= 2 {
-            n += 4;
-        }
-        if v >= 7 {
-            n += rt::write::opt_str_size(self.protocol_type, v >= 6, v >= 7, "protocol_type")?;
-        }
-        n += rt::write::opt_str_size(self.protocol_name, v >= 6, v >= 7, "protocol_name")?;
-        n += rt::write::str_size(self.leader, v >= 6, "leader")?;
-        if v >= 9 {
-            n += 1;
-        }
-        if v <= 8 && self.skip_assignment {
-            return Err(rt::write::not_in_version("skip_assignment"));
-        }
-        n += rt::write::str_size(self.member_id, v >= 6, "member_id")?;
-        n += rt::write::array_size(&self.members, v >= 6, v, "members")?;
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            if v >= 2 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v >= 7 {
+                n += rt::write::opt_str_size(self.protocol_type, v >= 6, v >= 7, "protocol_type")?;
+            }
+            n += rt::write::opt_str_size(self.protocol_name, v >= 6, v >= 7, "protocol_name")?;
+            n += rt::write::str_size(self.leader, v >= 6, "leader")?;
+            if v >= 9 {
+                n += 1;
+            }
+            if v <= 8 && self.skip_assignment {
+                return Err(rt::write::not_in_version("skip_assignment"));
+            }
+            n += rt::write::str_size(self.member_id, v >= 6, "member_id")?;
+            n += rt::write::array_size(&self.members, v >= 6, v, "members")?;
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 8 && self.skip_assignment {
-            w.fail(rt::write::not_in_version("skip_assignment"));
-        }
-        if v >= 2 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        w.i16(self.error_code, "error_code");
-        w.i32(self.generation_id, "generation_id");
-        if v >= 7 {
-            w.opt_str(self.protocol_type, v >= 6, v >= 7, "protocol_type");
-        }
-        w.opt_str(self.protocol_name, v >= 6, v >= 7, "protocol_name");
-        w.str(self.leader, v >= 6, "leader");
-        if v >= 9 {
-            w.bool(self.skip_assignment, "skip_assignment");
-        }
-        w.str(self.member_id, v >= 6, "member_id");
-        w.array(&self.members, v >= 6, v, "members");
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 8 && self.skip_assignment {
+                w.fail(rt::write::not_in_version("skip_assignment"));
+            }
+            if v >= 2 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            w.i16(self.error_code, "error_code");
+            w.i32(self.generation_id, "generation_id");
+            if v >= 7 {
+                w.opt_str(self.protocol_type, v >= 6, v >= 7, "protocol_type");
+            }
+            w.opt_str(self.protocol_name, v >= 6, v >= 7, "protocol_name");
+            w.str(self.leader, v >= 6, "leader");
+            if v >= 9 {
+                w.bool(self.skip_assignment, "skip_assignment");
+            }
+            w.str(self.member_id, v >= 6, "member_id");
+            w.array(&self.members, v >= 6, v, "members");
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -238,6 +248,7 @@ impl<'a> JoinGroupResponseMember<'a> {
 }
 
 impl Default for JoinGroupResponseMember<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -245,8 +256,11 @@ impl Default for JoinGroupResponseMember<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for JoinGroupResponseMember<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "JoinGroupResponseMember {{ member_id: \"{=str}\", group_instance_id: {}, metadata: {=[u8]}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.metadata, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "JoinGroupResponseMember {{ member_id: \"{=str}\", group_instance_id: {}, metadata: {=[u8]}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.metadata, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -291,16 +305,19 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 6)?;
-        if v >= 5 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 6)?;
-        }
-        rt::read::skip_bytes(c, v >= 6)?;
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            if v >= 5 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            rt::read::skip_bytes(c, v >= 6)?;
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -332,36 +349,42 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.member_id, v >= 6, "members[].member_id")?;
-        if v >= 5 {
-            n += rt::write::opt_str_size(self.group_instance_id, v >= 6, v >= 5, "members[].group_instance_id")?;
-        }
-        n += rt::write::bytes_size(self.metadata, v >= 6, "members[].metadata")?;
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.member_id, v >= 6, "members[].member_id")?;
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 6, v >= 5, "members[].group_instance_id")?;
             }
-        }
-        Ok(n)
+            n += rt::write::bytes_size(self.metadata, v >= 6, "members[].metadata")?;
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.member_id, v >= 6, "members[].member_id");
-        if v >= 5 {
-            w.opt_str(self.group_instance_id, v >= 6, v >= 5, "members[].group_instance_id");
-        }
-        w.bytes(self.metadata, v >= 6, "members[].metadata");
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.member_id, v >= 6, "members[].member_id");
+            if v >= 5 {
+                w.opt_str(self.group_instance_id, v >= 6, v >= 5, "members[].group_instance_id");
+            }
+            w.bytes(self.metadata, v >= 6, "members[].metadata");
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -655,6 +678,7 @@ pub mod owned {
     }
 
     impl Default for JoinGroupResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -672,19 +696,22 @@ pub mod owned {
     }
 
     impl From<&super::JoinGroupResponse<'_>> for JoinGroupResponse {
+        #[inline]
         fn from(v: &super::JoinGroupResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                generation_id: v.generation_id,
-                protocol_type: v.protocol_type.map(rt::CompactString::from),
-                protocol_name: v.protocol_name.map(rt::CompactString::from),
-                leader: v.leader.into(),
-                skip_assignment: v.skip_assignment,
-                member_id: v.member_id.into(),
-                members: v.members.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    generation_id: v.generation_id,
+                    protocol_type: v.protocol_type.map(rt::CompactString::from),
+                    protocol_name: v.protocol_name.map(rt::CompactString::from),
+                    leader: v.leader.into(),
+                    skip_assignment: v.skip_assignment,
+                    member_id: v.member_id.into(),
+                    members: v.members.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -741,62 +768,68 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            if v >= 2 {
-                n += 4;
-            }
-            if v >= 7 {
-                n += rt::write::opt_str_size(self.protocol_type.as_deref(), v >= 6, v >= 7, "protocol_type")?;
-            }
-            n += rt::write::opt_str_size(self.protocol_name.as_deref(), v >= 6, v >= 7, "protocol_name")?;
-            n += rt::write::str_size(&self.leader, v >= 6, "leader")?;
-            if v >= 9 {
-                n += 1;
-            }
-            if v <= 8 && self.skip_assignment {
-                return Err(rt::write::not_in_version("skip_assignment"));
-            }
-            n += rt::write::str_size(&self.member_id, v >= 6, "member_id")?;
-            n += rt::owned::vec_size(&self.members, v >= 6, v, "members")?;
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                if v >= 2 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v >= 7 {
+                    n += rt::write::opt_str_size(self.protocol_type.as_deref(), v >= 6, v >= 7, "protocol_type")?;
+                }
+                n += rt::write::opt_str_size(self.protocol_name.as_deref(), v >= 6, v >= 7, "protocol_name")?;
+                n += rt::write::str_size(&self.leader, v >= 6, "leader")?;
+                if v >= 9 {
+                    n += 1;
+                }
+                if v <= 8 && self.skip_assignment {
+                    return Err(rt::write::not_in_version("skip_assignment"));
+                }
+                n += rt::write::str_size(&self.member_id, v >= 6, "member_id")?;
+                n += rt::owned::vec_size(&self.members, v >= 6, v, "members")?;
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 8 && self.skip_assignment {
-                w.fail(rt::write::not_in_version("skip_assignment"));
-            }
-            if v >= 2 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            if let Some(r) = w.run::<6>("error_code") {
-                r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                r[2..6].copy_from_slice(&self.generation_id.to_be_bytes());
-            }
-            if v >= 7 {
-                w.opt_str(self.protocol_type.as_deref(), v >= 6, v >= 7, "protocol_type");
-            }
-            w.opt_str(self.protocol_name.as_deref(), v >= 6, v >= 7, "protocol_name");
-            w.str(&self.leader, v >= 6, "leader");
-            if v >= 9 {
-                w.bool(self.skip_assignment, "skip_assignment");
-            }
-            w.str(&self.member_id, v >= 6, "member_id");
-            rt::owned::write_vec(w, &self.members, v >= 6, v, "members");
-            if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 8 && self.skip_assignment {
+                    w.fail(rt::write::not_in_version("skip_assignment"));
+                }
+                if v >= 2 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                if let Some(r) = w.run::<6>("error_code") {
+                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[2..6].copy_from_slice(&self.generation_id.to_be_bytes());
+                }
+                if v >= 7 {
+                    w.opt_str(self.protocol_type.as_deref(), v >= 6, v >= 7, "protocol_type");
+                }
+                w.opt_str(self.protocol_name.as_deref(), v >= 6, v >= 7, "protocol_name");
+                w.str(&self.leader, v >= 6, "leader");
+                if v >= 9 {
+                    w.bool(self.skip_assignment, "skip_assignment");
+                }
+                w.str(&self.member_id, v >= 6, "member_id");
+                rt::owned::write_vec(w, &self.members, v >= 6, v, "members");
+                if v >= 6 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -814,6 +847,7 @@ pub mod owned {
     }
 
     impl Default for JoinGroupResponseMember {
+        #[inline]
         fn default() -> Self {
             Self {
                 member_id: rt::CompactString::const_new(""),
@@ -825,13 +859,16 @@ pub mod owned {
     }
 
     impl From<&super::JoinGroupResponseMember<'_>> for JoinGroupResponseMember {
+        #[inline]
         fn from(v: &super::JoinGroupResponseMember<'_>) -> Self {
-            Self {
-                member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
-                metadata: v.metadata.to_vec(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    member_id: v.member_id.into(),
+                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    metadata: v.metadata.to_vec(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -862,28 +899,31 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.member_id, v >= 6, "members[].member_id")?;
-            if v >= 5 {
-                n += rt::write::opt_str_size(
-                    self.group_instance_id.as_deref(),
-                    v >= 6,
-                    v >= 5,
-                    "members[].group_instance_id",
-                )?;
-            }
-            n += rt::write::bytes_size(&self.metadata, v >= 6, "members[].metadata")?;
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.member_id, v >= 6, "members[].member_id")?;
+                if v >= 5 {
+                    n += rt::write::opt_str_size(
+                        self.group_instance_id.as_deref(),
+                        v >= 6,
+                        v >= 5,
+                        "members[].group_instance_id",
+                    )?;
                 }
-            }
-            Ok(n)
+                n += rt::write::bytes_size(&self.metadata, v >= 6, "members[].metadata")?;
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -908,6 +948,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for JoinGroupResponse {
         type View<'a> = super::JoinGroupResponse<'a>;
+        #[inline]
         fn from_view(v: &super::JoinGroupResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -33,6 +33,7 @@ impl<'a> KRaftVersionRecord<'a> {
 }
 
 impl Default for KRaftVersionRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for KRaftVersionRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for KRaftVersionRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "KRaftVersionRecord {{ version: {=i16}, k_raft_version: {=i16}, unknown_tagged_fields: {} }}",
-            self.version,
-            self.k_raft_version,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "KRaftVersionRecord {{ version: {=i16}, k_raft_version: {=i16}, unknown_tagged_fields: {} }}",
+                self.version,
+                self.k_raft_version,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -89,20 +93,26 @@ impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i16(self.version, "version");
-        w.i16(self.k_raft_version, "k_raft_version");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i16(self.version, "version");
+            w.i16(self.k_raft_version, "k_raft_version");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -195,6 +205,7 @@ pub mod owned {
     }
 
     impl Default for KRaftVersionRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 version: 0_i16,
@@ -205,12 +216,15 @@ pub mod owned {
     }
 
     impl From<&super::KRaftVersionRecord<'_>> for KRaftVersionRecord {
+        #[inline]
         fn from(v: &super::KRaftVersionRecord<'_>) -> Self {
-            Self {
-                version: v.version,
-                k_raft_version: v.k_raft_version,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    version: v.version,
+                    k_raft_version: v.k_raft_version,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -237,35 +251,42 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<5>("version") {
-                    r[0..2].copy_from_slice(&self.version.to_be_bytes());
-                    r[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
-                    r[4] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<5>("version") {
+                        r[0..2].copy_from_slice(&self.version.to_be_bytes());
+                        r[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
+                        r[4] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<4>("version") {
+                        r[0..2].copy_from_slice(&self.version.to_be_bytes());
+                        r[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<4>("version") {
-                    r[0..2].copy_from_slice(&self.version.to_be_bytes());
-                    r[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for KRaftVersionRecord {
         type View<'a> = super::KRaftVersionRecord<'a>;
+        #[inline]
         fn from_view(v: &super::KRaftVersionRecord<'_>) -> Self {
             Self::from(v)
         }

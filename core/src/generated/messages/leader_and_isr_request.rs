@@ -53,6 +53,7 @@ impl<'a> LeaderAndIsrRequest<'a> {
 }
 
 impl Default for LeaderAndIsrRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -60,54 +61,60 @@ impl Default for LeaderAndIsrRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderAndIsrRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "LeaderAndIsrRequest {{ controller_id: {=i32}, is_k_raft_controller: {=bool}, controller_epoch: {=i32}, broker_epoch: {=i64}, r#type: {=i8}, ungrouped_partition_states: {}, topic_states: {}, live_leaders: {}, unknown_tagged_fields: {} }}", self.controller_id, self.is_k_raft_controller, self.controller_epoch, self.broker_epoch, self.r#type, self.ungrouped_partition_states, self.topic_states, self.live_leaders, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "LeaderAndIsrRequest {{ controller_id: {=i32}, is_k_raft_controller: {=bool}, controller_epoch: {=i32}, broker_epoch: {=i64}, r#type: {=i8}, ungrouped_partition_states: {}, topic_states: {}, live_leaders: {}, unknown_tagged_fields: {} }}", self.controller_id, self.is_k_raft_controller, self.controller_epoch, self.broker_epoch, self.r#type, self.ungrouped_partition_states, self.topic_states, self.live_leaders, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for LeaderAndIsrRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let controller_id = rt::read::i32(c, "controller_id")?;
-        let is_k_raft_controller = if v >= 7 {
-            rt::read::bool(c, "is_k_raft_controller")?
-        } else {
-            false
-        };
-        let controller_epoch = rt::read::i32(c, "controller_epoch")?;
-        let broker_epoch = if v >= 2 {
-            rt::read::i64(c, "broker_epoch")?
-        } else {
-            -1_i64
-        };
-        let r#type = if v >= 5 { rt::read::i8(c, "type")? } else { 0_i8 };
-        let ungrouped_partition_states = if v <= 1 {
-            rt::read::array::<LeaderAndIsrPartitionState<'a>>(c, v >= 4, v, "ungrouped_partition_states")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let topic_states = if v >= 2 {
-            rt::read::array::<LeaderAndIsrTopicState<'a>>(c, v >= 4, v, "topic_states")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let live_leaders = rt::read::array::<LeaderAndIsrLiveLeader<'a>>(c, v >= 4, v, "live_leaders")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            controller_id,
-            is_k_raft_controller,
-            controller_epoch,
-            broker_epoch,
-            r#type,
-            ungrouped_partition_states,
-            topic_states,
-            live_leaders,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let controller_id = rt::read::i32(c, "controller_id")?;
+            let is_k_raft_controller = if v >= 7 {
+                rt::read::bool(c, "is_k_raft_controller")?
+            } else {
+                false
+            };
+            let controller_epoch = rt::read::i32(c, "controller_epoch")?;
+            let broker_epoch = if v >= 2 {
+                rt::read::i64(c, "broker_epoch")?
+            } else {
+                -1_i64
+            };
+            let r#type = if v >= 5 { rt::read::i8(c, "type")? } else { 0_i8 };
+            let ungrouped_partition_states = if v <= 1 {
+                rt::read::array::<LeaderAndIsrPartitionState<'a>>(c, v >= 4, v, "ungrouped_partition_states")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let topic_states = if v >= 2 {
+                rt::read::array::<LeaderAndIsrTopicState<'a>>(c, v >= 4, v, "topic_states")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let live_leaders = rt::read::array::<LeaderAndIsrLiveLeader<'a>>(c, v >= 4, v, "live_leaders")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                controller_id,
+                is_k_raft_controller,
+                controller_epoch,
+                broker_epoch,
+                r#type,
+                ungrouped_partition_states,
+                topic_states,
+                live_leaders,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -167,94 +174,100 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        if v >= 7 {
-            n += 1;
-        }
-        if v <= 6 && self.is_k_raft_controller {
-            return Err(rt::write::not_in_version("is_k_raft_controller"));
-        }
-        if v >= 2 {
-            n += 8;
-        }
-        if v >= 5 {
-            n += 1;
-        }
-        if v <= 4 && self.r#type != 0_i8 {
-            return Err(rt::write::not_in_version("type"));
-        }
-        if v <= 1 {
-            n += rt::write::array_size(
-                &self.ungrouped_partition_states,
-                v >= 4,
-                v,
-                "ungrouped_partition_states",
-            )?;
-        }
-        if v >= 2 && !self.ungrouped_partition_states.is_empty() {
-            return Err(rt::write::not_in_version("ungrouped_partition_states"));
-        }
-        if v >= 2 {
-            n += rt::write::array_size(&self.topic_states, v >= 4, v, "topic_states")?;
-        }
-        if v <= 1 && !self.topic_states.is_empty() {
-            return Err(rt::write::not_in_version("topic_states"));
-        }
-        n += rt::write::array_size(&self.live_leaders, v >= 4, v, "live_leaders")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            if v >= 7 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v <= 6 && self.is_k_raft_controller {
+                return Err(rt::write::not_in_version("is_k_raft_controller"));
+            }
+            if v >= 2 {
+                n += 8;
+            }
+            if v >= 5 {
+                n += 1;
+            }
+            if v <= 4 && self.r#type != 0_i8 {
+                return Err(rt::write::not_in_version("type"));
+            }
+            if v <= 1 {
+                n += rt::write::array_size(
+                    &self.ungrouped_partition_states,
+                    v >= 4,
+                    v,
+                    "ungrouped_partition_states",
+                )?;
+            }
+            if v >= 2 && !self.ungrouped_partition_states.is_empty() {
+                return Err(rt::write::not_in_version("ungrouped_partition_states"));
+            }
+            if v >= 2 {
+                n += rt::write::array_size(&self.topic_states, v >= 4, v, "topic_states")?;
+            }
+            if v <= 1 && !self.topic_states.is_empty() {
+                return Err(rt::write::not_in_version("topic_states"));
+            }
+            n += rt::write::array_size(&self.live_leaders, v >= 4, v, "live_leaders")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 6 && self.is_k_raft_controller {
-            w.fail(rt::write::not_in_version("is_k_raft_controller"));
-        }
-        if v <= 4 && self.r#type != 0_i8 {
-            w.fail(rt::write::not_in_version("type"));
-        }
-        if v >= 2 && !self.ungrouped_partition_states.is_empty() {
-            w.fail(rt::write::not_in_version("ungrouped_partition_states"));
-        }
-        if v <= 1 && !self.topic_states.is_empty() {
-            w.fail(rt::write::not_in_version("topic_states"));
-        }
-        w.i32(self.controller_id, "controller_id");
-        if v >= 7 {
-            w.bool(self.is_k_raft_controller, "is_k_raft_controller");
-        }
-        w.i32(self.controller_epoch, "controller_epoch");
-        if v >= 2 {
-            w.i64(self.broker_epoch, "broker_epoch");
-        }
-        if v >= 5 {
-            w.i8(self.r#type, "type");
-        }
-        if v <= 1 {
-            w.array(
-                &self.ungrouped_partition_states,
-                v >= 4,
-                v,
-                "ungrouped_partition_states",
-            );
-        }
-        if v >= 2 {
-            w.array(&self.topic_states, v >= 4, v, "topic_states");
-        }
-        w.array(&self.live_leaders, v >= 4, v, "live_leaders");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 6 && self.is_k_raft_controller {
+                w.fail(rt::write::not_in_version("is_k_raft_controller"));
+            }
+            if v <= 4 && self.r#type != 0_i8 {
+                w.fail(rt::write::not_in_version("type"));
+            }
+            if v >= 2 && !self.ungrouped_partition_states.is_empty() {
+                w.fail(rt::write::not_in_version("ungrouped_partition_states"));
+            }
+            if v <= 1 && !self.topic_states.is_empty() {
+                w.fail(rt::write::not_in_version("topic_states"));
+            }
+            w.i32(self.controller_id, "controller_id");
+            if v >= 7 {
+                w.bool(self.is_k_raft_controller, "is_k_raft_controller");
+            }
+            w.i32(self.controller_epoch, "controller_epoch");
+            if v >= 2 {
+                w.i64(self.broker_epoch, "broker_epoch");
+            }
+            if v >= 5 {
+                w.i8(self.r#type, "type");
+            }
+            if v <= 1 {
+                w.array(
+                    &self.ungrouped_partition_states,
+                    v >= 4,
+                    v,
+                    "ungrouped_partition_states",
+                );
+            }
+            if v >= 2 {
+                w.array(&self.topic_states, v >= 4, v, "topic_states");
+            }
+            w.array(&self.live_leaders, v >= 4, v, "live_leaders");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -311,6 +324,7 @@ impl<'a> LeaderAndIsrPartitionState<'a> {
 }
 
 impl Default for LeaderAndIsrPartitionState<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -318,8 +332,11 @@ impl Default for LeaderAndIsrPartitionState<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderAndIsrPartitionState<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "LeaderAndIsrPartitionState {{ topic_name: \"{=str}\", partition_index: {=i32}, controller_epoch: {=i32}, leader: {=i32}, leader_epoch: {=i32}, isr: {}, partition_epoch: {=i32}, replicas: {}, adding_replicas: {}, removing_replicas: {}, is_new: {=bool}, leader_recovery_state: {=i8}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.controller_epoch, self.leader, self.leader_epoch, self.isr, self.partition_epoch, self.replicas, self.adding_replicas, self.removing_replicas, self.is_new, self.leader_recovery_state, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "LeaderAndIsrPartitionState {{ topic_name: \"{=str}\", partition_index: {=i32}, controller_epoch: {=i32}, leader: {=i32}, leader_epoch: {=i32}, isr: {}, partition_epoch: {=i32}, replicas: {}, adding_replicas: {}, removing_replicas: {}, is_new: {=bool}, leader_recovery_state: {=i8}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.controller_epoch, self.leader, self.leader_epoch, self.isr, self.partition_epoch, self.replicas, self.adding_replicas, self.removing_replicas, self.is_new, self.leader_recovery_state, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -431,30 +448,33 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 1 {
-            rt::read::skip_str(c, v >= 4)?;
-        }
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<i32>(c, v >= 4, v)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_array::<i32>(c, v >= 4, v)?;
-        if v >= 3 {
+        rt::outline(move || -> Option<()> {
+            if v <= 1 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            rt::read::skip(c, 16)?;
             rt::read::skip_array::<i32>(c, v >= 4, v)?;
-        }
-        if v >= 3 {
+            rt::read::skip(c, 4)?;
             rt::read::skip_array::<i32>(c, v >= 4, v)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 1)?;
-        }
-        if v >= 6 {
-            rt::read::skip(c, 1)?;
-        }
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            if v >= 3 {
+                rt::read::skip_array::<i32>(c, v >= 4, v)?;
+            }
+            if v >= 3 {
+                rt::read::skip_array::<i32>(c, v >= 4, v)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            if v >= 6 {
+                rt::read::skip(c, 1)?;
+            }
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -555,103 +575,109 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        if v <= 1 {
-            n += rt::write::str_size(self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
-        }
-        n += rt::write::array_size(&self.isr, v >= 4, v, "ungrouped_partition_states[].isr")?;
-        n += rt::write::array_size(&self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas")?;
-        if v >= 3 {
-            n += rt::write::array_size(
-                &self.adding_replicas,
-                v >= 4,
-                v,
-                "ungrouped_partition_states[].adding_replicas",
-            )?;
-        }
-        if v >= 3 {
-            n += rt::write::array_size(
-                &self.removing_replicas,
-                v >= 4,
-                v,
-                "ungrouped_partition_states[].removing_replicas",
-            )?;
-        }
-        if v >= 1 {
-            n += 1;
-        }
-        if v >= 6 {
-            n += 1;
-        }
-        if v <= 5 && self.leader_recovery_state != 0_i8 {
-            return Err(rt::write::not_in_version(
-                "ungrouped_partition_states[].leader_recovery_state",
-            ));
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "ungrouped_partition_states[]._tagged_fields",
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            if v <= 1 {
+                n += rt::write::str_size(self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
+            }
+            n += rt::write::array_size(&self.isr, v >= 4, v, "ungrouped_partition_states[].isr")?;
+            n += rt::write::array_size(&self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas")?;
+            if v >= 3 {
+                n += rt::write::array_size(
+                    &self.adding_replicas,
+                    v >= 4,
+                    v,
+                    "ungrouped_partition_states[].adding_replicas",
+                )?;
+            }
+            if v >= 3 {
+                n += rt::write::array_size(
+                    &self.removing_replicas,
+                    v >= 4,
+                    v,
+                    "ungrouped_partition_states[].removing_replicas",
+                )?;
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if v >= 6 {
+                n += 1;
+            }
+            if v <= 5 && self.leader_recovery_state != 0_i8 {
+                return Err(rt::write::not_in_version(
+                    "ungrouped_partition_states[].leader_recovery_state",
                 ));
             }
-        }
-        Ok(n)
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "ungrouped_partition_states[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 5 && self.leader_recovery_state != 0_i8 {
-            w.fail(rt::write::not_in_version(
-                "ungrouped_partition_states[].leader_recovery_state",
-            ));
-        }
-        if v <= 1 {
-            w.str(self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name");
-        }
-        w.i32(self.partition_index, "ungrouped_partition_states[].partition_index");
-        w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch");
-        w.i32(self.leader, "ungrouped_partition_states[].leader");
-        w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch");
-        w.array(&self.isr, v >= 4, v, "ungrouped_partition_states[].isr");
-        w.i32(self.partition_epoch, "ungrouped_partition_states[].partition_epoch");
-        w.array(&self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas");
-        if v >= 3 {
-            w.array(
-                &self.adding_replicas,
-                v >= 4,
-                v,
-                "ungrouped_partition_states[].adding_replicas",
-            );
-        }
-        if v >= 3 {
-            w.array(
-                &self.removing_replicas,
-                v >= 4,
-                v,
-                "ungrouped_partition_states[].removing_replicas",
-            );
-        }
-        if v >= 1 {
-            w.bool(self.is_new, "ungrouped_partition_states[].is_new");
-        }
-        if v >= 6 {
-            w.i8(
-                self.leader_recovery_state,
-                "ungrouped_partition_states[].leader_recovery_state",
-            );
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "ungrouped_partition_states[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 5 && self.leader_recovery_state != 0_i8 {
+                w.fail(rt::write::not_in_version(
+                    "ungrouped_partition_states[].leader_recovery_state",
+                ));
+            }
+            if v <= 1 {
+                w.str(self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name");
+            }
+            w.i32(self.partition_index, "ungrouped_partition_states[].partition_index");
+            w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch");
+            w.i32(self.leader, "ungrouped_partition_states[].leader");
+            w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch");
+            w.array(&self.isr, v >= 4, v, "ungrouped_partition_states[].isr");
+            w.i32(self.partition_epoch, "ungrouped_partition_states[].partition_epoch");
+            w.array(&self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas");
+            if v >= 3 {
+                w.array(
+                    &self.adding_replicas,
+                    v >= 4,
+                    v,
+                    "ungrouped_partition_states[].adding_replicas",
+                );
+            }
+            if v >= 3 {
+                w.array(
+                    &self.removing_replicas,
+                    v >= 4,
+                    v,
+                    "ungrouped_partition_states[].removing_replicas",
+                );
+            }
+            if v >= 1 {
+                w.bool(self.is_new, "ungrouped_partition_states[].is_new");
+            }
+            if v >= 6 {
+                w.i8(
+                    self.leader_recovery_state,
+                    "ungrouped_partition_states[].leader_recovery_state",
+                );
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "ungrouped_partition_states[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -681,6 +707,7 @@ impl<'a> LeaderAndIsrTopicState<'a> {
 }
 
 impl Default for LeaderAndIsrTopicState<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -688,8 +715,11 @@ impl Default for LeaderAndIsrTopicState<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderAndIsrTopicState<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "LeaderAndIsrTopicState {{ topic_name: \"{=str}\", topic_id: {}, partition_states: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_states, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "LeaderAndIsrTopicState {{ topic_name: \"{=str}\", topic_id: {}, partition_states: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_states, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -754,20 +784,23 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 2 {
-            rt::read::skip_str(c, v >= 4)?;
-        }
-        if v >= 5 {
-            rt::read::skip(c, 16)?;
-        }
-        if v >= 2 {
-            rt::read::skip_array::<LeaderAndIsrPartitionState<'a>>(c, v >= 4, v)?;
-        }
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 2 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            if v >= 5 {
+                rt::read::skip(c, 16)?;
+            }
+            if v >= 2 {
+                rt::read::skip_array::<LeaderAndIsrPartitionState<'a>>(c, v >= 4, v)?;
+            }
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -814,59 +847,65 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 2 {
-            n += rt::write::str_size(self.topic_name, v >= 4, "topic_states[].topic_name")?;
-        }
-        if v <= 1 && !self.topic_name.is_empty() {
-            return Err(rt::write::not_in_version("topic_states[].topic_name"));
-        }
-        if v >= 5 {
-            n += 16;
-        }
-        if v >= 2 {
-            n += rt::write::array_size(&self.partition_states, v >= 4, v, "topic_states[].partition_states")
-                .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
-        }
-        if v <= 1 && !self.partition_states.is_empty() {
-            return Err(rt::write::not_in_version("topic_states[].partition_states"));
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += rt::write::str_size(self.topic_name, v >= 4, "topic_states[].topic_name")?;
             }
-        }
-        Ok(n)
+            if v <= 1 && !self.topic_name.is_empty() {
+                return Err(rt::write::not_in_version("topic_states[].topic_name"));
+            }
+            if v >= 5 {
+                n += 16;
+            }
+            if v >= 2 {
+                n += rt::write::array_size(&self.partition_states, v >= 4, v, "topic_states[].partition_states")
+                    .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
+            }
+            if v <= 1 && !self.partition_states.is_empty() {
+                return Err(rt::write::not_in_version("topic_states[].partition_states"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 && !self.topic_name.is_empty() {
-            w.fail(rt::write::not_in_version("topic_states[].topic_name"));
-        }
-        if v <= 1 && !self.partition_states.is_empty() {
-            w.fail(rt::write::not_in_version("topic_states[].partition_states"));
-        }
-        if v >= 2 {
-            w.str(self.topic_name, v >= 4, "topic_states[].topic_name");
-        }
-        if v >= 5 {
-            w.uuid(self.topic_id, "topic_states[].topic_id");
-        }
-        if v >= 2 {
-            w.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths, |w| {
-                w.array(&self.partition_states, v >= 4, v, "topic_states[].partition_states")
-            });
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 1 && !self.topic_name.is_empty() {
+                w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+            }
+            if v <= 1 && !self.partition_states.is_empty() {
+                w.fail(rt::write::not_in_version("topic_states[].partition_states"));
+            }
+            if v >= 2 {
+                w.str(self.topic_name, v >= 4, "topic_states[].topic_name");
+            }
+            if v >= 5 {
+                w.uuid(self.topic_id, "topic_states[].topic_id");
+            }
+            if v >= 2 {
+                w.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths, |w| {
+                    w.array(&self.partition_states, v >= 4, v, "topic_states[].partition_states")
+                });
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -896,6 +935,7 @@ impl<'a> LeaderAndIsrLiveLeader<'a> {
 }
 
 impl Default for LeaderAndIsrLiveLeader<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -903,8 +943,11 @@ impl Default for LeaderAndIsrLiveLeader<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderAndIsrLiveLeader<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "LeaderAndIsrLiveLeader {{ broker_id: {=i32}, host_name: \"{=str}\", port: {=i32}, unknown_tagged_fields: {} }}", self.broker_id, self.host_name, self.port, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "LeaderAndIsrLiveLeader {{ broker_id: {=i32}, host_name: \"{=str}\", port: {=i32}, unknown_tagged_fields: {} }}", self.broker_id, self.host_name, self.port, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -943,14 +986,17 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_str(c, v >= 4)?;
-        rt::read::skip(c, 4)?;
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_str(c, v >= 4)?;
+            rt::read::skip(c, 4)?;
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -982,30 +1028,36 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::str_size(self.host_name, v >= 4, "live_leaders[].host_name")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("live_leaders[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::str_size(self.host_name, v >= 4, "live_leaders[].host_name")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("live_leaders[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.broker_id, "live_leaders[].broker_id");
-        w.str(self.host_name, v >= 4, "live_leaders[].host_name");
-        w.i32(self.port, "live_leaders[].port");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.broker_id, "live_leaders[].broker_id");
+            w.str(self.host_name, v >= 4, "live_leaders[].host_name");
+            w.i32(self.port, "live_leaders[].port");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -1834,6 +1886,7 @@ pub mod owned {
     }
 
     impl Default for LeaderAndIsrRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 controller_id: 0_i32,
@@ -1850,156 +1903,168 @@ pub mod owned {
     }
 
     impl From<&super::LeaderAndIsrRequest<'_>> for LeaderAndIsrRequest {
+        #[inline]
         fn from(v: &super::LeaderAndIsrRequest<'_>) -> Self {
-            Self {
-                controller_id: v.controller_id,
-                is_k_raft_controller: v.is_k_raft_controller,
-                controller_epoch: v.controller_epoch,
-                broker_epoch: v.broker_epoch,
-                r#type: v.r#type,
-                ungrouped_partition_states: v.ungrouped_partition_states.iter().map(|e| (&e).into()).collect(),
-                topic_states: v.topic_states.iter().map(|e| (&e).into()).collect(),
-                live_leaders: v.live_leaders.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    controller_id: v.controller_id,
+                    is_k_raft_controller: v.is_k_raft_controller,
+                    controller_epoch: v.controller_epoch,
+                    broker_epoch: v.broker_epoch,
+                    r#type: v.r#type,
+                    ungrouped_partition_states: v.ungrouped_partition_states.iter().map(|e| (&e).into()).collect(),
+                    topic_states: v.topic_states.iter().map(|e| (&e).into()).collect(),
+                    live_leaders: v.live_leaders.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for LeaderAndIsrRequest {}
 
     impl rt::OwnedStruct for LeaderAndIsrRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let controller_id = rt::read::i32(c, "controller_id")?;
-            let is_k_raft_controller = if v >= 7 {
-                rt::read::bool(c, "is_k_raft_controller")?
-            } else {
-                false
-            };
-            let controller_epoch = rt::read::i32(c, "controller_epoch")?;
-            let broker_epoch = if v >= 2 {
-                rt::read::i64(c, "broker_epoch")?
-            } else {
-                -1_i64
-            };
-            let r#type = if v >= 5 { rt::read::i8(c, "type")? } else { 0_i8 };
-            let ungrouped_partition_states = if v <= 1 {
-                rt::owned::read_array::<LeaderAndIsrPartitionState, _>(c, v >= 4, v, "ungrouped_partition_states")?
-            } else {
-                Vec::new()
-            };
-            let topic_states = if v >= 2 {
-                rt::owned::read_array::<LeaderAndIsrTopicState, _>(c, v >= 4, v, "topic_states")?
-            } else {
-                Vec::new()
-            };
-            let live_leaders = rt::owned::read_array::<LeaderAndIsrLiveLeader, _>(c, v >= 4, v, "live_leaders")?;
-            let unknown_tagged_fields = if v >= 4 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                controller_id,
-                is_k_raft_controller,
-                controller_epoch,
-                broker_epoch,
-                r#type,
-                ungrouped_partition_states,
-                topic_states,
-                live_leaders,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let controller_id = rt::read::i32(c, "controller_id")?;
+                let is_k_raft_controller = if v >= 7 {
+                    rt::read::bool(c, "is_k_raft_controller")?
+                } else {
+                    false
+                };
+                let controller_epoch = rt::read::i32(c, "controller_epoch")?;
+                let broker_epoch = if v >= 2 {
+                    rt::read::i64(c, "broker_epoch")?
+                } else {
+                    -1_i64
+                };
+                let r#type = if v >= 5 { rt::read::i8(c, "type")? } else { 0_i8 };
+                let ungrouped_partition_states = if v <= 1 {
+                    rt::owned::read_array::<LeaderAndIsrPartitionState, _>(c, v >= 4, v, "ungrouped_partition_states")?
+                } else {
+                    Vec::new()
+                };
+                let topic_states = if v >= 2 {
+                    rt::owned::read_array::<LeaderAndIsrTopicState, _>(c, v >= 4, v, "topic_states")?
+                } else {
+                    Vec::new()
+                };
+                let live_leaders = rt::owned::read_array::<LeaderAndIsrLiveLeader, _>(c, v >= 4, v, "live_leaders")?;
+                let unknown_tagged_fields = if v >= 4 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    controller_id,
+                    is_k_raft_controller,
+                    controller_epoch,
+                    broker_epoch,
+                    r#type,
+                    ungrouped_partition_states,
+                    topic_states,
+                    live_leaders,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            if v >= 7 {
-                n += 1;
-            }
-            if v <= 6 && self.is_k_raft_controller {
-                return Err(rt::write::not_in_version("is_k_raft_controller"));
-            }
-            if v >= 2 {
-                n += 8;
-            }
-            if v >= 5 {
-                n += 1;
-            }
-            if v <= 4 && self.r#type != 0_i8 {
-                return Err(rt::write::not_in_version("type"));
-            }
-            if v <= 1 {
-                n += rt::owned::vec_size(
-                    &self.ungrouped_partition_states,
-                    v >= 4,
-                    v,
-                    "ungrouped_partition_states",
-                )?;
-            }
-            if v >= 2 && !self.ungrouped_partition_states.is_empty() {
-                return Err(rt::write::not_in_version("ungrouped_partition_states"));
-            }
-            if v >= 2 {
-                n += rt::owned::vec_size(&self.topic_states, v >= 4, v, "topic_states")?;
-            }
-            if v <= 1 && !self.topic_states.is_empty() {
-                return Err(rt::write::not_in_version("topic_states"));
-            }
-            n += rt::owned::vec_size(&self.live_leaders, v >= 4, v, "live_leaders")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                if v >= 7 {
+                    n += 1;
                 }
-            }
-            Ok(n)
+                if v <= 6 && self.is_k_raft_controller {
+                    return Err(rt::write::not_in_version("is_k_raft_controller"));
+                }
+                if v >= 2 {
+                    n += 8;
+                }
+                if v >= 5 {
+                    n += 1;
+                }
+                if v <= 4 && self.r#type != 0_i8 {
+                    return Err(rt::write::not_in_version("type"));
+                }
+                if v <= 1 {
+                    n += rt::owned::vec_size(
+                        &self.ungrouped_partition_states,
+                        v >= 4,
+                        v,
+                        "ungrouped_partition_states",
+                    )?;
+                }
+                if v >= 2 && !self.ungrouped_partition_states.is_empty() {
+                    return Err(rt::write::not_in_version("ungrouped_partition_states"));
+                }
+                if v >= 2 {
+                    n += rt::owned::vec_size(&self.topic_states, v >= 4, v, "topic_states")?;
+                }
+                if v <= 1 && !self.topic_states.is_empty() {
+                    return Err(rt::write::not_in_version("topic_states"));
+                }
+                n += rt::owned::vec_size(&self.live_leaders, v >= 4, v, "live_leaders")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 6 && self.is_k_raft_controller {
-                w.fail(rt::write::not_in_version("is_k_raft_controller"));
-            }
-            if v <= 4 && self.r#type != 0_i8 {
-                w.fail(rt::write::not_in_version("type"));
-            }
-            if v >= 2 && !self.ungrouped_partition_states.is_empty() {
-                w.fail(rt::write::not_in_version("ungrouped_partition_states"));
-            }
-            if v <= 1 && !self.topic_states.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states"));
-            }
-            w.i32(self.controller_id, "controller_id");
-            if v >= 7 {
-                w.bool(self.is_k_raft_controller, "is_k_raft_controller");
-            }
-            w.i32(self.controller_epoch, "controller_epoch");
-            if v >= 2 {
-                w.i64(self.broker_epoch, "broker_epoch");
-            }
-            if v >= 5 {
-                w.i8(self.r#type, "type");
-            }
-            if v <= 1 {
-                rt::owned::write_vec(
-                    w,
-                    &self.ungrouped_partition_states,
-                    v >= 4,
-                    v,
-                    "ungrouped_partition_states",
-                );
-            }
-            if v >= 2 {
-                rt::owned::write_vec(w, &self.topic_states, v >= 4, v, "topic_states");
-            }
-            rt::owned::write_vec(w, &self.live_leaders, v >= 4, v, "live_leaders");
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 6 && self.is_k_raft_controller {
+                    w.fail(rt::write::not_in_version("is_k_raft_controller"));
+                }
+                if v <= 4 && self.r#type != 0_i8 {
+                    w.fail(rt::write::not_in_version("type"));
+                }
+                if v >= 2 && !self.ungrouped_partition_states.is_empty() {
+                    w.fail(rt::write::not_in_version("ungrouped_partition_states"));
+                }
+                if v <= 1 && !self.topic_states.is_empty() {
+                    w.fail(rt::write::not_in_version("topic_states"));
+                }
+                w.i32(self.controller_id, "controller_id");
+                if v >= 7 {
+                    w.bool(self.is_k_raft_controller, "is_k_raft_controller");
+                }
+                w.i32(self.controller_epoch, "controller_epoch");
+                if v >= 2 {
+                    w.i64(self.broker_epoch, "broker_epoch");
+                }
+                if v >= 5 {
+                    w.i8(self.r#type, "type");
+                }
+                if v <= 1 {
+                    rt::owned::write_vec(
+                        w,
+                        &self.ungrouped_partition_states,
+                        v >= 4,
+                        v,
+                        "ungrouped_partition_states",
+                    );
+                }
+                if v >= 2 {
+                    rt::owned::write_vec(w, &self.topic_states, v >= 4, v, "topic_states");
+                }
+                rt::owned::write_vec(w, &self.live_leaders, v >= 4, v, "live_leaders");
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -2035,6 +2100,7 @@ pub mod owned {
     }
 
     impl Default for LeaderAndIsrPartitionState {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -2055,22 +2121,25 @@ pub mod owned {
     }
 
     impl From<&super::LeaderAndIsrPartitionState<'_>> for LeaderAndIsrPartitionState {
+        #[inline]
         fn from(v: &super::LeaderAndIsrPartitionState<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partition_index: v.partition_index,
-                controller_epoch: v.controller_epoch,
-                leader: v.leader,
-                leader_epoch: v.leader_epoch,
-                isr: v.isr.iter().collect(),
-                partition_epoch: v.partition_epoch,
-                replicas: v.replicas.iter().collect(),
-                adding_replicas: v.adding_replicas.iter().collect(),
-                removing_replicas: v.removing_replicas.iter().collect(),
-                is_new: v.is_new,
-                leader_recovery_state: v.leader_recovery_state,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partition_index: v.partition_index,
+                    controller_epoch: v.controller_epoch,
+                    leader: v.leader,
+                    leader_epoch: v.leader_epoch,
+                    isr: v.isr.iter().collect(),
+                    partition_epoch: v.partition_epoch,
+                    replicas: v.replicas.iter().collect(),
+                    adding_replicas: v.adding_replicas.iter().collect(),
+                    removing_replicas: v.removing_replicas.iter().collect(),
+                    is_new: v.is_new,
+                    leader_recovery_state: v.leader_recovery_state,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2148,52 +2217,55 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            if v <= 1 {
-                n += rt::write::str_size(&self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
-            }
-            n += rt::owned::vec_size(&self.isr, v >= 4, v, "ungrouped_partition_states[].isr")?;
-            n += rt::owned::vec_size(&self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas")?;
-            if v >= 3 {
-                n += rt::owned::vec_size(
-                    &self.adding_replicas,
-                    v >= 4,
-                    v,
-                    "ungrouped_partition_states[].adding_replicas",
-                )?;
-            }
-            if v >= 3 {
-                n += rt::owned::vec_size(
-                    &self.removing_replicas,
-                    v >= 4,
-                    v,
-                    "ungrouped_partition_states[].removing_replicas",
-                )?;
-            }
-            if v >= 1 {
-                n += 1;
-            }
-            if v >= 6 {
-                n += 1;
-            }
-            if v <= 5 && self.leader_recovery_state != 0_i8 {
-                return Err(rt::write::not_in_version(
-                    "ungrouped_partition_states[].leader_recovery_state",
-                ));
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "ungrouped_partition_states[]._tagged_fields",
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                if v <= 1 {
+                    n += rt::write::str_size(&self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
+                }
+                n += rt::owned::vec_size(&self.isr, v >= 4, v, "ungrouped_partition_states[].isr")?;
+                n += rt::owned::vec_size(&self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas")?;
+                if v >= 3 {
+                    n += rt::owned::vec_size(
+                        &self.adding_replicas,
+                        v >= 4,
+                        v,
+                        "ungrouped_partition_states[].adding_replicas",
+                    )?;
+                }
+                if v >= 3 {
+                    n += rt::owned::vec_size(
+                        &self.removing_replicas,
+                        v >= 4,
+                        v,
+                        "ungrouped_partition_states[].removing_replicas",
+                    )?;
+                }
+                if v >= 1 {
+                    n += 1;
+                }
+                if v >= 6 {
+                    n += 1;
+                }
+                if v <= 5 && self.leader_recovery_state != 0_i8 {
+                    return Err(rt::write::not_in_version(
+                        "ungrouped_partition_states[].leader_recovery_state",
                     ));
                 }
-            }
-            Ok(n)
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "ungrouped_partition_states[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2274,6 +2346,7 @@ pub mod owned {
     }
 
     impl Default for LeaderAndIsrTopicState {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -2285,13 +2358,16 @@ pub mod owned {
     }
 
     impl From<&super::LeaderAndIsrTopicState<'_>> for LeaderAndIsrTopicState {
+        #[inline]
         fn from(v: &super::LeaderAndIsrTopicState<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                topic_id: v.topic_id,
-                partition_states: v.partition_states.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    topic_id: v.topic_id,
+                    partition_states: v.partition_states.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2331,34 +2407,37 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 2 {
-                n += rt::write::str_size(&self.topic_name, v >= 4, "topic_states[].topic_name")?;
-            }
-            if v <= 1 && !self.topic_name.is_empty() {
-                return Err(rt::write::not_in_version("topic_states[].topic_name"));
-            }
-            if v >= 5 {
-                n += 16;
-            }
-            if v >= 2 {
-                n += rt::owned::vec_size(&self.partition_states, v >= 4, v, "topic_states[].partition_states")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
-            }
-            if v <= 1 && !self.partition_states.is_empty() {
-                return Err(rt::write::not_in_version("topic_states[].partition_states"));
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 2 {
+                    n += rt::write::str_size(&self.topic_name, v >= 4, "topic_states[].topic_name")?;
                 }
-            }
-            Ok(n)
+                if v <= 1 && !self.topic_name.is_empty() {
+                    return Err(rt::write::not_in_version("topic_states[].topic_name"));
+                }
+                if v >= 5 {
+                    n += 16;
+                }
+                if v >= 2 {
+                    n += rt::owned::vec_size(&self.partition_states, v >= 4, v, "topic_states[].partition_states")
+                        .map_err(|e| e.renamed(super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
+                }
+                if v <= 1 && !self.partition_states.is_empty() {
+                    return Err(rt::write::not_in_version("topic_states[].partition_states"));
+                }
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2402,6 +2481,7 @@ pub mod owned {
     }
 
     impl Default for LeaderAndIsrLiveLeader {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -2413,13 +2493,16 @@ pub mod owned {
     }
 
     impl From<&super::LeaderAndIsrLiveLeader<'_>> for LeaderAndIsrLiveLeader {
+        #[inline]
         fn from(v: &super::LeaderAndIsrLiveLeader<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                host_name: v.host_name.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    host_name: v.host_name.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2446,19 +2529,22 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::write::str_size(&self.host_name, v >= 4, "live_leaders[].host_name")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("live_leaders[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::write::str_size(&self.host_name, v >= 4, "live_leaders[].host_name")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("live_leaders[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2483,6 +2569,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for LeaderAndIsrRequest {
         type View<'a> = super::LeaderAndIsrRequest<'a>;
+        #[inline]
         fn from_view(v: &super::LeaderAndIsrRequest<'_>) -> Self {
             Self::from(v)
         }

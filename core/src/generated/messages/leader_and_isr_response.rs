@@ -37,6 +37,7 @@ impl<'a> LeaderAndIsrResponse<'a> {
 }
 
 impl Default for LeaderAndIsrResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,36 +45,42 @@ impl Default for LeaderAndIsrResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderAndIsrResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "LeaderAndIsrResponse {{ error_code: {=i16}, partition_errors: {}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.partition_errors, self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "LeaderAndIsrResponse {{ error_code: {=i16}, partition_errors: {}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.partition_errors, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for LeaderAndIsrResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "error_code")?;
-        let partition_errors = if v <= 4 {
-            rt::read::array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v, "partition_errors")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let topics = if v >= 5 {
-            rt::read::array::<LeaderAndIsrTopicError<'a>>(c, v >= 4, v, "topics")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            partition_errors,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let partition_errors = if v <= 4 {
+                rt::read::array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v, "partition_errors")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let topics = if v >= 5 {
+                rt::read::array::<LeaderAndIsrTopicError<'a>>(c, v >= 4, v, "topics")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                partition_errors,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -106,51 +113,57 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        if v <= 4 {
-            n += rt::write::array_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
-        }
-        if v >= 5 && !self.partition_errors.is_empty() {
-            return Err(rt::write::not_in_version("partition_errors"));
-        }
-        if v >= 5 {
-            n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
-        }
-        if v <= 4 && !self.topics.is_empty() {
-            return Err(rt::write::not_in_version("topics"));
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            if v <= 4 {
+                n += rt::write::array_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
             }
-        }
-        Ok(n)
+            if v >= 5 && !self.partition_errors.is_empty() {
+                return Err(rt::write::not_in_version("partition_errors"));
+            }
+            if v >= 5 {
+                n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
+            }
+            if v <= 4 && !self.topics.is_empty() {
+                return Err(rt::write::not_in_version("topics"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 5 && !self.partition_errors.is_empty() {
-            w.fail(rt::write::not_in_version("partition_errors"));
-        }
-        if v <= 4 && !self.topics.is_empty() {
-            w.fail(rt::write::not_in_version("topics"));
-        }
-        w.i16(self.error_code, "error_code");
-        if v <= 4 {
-            w.array(&self.partition_errors, v >= 4, v, "partition_errors");
-        }
-        if v >= 5 {
-            w.array(&self.topics, v >= 4, v, "topics");
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 5 && !self.partition_errors.is_empty() {
+                w.fail(rt::write::not_in_version("partition_errors"));
+            }
+            if v <= 4 && !self.topics.is_empty() {
+                w.fail(rt::write::not_in_version("topics"));
+            }
+            w.i16(self.error_code, "error_code");
+            if v <= 4 {
+                w.array(&self.partition_errors, v >= 4, v, "partition_errors");
+            }
+            if v >= 5 {
+                w.array(&self.topics, v >= 4, v, "topics");
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -180,6 +193,7 @@ impl<'a> LeaderAndIsrPartitionError<'a> {
 }
 
 impl Default for LeaderAndIsrPartitionError<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -187,8 +201,11 @@ impl Default for LeaderAndIsrPartitionError<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderAndIsrPartitionError<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "LeaderAndIsrPartitionError {{ topic_name: \"{=str}\", partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.error_code, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "LeaderAndIsrPartitionError {{ topic_name: \"{=str}\", partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.error_code, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -247,15 +264,18 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 4 {
-            rt::read::skip_str(c, v >= 4)?;
-        }
-        rt::read::skip(c, 6)?;
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 4 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            rt::read::skip(c, 6)?;
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -292,34 +312,40 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        if v <= 4 {
-            n += rt::write::str_size(self.topic_name, v >= 4, "partition_errors[].topic_name")?;
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            if v <= 4 {
+                n += rt::write::str_size(self.topic_name, v >= 4, "partition_errors[].topic_name")?;
             }
-        }
-        Ok(n)
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 4 {
-            w.str(self.topic_name, v >= 4, "partition_errors[].topic_name");
-        }
-        w.i32(self.partition_index, "partition_errors[].partition_index");
-        w.i16(self.error_code, "partition_errors[].error_code");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 4 {
+                w.str(self.topic_name, v >= 4, "partition_errors[].topic_name");
+            }
+            w.i32(self.partition_index, "partition_errors[].partition_index");
+            w.i16(self.error_code, "partition_errors[].error_code");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -346,6 +372,7 @@ impl<'a> LeaderAndIsrTopicError<'a> {
 }
 
 impl Default for LeaderAndIsrTopicError<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -353,14 +380,17 @@ impl Default for LeaderAndIsrTopicError<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderAndIsrTopicError<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "LeaderAndIsrTopicError {{ topic_id: {}, partition_errors: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partition_errors,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "LeaderAndIsrTopicError {{ topic_id: {}, partition_errors: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partition_errors,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -410,17 +440,20 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 5 {
-            rt::read::skip(c, 16)?;
-        }
-        if v >= 5 {
-            rt::read::skip_array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v)?;
-        }
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 5 {
+                rt::read::skip(c, 16)?;
+            }
+            if v >= 5 {
+                rt::read::skip_array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v)?;
+            }
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -453,53 +486,59 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 5 {
-            n += 16;
-        }
-        if v <= 4 && self.topic_id != rt::Uuid::nil() {
-            return Err(rt::write::not_in_version("topics[].topic_id"));
-        }
-        if v >= 5 {
-            n += rt::write::array_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")
-                .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
-        }
-        if v <= 4 && !self.partition_errors.is_empty() {
-            return Err(rt::write::not_in_version("topics[].partition_errors"));
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 5 {
+                n += 16;
             }
-        }
-        Ok(n)
+            if v <= 4 && self.topic_id != rt::Uuid::nil() {
+                return Err(rt::write::not_in_version("topics[].topic_id"));
+            }
+            if v >= 5 {
+                n += rt::write::array_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")
+                    .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
+            }
+            if v <= 4 && !self.partition_errors.is_empty() {
+                return Err(rt::write::not_in_version("topics[].partition_errors"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 4 && self.topic_id != rt::Uuid::nil() {
-            w.fail(rt::write::not_in_version("topics[].topic_id"));
-        }
-        if v <= 4 && !self.partition_errors.is_empty() {
-            w.fail(rt::write::not_in_version("topics[].partition_errors"));
-        }
-        if v >= 5 {
-            w.uuid(self.topic_id, "topics[].topic_id");
-        }
-        if v >= 5 {
-            w.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths, |w| {
-                w.array(&self.partition_errors, v >= 4, v, "topics[].partition_errors")
-            });
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 4 && self.topic_id != rt::Uuid::nil() {
+                w.fail(rt::write::not_in_version("topics[].topic_id"));
+            }
+            if v <= 4 && !self.partition_errors.is_empty() {
+                w.fail(rt::write::not_in_version("topics[].partition_errors"));
+            }
+            if v >= 5 {
+                w.uuid(self.topic_id, "topics[].topic_id");
+            }
+            if v >= 5 {
+                w.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths, |w| {
+                    w.array(&self.partition_errors, v >= 4, v, "topics[].partition_errors")
+                });
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -811,6 +850,7 @@ pub mod owned {
     }
 
     impl Default for LeaderAndIsrResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -822,89 +862,101 @@ pub mod owned {
     }
 
     impl From<&super::LeaderAndIsrResponse<'_>> for LeaderAndIsrResponse {
+        #[inline]
         fn from(v: &super::LeaderAndIsrResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                partition_errors: v.partition_errors.iter().map(|e| (&e).into()).collect(),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    partition_errors: v.partition_errors.iter().map(|e| (&e).into()).collect(),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for LeaderAndIsrResponse {}
 
     impl rt::OwnedStruct for LeaderAndIsrResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let error_code = rt::read::i16(c, "error_code")?;
-            let partition_errors = if v <= 4 {
-                rt::owned::read_array::<LeaderAndIsrPartitionError, _>(c, v >= 4, v, "partition_errors")?
-            } else {
-                Vec::new()
-            };
-            let topics = if v >= 5 {
-                rt::owned::read_array::<LeaderAndIsrTopicError, _>(c, v >= 4, v, "topics")?
-            } else {
-                Vec::new()
-            };
-            let unknown_tagged_fields = if v >= 4 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                error_code,
-                partition_errors,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let error_code = rt::read::i16(c, "error_code")?;
+                let partition_errors = if v <= 4 {
+                    rt::owned::read_array::<LeaderAndIsrPartitionError, _>(c, v >= 4, v, "partition_errors")?
+                } else {
+                    Vec::new()
+                };
+                let topics = if v >= 5 {
+                    rt::owned::read_array::<LeaderAndIsrTopicError, _>(c, v >= 4, v, "topics")?
+                } else {
+                    Vec::new()
+                };
+                let unknown_tagged_fields = if v >= 4 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    error_code,
+                    partition_errors,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            if v <= 4 {
-                n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
-            }
-            if v >= 5 && !self.partition_errors.is_empty() {
-                return Err(rt::write::not_in_version("partition_errors"));
-            }
-            if v >= 5 {
-                n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
-            }
-            if v <= 4 && !self.topics.is_empty() {
-                return Err(rt::write::not_in_version("topics"));
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                if v <= 4 {
+                    n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
                 }
-            }
-            Ok(n)
+                if v >= 5 && !self.partition_errors.is_empty() {
+                    return Err(rt::write::not_in_version("partition_errors"));
+                }
+                if v >= 5 {
+                    n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
+                }
+                if v <= 4 && !self.topics.is_empty() {
+                    return Err(rt::write::not_in_version("topics"));
+                }
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 5 && !self.partition_errors.is_empty() {
-                w.fail(rt::write::not_in_version("partition_errors"));
-            }
-            if v <= 4 && !self.topics.is_empty() {
-                w.fail(rt::write::not_in_version("topics"));
-            }
-            w.i16(self.error_code, "error_code");
-            if v <= 4 {
-                rt::owned::write_vec(w, &self.partition_errors, v >= 4, v, "partition_errors");
-            }
-            if v >= 5 {
-                rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
-            }
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 5 && !self.partition_errors.is_empty() {
+                    w.fail(rt::write::not_in_version("partition_errors"));
+                }
+                if v <= 4 && !self.topics.is_empty() {
+                    w.fail(rt::write::not_in_version("topics"));
+                }
+                w.i16(self.error_code, "error_code");
+                if v <= 4 {
+                    rt::owned::write_vec(w, &self.partition_errors, v >= 4, v, "partition_errors");
+                }
+                if v >= 5 {
+                    rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
+                }
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -922,6 +974,7 @@ pub mod owned {
     }
 
     impl Default for LeaderAndIsrPartitionError {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -933,13 +986,16 @@ pub mod owned {
     }
 
     impl From<&super::LeaderAndIsrPartitionError<'_>> for LeaderAndIsrPartitionError {
+        #[inline]
         fn from(v: &super::LeaderAndIsrPartitionError<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -978,21 +1034,24 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            if v <= 4 {
-                n += rt::write::str_size(&self.topic_name, v >= 4, "partition_errors[].topic_name")?;
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                if v <= 4 {
+                    n += rt::write::str_size(&self.topic_name, v >= 4, "partition_errors[].topic_name")?;
                 }
-            }
-            Ok(n)
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1032,6 +1091,7 @@ pub mod owned {
     }
 
     impl Default for LeaderAndIsrTopicError {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -1042,12 +1102,15 @@ pub mod owned {
     }
 
     impl From<&super::LeaderAndIsrTopicError<'_>> for LeaderAndIsrTopicError {
+        #[inline]
         fn from(v: &super::LeaderAndIsrTopicError<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partition_errors: v.partition_errors.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partition_errors: v.partition_errors.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1081,31 +1144,34 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 5 {
-                n += 16;
-            }
-            if v <= 4 && self.topic_id != rt::Uuid::nil() {
-                return Err(rt::write::not_in_version("topics[].topic_id"));
-            }
-            if v >= 5 {
-                n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
-            }
-            if v <= 4 && !self.partition_errors.is_empty() {
-                return Err(rt::write::not_in_version("topics[].partition_errors"));
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 5 {
+                    n += 16;
                 }
-            }
-            Ok(n)
+                if v <= 4 && self.topic_id != rt::Uuid::nil() {
+                    return Err(rt::write::not_in_version("topics[].topic_id"));
+                }
+                if v >= 5 {
+                    n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")
+                        .map_err(|e| e.renamed(super::fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
+                }
+                if v <= 4 && !self.partition_errors.is_empty() {
+                    return Err(rt::write::not_in_version("topics[].partition_errors"));
+                }
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1134,6 +1200,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for LeaderAndIsrResponse {
         type View<'a> = super::LeaderAndIsrResponse<'a>;
+        #[inline]
         fn from_view(v: &super::LeaderAndIsrResponse<'_>) -> Self {
             Self::from(v)
         }

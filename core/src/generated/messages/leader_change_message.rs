@@ -39,6 +39,7 @@ impl<'a> LeaderChangeMessage<'a> {
 }
 
 impl Default for LeaderChangeMessage<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for LeaderChangeMessage<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderChangeMessage<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "LeaderChangeMessage {{ version: {=i16}, leader_id: {=i32}, voters: {}, granting_voters: {}, unknown_tagged_fields: {} }}", self.version, self.leader_id, self.voters, self.granting_voters, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "LeaderChangeMessage {{ version: {=i16}, leader_id: {=i32}, voters: {}, granting_voters: {}, unknown_tagged_fields: {} }}", self.version, self.leader_id, self.voters, self.granting_voters, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -105,27 +109,33 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::array_size(&self.voters, true, v, "voters")?;
-        n += rt::write::array_size(&self.granting_voters, true, v, "granting_voters")
-            .map_err(|e| e.renamed(fields::ALIAS_GRANTING_VOTERS.paths))?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::array_size(&self.voters, true, v, "voters")?;
+            n += rt::write::array_size(&self.granting_voters, true, v, "granting_voters")
+                .map_err(|e| e.renamed(fields::ALIAS_GRANTING_VOTERS.paths))?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.version, "version");
-        w.i32(self.leader_id, "leader_id");
-        w.array(&self.voters, true, v, "voters");
-        w.renamed(fields::ALIAS_GRANTING_VOTERS.paths, |w| {
-            w.array(&self.granting_voters, true, v, "granting_voters")
-        });
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i16(self.version, "version");
+            w.i32(self.leader_id, "leader_id");
+            w.array(&self.voters, true, v, "voters");
+            w.renamed(fields::ALIAS_GRANTING_VOTERS.paths, |w| {
+                w.array(&self.granting_voters, true, v, "granting_voters")
+            });
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -152,6 +162,7 @@ impl<'a> Voter<'a> {
 }
 
 impl Default for Voter<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -159,14 +170,17 @@ impl Default for Voter<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Voter<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Voter {{ voter_id: {=i32}, voter_directory_id: {}, unknown_tagged_fields: {} }}",
-            self.voter_id,
-            rt::defmt_fmt::UuidFmt(self.voter_directory_id),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Voter {{ voter_id: {=i32}, voter_directory_id: {}, unknown_tagged_fields: {} }}",
+                self.voter_id,
+                rt::defmt_fmt::UuidFmt(self.voter_directory_id),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -202,13 +216,16 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        if v >= 1 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            if v >= 1 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -231,31 +248,37 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        if v >= 1 {
-            n += 16;
-        }
-        if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
-            return Err(rt::write::not_in_version("voters[].voter_directory_id"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            if v >= 1 {
+                n += 16;
+            }
+            if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
+                return Err(rt::write::not_in_version("voters[].voter_directory_id"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
-            w.fail(rt::write::not_in_version("voters[].voter_directory_id"));
-        }
-        w.i32(self.voter_id, "voters[].voter_id");
-        if v >= 1 {
-            w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
+                w.fail(rt::write::not_in_version("voters[].voter_directory_id"));
+            }
+            w.i32(self.voter_id, "voters[].voter_id");
+            if v >= 1 {
+                w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -493,6 +516,7 @@ pub mod owned {
     }
 
     impl Default for LeaderChangeMessage {
+        #[inline]
         fn default() -> Self {
             Self {
                 version: 0_i16,
@@ -505,14 +529,17 @@ pub mod owned {
     }
 
     impl From<&super::LeaderChangeMessage<'_>> for LeaderChangeMessage {
+        #[inline]
         fn from(v: &super::LeaderChangeMessage<'_>) -> Self {
-            Self {
-                version: v.version,
-                leader_id: v.leader_id,
-                voters: v.voters.iter().map(|e| (&e).into()).collect(),
-                granting_voters: v.granting_voters.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    version: v.version,
+                    leader_id: v.leader_id,
+                    voters: v.voters.iter().map(|e| (&e).into()).collect(),
+                    granting_voters: v.granting_voters.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -544,29 +571,35 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
-            n += rt::owned::vec_size(&self.granting_voters, true, v, "granting_voters")
-                .map_err(|e| e.renamed(super::fields::ALIAS_GRANTING_VOTERS.paths))?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
+                n += rt::owned::vec_size(&self.granting_voters, true, v, "granting_voters")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_GRANTING_VOTERS.paths))?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("version") {
-                r[0..2].copy_from_slice(&self.version.to_be_bytes());
-                r[2..6].copy_from_slice(&self.leader_id.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.voters, true, v, "voters");
-            w.renamed(super::fields::ALIAS_GRANTING_VOTERS.paths, |w| {
-                rt::owned::write_vec(w, &self.granting_voters, true, v, "granting_voters")
-            });
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("version") {
+                    r[0..2].copy_from_slice(&self.version.to_be_bytes());
+                    r[2..6].copy_from_slice(&self.leader_id.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.voters, true, v, "voters");
+                w.renamed(super::fields::ALIAS_GRANTING_VOTERS.paths, |w| {
+                    rt::owned::write_vec(w, &self.granting_voters, true, v, "granting_voters")
+                });
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -582,6 +615,7 @@ pub mod owned {
     }
 
     impl Default for Voter {
+        #[inline]
         fn default() -> Self {
             Self {
                 voter_id: 0_i32,
@@ -592,12 +626,15 @@ pub mod owned {
     }
 
     impl From<&super::Voter<'_>> for Voter {
+        #[inline]
         fn from(v: &super::Voter<'_>) -> Self {
-            Self {
-                voter_id: v.voter_id,
-                voter_directory_id: v.voter_directory_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    voter_id: v.voter_id,
+                    voter_directory_id: v.voter_directory_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -623,20 +660,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            if v >= 1 {
-                n += 16;
-            }
-            if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
-                return Err(rt::write::not_in_version("voters[].voter_directory_id"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                if v >= 1 {
+                    n += 16;
+                }
+                if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
+                    return Err(rt::write::not_in_version("voters[].voter_directory_id"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -661,6 +701,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for LeaderChangeMessage {
         type View<'a> = super::LeaderChangeMessage<'a>;
+        #[inline]
         fn from_view(v: &super::LeaderChangeMessage<'_>) -> Self {
             Self::from(v)
         }

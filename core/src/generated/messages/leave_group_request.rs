@@ -37,6 +37,7 @@ impl<'a> LeaveGroupRequest<'a> {
 }
 
 impl Default for LeaveGroupRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,8 +45,11 @@ impl Default for LeaveGroupRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaveGroupRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "LeaveGroupRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", members: {}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.members, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "LeaveGroupRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", members: {}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.members, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -100,52 +104,58 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
-        if v <= 2 {
-            n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
-        }
-        if v >= 3 && !self.member_id.is_empty() {
-            return Err(rt::write::not_in_version("member_id"));
-        }
-        if v >= 3 {
-            n += rt::write::array_size(&self.members, v >= 4, v, "members")?;
-        }
-        if v <= 2 && !self.members.is_empty() {
-            return Err(rt::write::not_in_version("members"));
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
+            if v <= 2 {
+                n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
             }
-        }
-        Ok(n)
+            if v >= 3 && !self.member_id.is_empty() {
+                return Err(rt::write::not_in_version("member_id"));
+            }
+            if v >= 3 {
+                n += rt::write::array_size(&self.members, v >= 4, v, "members")?;
+            }
+            if v <= 2 && !self.members.is_empty() {
+                return Err(rt::write::not_in_version("members"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 3 && !self.member_id.is_empty() {
-            w.fail(rt::write::not_in_version("member_id"));
-        }
-        if v <= 2 && !self.members.is_empty() {
-            w.fail(rt::write::not_in_version("members"));
-        }
-        w.str(self.group_id, v >= 4, "group_id");
-        if v <= 2 {
-            w.str(self.member_id, v >= 4, "member_id");
-        }
-        if v >= 3 {
-            w.array(&self.members, v >= 4, v, "members");
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 3 && !self.member_id.is_empty() {
+                w.fail(rt::write::not_in_version("member_id"));
+            }
+            if v <= 2 && !self.members.is_empty() {
+                w.fail(rt::write::not_in_version("members"));
+            }
+            w.str(self.group_id, v >= 4, "group_id");
+            if v <= 2 {
+                w.str(self.member_id, v >= 4, "member_id");
+            }
+            if v >= 3 {
+                w.array(&self.members, v >= 4, v, "members");
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -175,6 +185,7 @@ impl<'a> MemberIdentity<'a> {
 }
 
 impl Default for MemberIdentity<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -182,15 +193,11 @@ impl Default for MemberIdentity<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MemberIdentity<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "MemberIdentity {{ member_id: \"{=str}\", group_instance_id: {}, reason: {}, unknown_tagged_fields: {} }}",
-            self.member_id,
-            rt::defmt_fmt::OptStr(self.group_instance_id),
-            rt::defmt_fmt::OptStr(self.reason),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "MemberIdentity {{ member_id: \"{=str}\", group_instance_id: {}, reason: {}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), rt::defmt_fmt::OptStr(self.reason), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -247,20 +254,23 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 3 {
-            rt::read::skip_str(c, v >= 4)?;
-        }
-        if v >= 3 {
-            rt::read::skip_str(c, v >= 4)?;
-        }
-        if v >= 5 {
-            rt::read::skip_str(c, v >= 4)?;
-        }
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 3 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            if v >= 3 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            if v >= 5 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -296,56 +306,62 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 3 {
-            n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
-        }
-        if v <= 2 && !self.member_id.is_empty() {
-            return Err(rt::write::not_in_version("members[].member_id"));
-        }
-        if v >= 3 {
-            n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id")?;
-        }
-        if v <= 2 && self.group_instance_id.is_some() {
-            return Err(rt::write::not_in_version("members[].group_instance_id"));
-        }
-        if v >= 5 {
-            n += rt::write::opt_str_size(self.reason, v >= 4, v >= 5, "members[].reason")?;
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
             }
-        }
-        Ok(n)
+            if v <= 2 && !self.member_id.is_empty() {
+                return Err(rt::write::not_in_version("members[].member_id"));
+            }
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id")?;
+            }
+            if v <= 2 && self.group_instance_id.is_some() {
+                return Err(rt::write::not_in_version("members[].group_instance_id"));
+            }
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.reason, v >= 4, v >= 5, "members[].reason")?;
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && !self.member_id.is_empty() {
-            w.fail(rt::write::not_in_version("members[].member_id"));
-        }
-        if v <= 2 && self.group_instance_id.is_some() {
-            w.fail(rt::write::not_in_version("members[].group_instance_id"));
-        }
-        if v >= 3 {
-            w.str(self.member_id, v >= 4, "members[].member_id");
-        }
-        if v >= 3 {
-            w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
-        }
-        if v >= 5 {
-            w.opt_str(self.reason, v >= 4, v >= 5, "members[].reason");
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && !self.member_id.is_empty() {
+                w.fail(rt::write::not_in_version("members[].member_id"));
+            }
+            if v <= 2 && self.group_instance_id.is_some() {
+                w.fail(rt::write::not_in_version("members[].group_instance_id"));
+            }
+            if v >= 3 {
+                w.str(self.member_id, v >= 4, "members[].member_id");
+            }
+            if v >= 3 {
+                w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
+            }
+            if v >= 5 {
+                w.opt_str(self.reason, v >= 4, v >= 5, "members[].reason");
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -525,6 +541,7 @@ pub mod owned {
     }
 
     impl Default for LeaveGroupRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -536,13 +553,16 @@ pub mod owned {
     }
 
     impl From<&super::LeaveGroupRequest<'_>> for LeaveGroupRequest {
+        #[inline]
         fn from(v: &super::LeaveGroupRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                member_id: v.member_id.into(),
-                members: v.members.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    member_id: v.member_id.into(),
+                    members: v.members.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -575,52 +595,58 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
-            if v <= 2 {
-                n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
-            }
-            if v >= 3 && !self.member_id.is_empty() {
-                return Err(rt::write::not_in_version("member_id"));
-            }
-            if v >= 3 {
-                n += rt::owned::vec_size(&self.members, v >= 4, v, "members")?;
-            }
-            if v <= 2 && !self.members.is_empty() {
-                return Err(rt::write::not_in_version("members"));
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
+                if v <= 2 {
+                    n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
                 }
-            }
-            Ok(n)
+                if v >= 3 && !self.member_id.is_empty() {
+                    return Err(rt::write::not_in_version("member_id"));
+                }
+                if v >= 3 {
+                    n += rt::owned::vec_size(&self.members, v >= 4, v, "members")?;
+                }
+                if v <= 2 && !self.members.is_empty() {
+                    return Err(rt::write::not_in_version("members"));
+                }
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 3 && !self.member_id.is_empty() {
-                w.fail(rt::write::not_in_version("member_id"));
-            }
-            if v <= 2 && !self.members.is_empty() {
-                w.fail(rt::write::not_in_version("members"));
-            }
-            w.str(&self.group_id, v >= 4, "group_id");
-            if v <= 2 {
-                w.str(&self.member_id, v >= 4, "member_id");
-            }
-            if v >= 3 {
-                rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
-            }
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 3 && !self.member_id.is_empty() {
+                    w.fail(rt::write::not_in_version("member_id"));
+                }
+                if v <= 2 && !self.members.is_empty() {
+                    w.fail(rt::write::not_in_version("members"));
+                }
+                w.str(&self.group_id, v >= 4, "group_id");
+                if v <= 2 {
+                    w.str(&self.member_id, v >= 4, "member_id");
+                }
+                if v >= 3 {
+                    rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
+                }
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -638,6 +664,7 @@ pub mod owned {
     }
 
     impl Default for MemberIdentity {
+        #[inline]
         fn default() -> Self {
             Self {
                 member_id: rt::CompactString::const_new(""),
@@ -649,13 +676,16 @@ pub mod owned {
     }
 
     impl From<&super::MemberIdentity<'_>> for MemberIdentity {
+        #[inline]
         fn from(v: &super::MemberIdentity<'_>) -> Self {
-            Self {
-                member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
-                reason: v.reason.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    member_id: v.member_id.into(),
+                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    reason: v.reason.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -694,38 +724,41 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 3 {
-                n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
-            }
-            if v <= 2 && !self.member_id.is_empty() {
-                return Err(rt::write::not_in_version("members[].member_id"));
-            }
-            if v >= 3 {
-                n += rt::write::opt_str_size(
-                    self.group_instance_id.as_deref(),
-                    v >= 4,
-                    v >= 3,
-                    "members[].group_instance_id",
-                )?;
-            }
-            if v <= 2 && self.group_instance_id.is_some() {
-                return Err(rt::write::not_in_version("members[].group_instance_id"));
-            }
-            if v >= 5 {
-                n += rt::write::opt_str_size(self.reason.as_deref(), v >= 4, v >= 5, "members[].reason")?;
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 3 {
+                    n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
                 }
-            }
-            Ok(n)
+                if v <= 2 && !self.member_id.is_empty() {
+                    return Err(rt::write::not_in_version("members[].member_id"));
+                }
+                if v >= 3 {
+                    n += rt::write::opt_str_size(
+                        self.group_instance_id.as_deref(),
+                        v >= 4,
+                        v >= 3,
+                        "members[].group_instance_id",
+                    )?;
+                }
+                if v <= 2 && self.group_instance_id.is_some() {
+                    return Err(rt::write::not_in_version("members[].group_instance_id"));
+                }
+                if v >= 5 {
+                    n += rt::write::opt_str_size(self.reason.as_deref(), v >= 4, v >= 5, "members[].reason")?;
+                }
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -760,6 +793,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for LeaveGroupRequest {
         type View<'a> = super::LeaveGroupRequest<'a>;
+        #[inline]
         fn from_view(v: &super::LeaveGroupRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -36,6 +36,7 @@ impl<'a> LeaveGroupResponse<'a> {
 }
 
 impl Default for LeaveGroupResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,8 +44,11 @@ impl Default for LeaveGroupResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaveGroupResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "LeaveGroupResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, members: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.members, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "LeaveGroupResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, members: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.members, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -99,45 +103,51 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        if v >= 1 {
-            n += 4;
-        }
-        if v >= 3 {
-            n += rt::write::array_size(&self.members, v >= 4, v, "members")?;
-        }
-        if v <= 2 && !self.members.is_empty() {
-            return Err(rt::write::not_in_version("members"));
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            if v >= 1 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v >= 3 {
+                n += rt::write::array_size(&self.members, v >= 4, v, "members")?;
+            }
+            if v <= 2 && !self.members.is_empty() {
+                return Err(rt::write::not_in_version("members"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && !self.members.is_empty() {
-            w.fail(rt::write::not_in_version("members"));
-        }
-        if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        w.i16(self.error_code, "error_code");
-        if v >= 3 {
-            w.array(&self.members, v >= 4, v, "members");
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && !self.members.is_empty() {
+                w.fail(rt::write::not_in_version("members"));
+            }
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            w.i16(self.error_code, "error_code");
+            if v >= 3 {
+                w.array(&self.members, v >= 4, v, "members");
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -167,6 +177,7 @@ impl<'a> MemberResponse<'a> {
 }
 
 impl Default for MemberResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -174,8 +185,11 @@ impl Default for MemberResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MemberResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "MemberResponse {{ member_id: \"{=str}\", group_instance_id: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.error_code, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "MemberResponse {{ member_id: \"{=str}\", group_instance_id: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.error_code, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -232,20 +246,23 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 3 {
-            rt::read::skip_str(c, v >= 4)?;
-        }
-        if v >= 3 {
-            rt::read::skip_str(c, v >= 4)?;
-        }
-        if v >= 3 {
-            rt::read::skip(c, 2)?;
-        }
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 3 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            if v >= 3 {
+                rt::read::skip_str(c, v >= 4)?;
+            }
+            if v >= 3 {
+                rt::read::skip(c, 2)?;
+            }
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -278,62 +295,68 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 3 {
-            n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
-        }
-        if v <= 2 && !self.member_id.is_empty() {
-            return Err(rt::write::not_in_version("members[].member_id"));
-        }
-        if v >= 3 {
-            n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id")?;
-        }
-        if v <= 2 && self.group_instance_id != Some("") {
-            return Err(rt::write::not_in_version("members[].group_instance_id"));
-        }
-        if v >= 3 {
-            n += 2;
-        }
-        if v <= 2 && self.error_code != 0_i16 {
-            return Err(rt::write::not_in_version("members[].error_code"));
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
             }
-        }
-        Ok(n)
+            if v <= 2 && !self.member_id.is_empty() {
+                return Err(rt::write::not_in_version("members[].member_id"));
+            }
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id")?;
+            }
+            if v <= 2 && self.group_instance_id != Some("") {
+                return Err(rt::write::not_in_version("members[].group_instance_id"));
+            }
+            if v >= 3 {
+                n += 2;
+            }
+            if v <= 2 && self.error_code != 0_i16 {
+                return Err(rt::write::not_in_version("members[].error_code"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && !self.member_id.is_empty() {
-            w.fail(rt::write::not_in_version("members[].member_id"));
-        }
-        if v <= 2 && self.group_instance_id != Some("") {
-            w.fail(rt::write::not_in_version("members[].group_instance_id"));
-        }
-        if v <= 2 && self.error_code != 0_i16 {
-            w.fail(rt::write::not_in_version("members[].error_code"));
-        }
-        if v >= 3 {
-            w.str(self.member_id, v >= 4, "members[].member_id");
-        }
-        if v >= 3 {
-            w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
-        }
-        if v >= 3 {
-            w.i16(self.error_code, "members[].error_code");
-        }
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && !self.member_id.is_empty() {
+                w.fail(rt::write::not_in_version("members[].member_id"));
+            }
+            if v <= 2 && self.group_instance_id != Some("") {
+                w.fail(rt::write::not_in_version("members[].group_instance_id"));
+            }
+            if v <= 2 && self.error_code != 0_i16 {
+                w.fail(rt::write::not_in_version("members[].error_code"));
+            }
+            if v >= 3 {
+                w.str(self.member_id, v >= 4, "members[].member_id");
+            }
+            if v >= 3 {
+                w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
+            }
+            if v >= 3 {
+                w.i16(self.error_code, "members[].error_code");
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -513,6 +536,7 @@ pub mod owned {
     }
 
     impl Default for LeaveGroupResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -524,13 +548,16 @@ pub mod owned {
     }
 
     impl From<&super::LeaveGroupResponse<'_>> for LeaveGroupResponse {
+        #[inline]
         fn from(v: &super::LeaveGroupResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                members: v.members.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    members: v.members.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -563,45 +590,51 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            if v >= 1 {
-                n += 4;
-            }
-            if v >= 3 {
-                n += rt::owned::vec_size(&self.members, v >= 4, v, "members")?;
-            }
-            if v <= 2 && !self.members.is_empty() {
-                return Err(rt::write::not_in_version("members"));
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                if v >= 1 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v >= 3 {
+                    n += rt::owned::vec_size(&self.members, v >= 4, v, "members")?;
+                }
+                if v <= 2 && !self.members.is_empty() {
+                    return Err(rt::write::not_in_version("members"));
+                }
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 2 && !self.members.is_empty() {
-                w.fail(rt::write::not_in_version("members"));
-            }
-            if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            w.i16(self.error_code, "error_code");
-            if v >= 3 {
-                rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
-            }
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 2 && !self.members.is_empty() {
+                    w.fail(rt::write::not_in_version("members"));
+                }
+                if v >= 1 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                w.i16(self.error_code, "error_code");
+                if v >= 3 {
+                    rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
+                }
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -619,6 +652,7 @@ pub mod owned {
     }
 
     impl Default for MemberResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 member_id: rt::CompactString::const_new(""),
@@ -630,13 +664,16 @@ pub mod owned {
     }
 
     impl From<&super::MemberResponse<'_>> for MemberResponse {
+        #[inline]
         fn from(v: &super::MemberResponse<'_>) -> Self {
-            Self {
-                member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    member_id: v.member_id.into(),
+                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -675,41 +712,44 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 3 {
-                n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
-            }
-            if v <= 2 && !self.member_id.is_empty() {
-                return Err(rt::write::not_in_version("members[].member_id"));
-            }
-            if v >= 3 {
-                n += rt::write::opt_str_size(
-                    self.group_instance_id.as_deref(),
-                    v >= 4,
-                    v >= 3,
-                    "members[].group_instance_id",
-                )?;
-            }
-            if v <= 2 && self.group_instance_id.as_deref() != Some("") {
-                return Err(rt::write::not_in_version("members[].group_instance_id"));
-            }
-            if v >= 3 {
-                n += 2;
-            }
-            if v <= 2 && self.error_code != 0_i16 {
-                return Err(rt::write::not_in_version("members[].error_code"));
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 3 {
+                    n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
                 }
-            }
-            Ok(n)
+                if v <= 2 && !self.member_id.is_empty() {
+                    return Err(rt::write::not_in_version("members[].member_id"));
+                }
+                if v >= 3 {
+                    n += rt::write::opt_str_size(
+                        self.group_instance_id.as_deref(),
+                        v >= 4,
+                        v >= 3,
+                        "members[].group_instance_id",
+                    )?;
+                }
+                if v <= 2 && self.group_instance_id.as_deref() != Some("") {
+                    return Err(rt::write::not_in_version("members[].group_instance_id"));
+                }
+                if v >= 3 {
+                    n += 2;
+                }
+                if v <= 2 && self.error_code != 0_i16 {
+                    return Err(rt::write::not_in_version("members[].error_code"));
+                }
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -754,6 +794,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for LeaveGroupResponse {
         type View<'a> = super::LeaveGroupResponse<'a>;
+        #[inline]
         fn from_view(v: &super::LeaveGroupResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -31,6 +31,7 @@ impl<'a> ListConfigResourcesRequest<'a> {
 }
 
 impl Default for ListConfigResourcesRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -38,13 +39,16 @@ impl Default for ListConfigResourcesRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListConfigResourcesRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ListConfigResourcesRequest {{ resource_types: {}, unknown_tagged_fields: {} }}",
-            self.resource_types,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ListConfigResourcesRequest {{ resource_types: {}, unknown_tagged_fields: {} }}",
+                self.resource_types,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -81,30 +85,36 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += rt::write::array_size(&self.resource_types, true, v, "resource_types")?;
-        }
-        if v <= 0 && !self.resource_types.is_empty() {
-            return Err(rt::write::not_in_version("resource_types"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::array_size(&self.resource_types, true, v, "resource_types")?;
+            }
+            if v <= 0 && !self.resource_types.is_empty() {
+                return Err(rt::write::not_in_version("resource_types"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.resource_types.is_empty() {
-            w.fail(rt::write::not_in_version("resource_types"));
-        }
-        if v >= 1 {
-            w.array(&self.resource_types, true, v, "resource_types");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && !self.resource_types.is_empty() {
+                w.fail(rt::write::not_in_version("resource_types"));
+            }
+            if v >= 1 {
+                w.array(&self.resource_types, true, v, "resource_types");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -177,6 +187,7 @@ pub mod owned {
     }
 
     impl Default for ListConfigResourcesRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 resource_types: rt::SmallVec::new(),
@@ -186,11 +197,14 @@ pub mod owned {
     }
 
     impl From<&super::ListConfigResourcesRequest<'_>> for ListConfigResourcesRequest {
+        #[inline]
         fn from(v: &super::ListConfigResourcesRequest<'_>) -> Self {
-            Self {
-                resource_types: v.resource_types.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    resource_types: v.resource_types.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -211,35 +225,42 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += rt::owned::vec_size(&self.resource_types, true, v, "resource_types")?;
-            }
-            if v <= 0 && !self.resource_types.is_empty() {
-                return Err(rt::write::not_in_version("resource_types"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += rt::owned::vec_size(&self.resource_types, true, v, "resource_types")?;
+                }
+                if v <= 0 && !self.resource_types.is_empty() {
+                    return Err(rt::write::not_in_version("resource_types"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && !self.resource_types.is_empty() {
-                w.fail(rt::write::not_in_version("resource_types"));
-            }
-            if v >= 1 {
-                rt::owned::write_vec(w, &self.resource_types, true, v, "resource_types");
-            }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if v <= 0 && !self.resource_types.is_empty() {
+                    w.fail(rt::write::not_in_version("resource_types"));
+                }
+                if v >= 1 {
+                    rt::owned::write_vec(w, &self.resource_types, true, v, "resource_types");
+                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
     impl rt::OwnedMessage for ListConfigResourcesRequest {
         type View<'a> = super::ListConfigResourcesRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ListConfigResourcesRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -36,6 +36,7 @@ impl<'a> ListConfigResourcesResponse<'a> {
 }
 
 impl Default for ListConfigResourcesResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,8 +44,11 @@ impl Default for ListConfigResourcesResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListConfigResourcesResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ListConfigResourcesResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, config_resources: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.config_resources, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ListConfigResourcesResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, config_resources: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.config_resources, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -97,22 +101,28 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::array_size(&self.config_resources, true, v, "config_resources")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::array_size(&self.config_resources, true, v, "config_resources")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.array(&self.config_resources, true, v, "config_resources");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.array(&self.config_resources, true, v, "config_resources");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -139,6 +149,7 @@ impl<'a> ConfigResource<'a> {
 }
 
 impl Default for ConfigResource<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -146,14 +157,17 @@ impl Default for ConfigResource<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConfigResource<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ConfigResource {{ resource_name: \"{=str}\", resource_type: {=i8}, unknown_tagged_fields: {} }}",
-            self.resource_name,
-            self.resource_type,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ConfigResource {{ resource_name: \"{=str}\", resource_type: {=i8}, unknown_tagged_fields: {} }}",
+                self.resource_name,
+                self.resource_type,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -189,13 +203,16 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        if v >= 1 {
-            rt::read::skip(c, 1)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -226,26 +243,32 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.resource_name, true, "config_resources[].resource_name")?;
-        if v >= 1 {
-            n += 1;
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.resource_name, true, "config_resources[].resource_name")?;
+            if v >= 1 {
+                n += 1;
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.resource_name, true, "config_resources[].resource_name");
-        if v >= 1 {
-            w.i8(self.resource_type, "config_resources[].resource_type");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.resource_name, true, "config_resources[].resource_name");
+            if v >= 1 {
+                w.i8(self.resource_type, "config_resources[].resource_type");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -408,6 +431,7 @@ pub mod owned {
     }
 
     impl Default for ListConfigResourcesResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -419,13 +443,16 @@ pub mod owned {
     }
 
     impl From<&super::ListConfigResourcesResponse<'_>> for ListConfigResourcesResponse {
+        #[inline]
         fn from(v: &super::ListConfigResourcesResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                config_resources: v.config_resources.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    config_resources: v.config_resources.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -454,24 +481,30 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::owned::vec_size(&self.config_resources, true, v, "config_resources")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::owned::vec_size(&self.config_resources, true, v, "config_resources")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.config_resources, true, v, "config_resources");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.config_resources, true, v, "config_resources");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -487,6 +520,7 @@ pub mod owned {
     }
 
     impl Default for ConfigResource {
+        #[inline]
         fn default() -> Self {
             Self {
                 resource_name: rt::CompactString::const_new(""),
@@ -497,12 +531,15 @@ pub mod owned {
     }
 
     impl From<&super::ConfigResource<'_>> for ConfigResource {
+        #[inline]
         fn from(v: &super::ConfigResource<'_>) -> Self {
-            Self {
-                resource_name: v.resource_name.into(),
-                resource_type: v.resource_type,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    resource_name: v.resource_name.into(),
+                    resource_type: v.resource_type,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -528,18 +565,21 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.resource_name, true, "config_resources[].resource_name")?;
-            if v >= 1 {
-                n += 1;
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.resource_name, true, "config_resources[].resource_name")?;
+                if v >= 1 {
+                    n += 1;
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -561,6 +601,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ListConfigResourcesResponse {
         type View<'a> = super::ListConfigResourcesResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ListConfigResourcesResponse<'_>) -> Self {
             Self::from(v)
         }

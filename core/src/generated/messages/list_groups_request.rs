@@ -34,6 +34,7 @@ impl<'a> ListGroupsRequest<'a> {
 }
 
 impl Default for ListGroupsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,14 +42,17 @@ impl Default for ListGroupsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListGroupsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ListGroupsRequest {{ states_filter: {}, types_filter: {}, unknown_tagged_fields: {} }}",
-            self.states_filter,
-            self.types_filter,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ListGroupsRequest {{ states_filter: {}, types_filter: {}, unknown_tagged_fields: {} }}",
+                self.states_filter,
+                self.types_filter,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -100,50 +104,56 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 4 {
-            n += rt::write::array_size(&self.states_filter, v >= 3, v, "states_filter")?;
-        }
-        if v <= 3 && !self.states_filter.is_empty() {
-            return Err(rt::write::not_in_version("states_filter"));
-        }
-        if v >= 5 {
-            n += rt::write::array_size(&self.types_filter, v >= 3, v, "types_filter")?;
-        }
-        if v <= 4 && !self.types_filter.is_empty() {
-            return Err(rt::write::not_in_version("types_filter"));
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 4 {
+                n += rt::write::array_size(&self.states_filter, v >= 3, v, "states_filter")?;
             }
-        }
-        Ok(n)
+            if v <= 3 && !self.states_filter.is_empty() {
+                return Err(rt::write::not_in_version("states_filter"));
+            }
+            if v >= 5 {
+                n += rt::write::array_size(&self.types_filter, v >= 3, v, "types_filter")?;
+            }
+            if v <= 4 && !self.types_filter.is_empty() {
+                return Err(rt::write::not_in_version("types_filter"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 3 && !self.states_filter.is_empty() {
-            w.fail(rt::write::not_in_version("states_filter"));
-        }
-        if v <= 4 && !self.types_filter.is_empty() {
-            w.fail(rt::write::not_in_version("types_filter"));
-        }
-        if v >= 4 {
-            w.array(&self.states_filter, v >= 3, v, "states_filter");
-        }
-        if v >= 5 {
-            w.array(&self.types_filter, v >= 3, v, "types_filter");
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 3 && !self.states_filter.is_empty() {
+                w.fail(rt::write::not_in_version("states_filter"));
+            }
+            if v <= 4 && !self.types_filter.is_empty() {
+                w.fail(rt::write::not_in_version("types_filter"));
+            }
+            if v >= 4 {
+                w.array(&self.states_filter, v >= 3, v, "states_filter");
+            }
+            if v >= 5 {
+                w.array(&self.types_filter, v >= 3, v, "types_filter");
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -237,6 +247,7 @@ pub mod owned {
     }
 
     impl Default for ListGroupsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 states_filter: Vec::new(),
@@ -247,12 +258,15 @@ pub mod owned {
     }
 
     impl From<&super::ListGroupsRequest<'_>> for ListGroupsRequest {
+        #[inline]
         fn from(v: &super::ListGroupsRequest<'_>) -> Self {
-            Self {
-                states_filter: v.states_filter.iter().map(rt::CompactString::from).collect(),
-                types_filter: v.types_filter.iter().map(rt::CompactString::from).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    states_filter: v.states_filter.iter().map(rt::CompactString::from).collect(),
+                    types_filter: v.types_filter.iter().map(rt::CompactString::from).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -283,55 +297,62 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 4 {
-                n += rt::owned::vec_size(&self.states_filter, v >= 3, v, "states_filter")?;
-            }
-            if v <= 3 && !self.states_filter.is_empty() {
-                return Err(rt::write::not_in_version("states_filter"));
-            }
-            if v >= 5 {
-                n += rt::owned::vec_size(&self.types_filter, v >= 3, v, "types_filter")?;
-            }
-            if v <= 4 && !self.types_filter.is_empty() {
-                return Err(rt::write::not_in_version("types_filter"));
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 4 {
+                    n += rt::owned::vec_size(&self.states_filter, v >= 3, v, "states_filter")?;
                 }
-            }
-            Ok(n)
+                if v <= 3 && !self.states_filter.is_empty() {
+                    return Err(rt::write::not_in_version("states_filter"));
+                }
+                if v >= 5 {
+                    n += rt::owned::vec_size(&self.types_filter, v >= 3, v, "types_filter")?;
+                }
+                if v <= 4 && !self.types_filter.is_empty() {
+                    return Err(rt::write::not_in_version("types_filter"));
+                }
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 3 && !self.states_filter.is_empty() {
-                w.fail(rt::write::not_in_version("states_filter"));
-            }
-            if v <= 4 && !self.types_filter.is_empty() {
-                w.fail(rt::write::not_in_version("types_filter"));
-            }
-            if v >= 4 {
-                rt::owned::write_vec(w, &self.states_filter, v >= 3, v, "states_filter");
-            }
-            if v >= 5 {
-                rt::owned::write_vec(w, &self.types_filter, v >= 3, v, "types_filter");
-            }
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 3 && !self.states_filter.is_empty() {
+                    w.fail(rt::write::not_in_version("states_filter"));
+                }
+                if v <= 4 && !self.types_filter.is_empty() {
+                    w.fail(rt::write::not_in_version("types_filter"));
+                }
+                if v >= 4 {
+                    rt::owned::write_vec(w, &self.states_filter, v >= 3, v, "states_filter");
+                }
+                if v >= 5 {
+                    rt::owned::write_vec(w, &self.types_filter, v >= 3, v, "types_filter");
+                }
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
     impl rt::OwnedMessage for ListGroupsRequest {
         type View<'a> = super::ListGroupsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ListGroupsRequest<'_>) -> Self {
             Self::from(v)
         }

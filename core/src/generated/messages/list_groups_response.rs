@@ -36,6 +36,7 @@ impl<'a> ListGroupsResponse<'a> {
 }
 
 impl Default for ListGroupsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,8 +44,11 @@ impl Default for ListGroupsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListGroupsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ListGroupsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, groups: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.groups, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ListGroupsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, groups: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.groups, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -93,35 +97,41 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        if v >= 1 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.groups, v >= 3, v, "groups")?;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            if v >= 1 {
+                n += 4;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.groups, v >= 3, v, "groups")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        w.i16(self.error_code, "error_code");
-        w.array(&self.groups, v >= 3, v, "groups");
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            w.i16(self.error_code, "error_code");
+            w.array(&self.groups, v >= 3, v, "groups");
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -154,6 +164,7 @@ impl<'a> ListedGroup<'a> {
 }
 
 impl Default for ListedGroup<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -161,8 +172,11 @@ impl Default for ListedGroup<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListedGroup<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ListedGroup {{ group_id: \"{=str}\", protocol_type: \"{=str}\", group_state: \"{=str}\", group_type: \"{=str}\", unknown_tagged_fields: {} }}", self.group_id, self.protocol_type, self.group_state, self.group_type, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ListedGroup {{ group_id: \"{=str}\", protocol_type: \"{=str}\", group_state: \"{=str}\", group_type: \"{=str}\", unknown_tagged_fields: {} }}", self.group_id, self.protocol_type, self.group_state, self.group_type, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -216,19 +230,22 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 3)?;
-        rt::read::skip_str(c, v >= 3)?;
-        if v >= 4 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 3)?;
-        }
-        if v >= 5 {
             rt::read::skip_str(c, v >= 3)?;
-        }
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            if v >= 4 {
+                rt::read::skip_str(c, v >= 3)?;
+            }
+            if v >= 5 {
+                rt::read::skip_str(c, v >= 3)?;
+            }
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -266,42 +283,48 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.group_id, v >= 3, "groups[].group_id")?;
-        n += rt::write::str_size(self.protocol_type, v >= 3, "groups[].protocol_type")?;
-        if v >= 4 {
-            n += rt::write::str_size(self.group_state, v >= 3, "groups[].group_state")?;
-        }
-        if v >= 5 {
-            n += rt::write::str_size(self.group_type, v >= 3, "groups[].group_type")?;
-        }
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.group_id, v >= 3, "groups[].group_id")?;
+            n += rt::write::str_size(self.protocol_type, v >= 3, "groups[].protocol_type")?;
+            if v >= 4 {
+                n += rt::write::str_size(self.group_state, v >= 3, "groups[].group_state")?;
             }
-        }
-        Ok(n)
+            if v >= 5 {
+                n += rt::write::str_size(self.group_type, v >= 3, "groups[].group_type")?;
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.group_id, v >= 3, "groups[].group_id");
-        w.str(self.protocol_type, v >= 3, "groups[].protocol_type");
-        if v >= 4 {
-            w.str(self.group_state, v >= 3, "groups[].group_state");
-        }
-        if v >= 5 {
-            w.str(self.group_type, v >= 3, "groups[].group_type");
-        }
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.group_id, v >= 3, "groups[].group_id");
+            w.str(self.protocol_type, v >= 3, "groups[].protocol_type");
+            if v >= 4 {
+                w.str(self.group_state, v >= 3, "groups[].group_state");
+            }
+            if v >= 5 {
+                w.str(self.group_type, v >= 3, "groups[].group_type");
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -498,6 +521,7 @@ pub mod owned {
     }
 
     impl Default for ListGroupsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -509,13 +533,16 @@ pub mod owned {
     }
 
     impl From<&super::ListGroupsResponse<'_>> for ListGroupsResponse {
+        #[inline]
         fn from(v: &super::ListGroupsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                groups: v.groups.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -544,35 +571,41 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            if v >= 1 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.groups, v >= 3, v, "groups")?;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                if v >= 1 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.groups, v >= 3, v, "groups")?;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            w.i16(self.error_code, "error_code");
-            rt::owned::write_vec(w, &self.groups, v >= 3, v, "groups");
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 1 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                w.i16(self.error_code, "error_code");
+                rt::owned::write_vec(w, &self.groups, v >= 3, v, "groups");
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -592,6 +625,7 @@ pub mod owned {
     }
 
     impl Default for ListedGroup {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -604,14 +638,17 @@ pub mod owned {
     }
 
     impl From<&super::ListedGroup<'_>> for ListedGroup {
+        #[inline]
         fn from(v: &super::ListedGroup<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                protocol_type: v.protocol_type.into(),
-                group_state: v.group_state.into(),
-                group_type: v.group_type.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    protocol_type: v.protocol_type.into(),
+                    group_state: v.group_state.into(),
+                    group_type: v.group_type.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -648,26 +685,29 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.group_id, v >= 3, "groups[].group_id")?;
-            n += rt::write::str_size(&self.protocol_type, v >= 3, "groups[].protocol_type")?;
-            if v >= 4 {
-                n += rt::write::str_size(&self.group_state, v >= 3, "groups[].group_state")?;
-            }
-            if v >= 5 {
-                n += rt::write::str_size(&self.group_type, v >= 3, "groups[].group_type")?;
-            }
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.group_id, v >= 3, "groups[].group_id")?;
+                n += rt::write::str_size(&self.protocol_type, v >= 3, "groups[].protocol_type")?;
+                if v >= 4 {
+                    n += rt::write::str_size(&self.group_state, v >= 3, "groups[].group_state")?;
                 }
-            }
-            Ok(n)
+                if v >= 5 {
+                    n += rt::write::str_size(&self.group_type, v >= 3, "groups[].group_type")?;
+                }
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -690,6 +730,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ListGroupsResponse {
         type View<'a> = super::ListGroupsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ListGroupsResponse<'_>) -> Self {
             Self::from(v)
         }

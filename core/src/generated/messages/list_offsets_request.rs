@@ -41,6 +41,7 @@ impl<'a> ListOffsetsRequest<'a> {
 }
 
 impl Default for ListOffsetsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -48,38 +49,44 @@ impl Default for ListOffsetsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListOffsetsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ListOffsetsRequest {{ replica_id: {=i32}, isolation_level: {=i8}, topics: {}, timeout_ms: {=i32}, unknown_tagged_fields: {} }}", self.replica_id, self.isolation_level, self.topics, self.timeout_ms, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ListOffsetsRequest {{ replica_id: {=i32}, isolation_level: {=i8}, topics: {}, timeout_ms: {=i32}, unknown_tagged_fields: {} }}", self.replica_id, self.isolation_level, self.topics, self.timeout_ms, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for ListOffsetsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let replica_id = rt::read::i32(c, "replica_id")?;
-        let isolation_level = if v >= 2 {
-            rt::read::i8(c, "isolation_level")?
-        } else {
-            0_i8
-        };
-        let topics = rt::read::array::<ListOffsetsTopic<'a>>(c, v >= 6, v, "topics")?;
-        let timeout_ms = if v >= 10 {
-            rt::read::i32(c, "timeout_ms")?
-        } else {
-            0_i32
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            replica_id,
-            isolation_level,
-            topics,
-            timeout_ms,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let replica_id = rt::read::i32(c, "replica_id")?;
+            let isolation_level = if v >= 2 {
+                rt::read::i8(c, "isolation_level")?
+            } else {
+                0_i8
+            };
+            let topics = rt::read::array::<ListOffsetsTopic<'a>>(c, v >= 6, v, "topics")?;
+            let timeout_ms = if v >= 10 {
+                rt::read::i32(c, "timeout_ms")?
+            } else {
+                0_i32
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                replica_id,
+                isolation_level,
+                topics,
+                timeout_ms,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -105,47 +112,53 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        if v >= 2 {
-            n += 1;
-        }
-        if v <= 1 && self.isolation_level != 0_i8 {
-            return Err(rt::write::not_in_version("isolation_level"));
-        }
-        n += rt::write::array_size(&self.topics, v >= 6, v, "topics")?;
-        if v >= 10 {
-            n += 4;
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            if v >= 2 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v <= 1 && self.isolation_level != 0_i8 {
+                return Err(rt::write::not_in_version("isolation_level"));
+            }
+            n += rt::write::array_size(&self.topics, v >= 6, v, "topics")?;
+            if v >= 10 {
+                n += 4;
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 && self.isolation_level != 0_i8 {
-            w.fail(rt::write::not_in_version("isolation_level"));
-        }
-        w.i32(self.replica_id, "replica_id");
-        if v >= 2 {
-            w.i8(self.isolation_level, "isolation_level");
-        }
-        w.array(&self.topics, v >= 6, v, "topics");
-        if v >= 10 {
-            w.i32(self.timeout_ms, "timeout_ms");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 1 && self.isolation_level != 0_i8 {
+                w.fail(rt::write::not_in_version("isolation_level"));
+            }
+            w.i32(self.replica_id, "replica_id");
+            if v >= 2 {
+                w.i8(self.isolation_level, "isolation_level");
+            }
+            w.array(&self.topics, v >= 6, v, "topics");
+            if v >= 10 {
+                w.i32(self.timeout_ms, "timeout_ms");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -172,6 +185,7 @@ impl<'a> ListOffsetsTopic<'a> {
 }
 
 impl Default for ListOffsetsTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -179,14 +193,17 @@ impl Default for ListOffsetsTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListOffsetsTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ListOffsetsTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ListOffsetsTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -222,13 +239,16 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 6)?;
-        rt::read::skip_array::<ListOffsetsPartition<'a>>(c, v >= 6, v)?;
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 6)?;
+            rt::read::skip_array::<ListOffsetsPartition<'a>>(c, v >= 6, v)?;
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -256,30 +276,36 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
-        n += rt::write::array_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
+            n += rt::write::array_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 6, "topics[].name");
-        w.array(&self.partitions, v >= 6, v, "topics[].partitions");
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 6, "topics[].name");
+            w.array(&self.partitions, v >= 6, v, "topics[].partitions");
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -312,6 +338,7 @@ impl<'a> ListOffsetsPartition<'a> {
 }
 
 impl Default for ListOffsetsPartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -319,8 +346,11 @@ impl Default for ListOffsetsPartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListOffsetsPartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ListOffsetsPartition {{ partition_index: {=i32}, current_leader_epoch: {=i32}, timestamp: {=i64}, max_num_offsets: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.current_leader_epoch, self.timestamp, self.max_num_offsets, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ListOffsetsPartition {{ partition_index: {=i32}, current_leader_epoch: {=i32}, timestamp: {=i64}, max_num_offsets: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.current_leader_epoch, self.timestamp, self.max_num_offsets, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -374,19 +404,22 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        if v >= 4 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
-        }
-        rt::read::skip(c, 8)?;
-        if v <= 0 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            if v >= 4 {
+                rt::read::skip(c, 4)?;
+            }
+            rt::read::skip(c, 8)?;
+            if v <= 0 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -429,46 +462,52 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        if v >= 4 {
-            n += 4;
-        }
-        if v <= 0 {
-            n += 4;
-        }
-        if v >= 1 && self.max_num_offsets != 1_i32 {
-            return Err(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            if v >= 4 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v <= 0 {
+                n += 4;
+            }
+            if v >= 1 && self.max_num_offsets != 1_i32 {
+                return Err(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 && self.max_num_offsets != 1_i32 {
-            w.fail(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
-        }
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        if v >= 4 {
-            w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
-        }
-        w.i64(self.timestamp, "topics[].partitions[].timestamp");
-        if v <= 0 {
-            w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 1 && self.max_num_offsets != 1_i32 {
+                w.fail(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
+            }
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            if v >= 4 {
+                w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
+            }
+            w.i64(self.timestamp, "topics[].partitions[].timestamp");
+            if v <= 0 {
+                w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -730,6 +769,7 @@ pub mod owned {
     }
 
     impl Default for ListOffsetsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 replica_id: 0_i32,
@@ -742,95 +782,107 @@ pub mod owned {
     }
 
     impl From<&super::ListOffsetsRequest<'_>> for ListOffsetsRequest {
+        #[inline]
         fn from(v: &super::ListOffsetsRequest<'_>) -> Self {
-            Self {
-                replica_id: v.replica_id,
-                isolation_level: v.isolation_level,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                timeout_ms: v.timeout_ms,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    replica_id: v.replica_id,
+                    isolation_level: v.isolation_level,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    timeout_ms: v.timeout_ms,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ListOffsetsRequest {}
 
     impl rt::OwnedStruct for ListOffsetsRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let replica_id = rt::read::i32(c, "replica_id")?;
-            let isolation_level = if v >= 2 {
-                rt::read::i8(c, "isolation_level")?
-            } else {
-                0_i8
-            };
-            let topics = rt::owned::read_array::<ListOffsetsTopic, _>(c, v >= 6, v, "topics")?;
-            let timeout_ms = if v >= 10 {
-                rt::read::i32(c, "timeout_ms")?
-            } else {
-                0_i32
-            };
-            let unknown_tagged_fields = if v >= 6 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                replica_id,
-                isolation_level,
-                topics,
-                timeout_ms,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let replica_id = rt::read::i32(c, "replica_id")?;
+                let isolation_level = if v >= 2 {
+                    rt::read::i8(c, "isolation_level")?
+                } else {
+                    0_i8
+                };
+                let topics = rt::owned::read_array::<ListOffsetsTopic, _>(c, v >= 6, v, "topics")?;
+                let timeout_ms = if v >= 10 {
+                    rt::read::i32(c, "timeout_ms")?
+                } else {
+                    0_i32
+                };
+                let unknown_tagged_fields = if v >= 6 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    replica_id,
+                    isolation_level,
+                    topics,
+                    timeout_ms,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            if v >= 2 {
-                n += 1;
-            }
-            if v <= 1 && self.isolation_level != 0_i8 {
-                return Err(rt::write::not_in_version("isolation_level"));
-            }
-            n += rt::owned::vec_size(&self.topics, v >= 6, v, "topics")?;
-            if v >= 10 {
-                n += 4;
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                if v >= 2 {
+                    n += 1;
                 }
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 1 && self.isolation_level != 0_i8 {
-                w.fail(rt::write::not_in_version("isolation_level"));
-            }
-            w.i32(self.replica_id, "replica_id");
-            if v >= 2 {
-                w.i8(self.isolation_level, "isolation_level");
-            }
-            rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics");
-            if v >= 10 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<5>("timeout_ms") {
-                    r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
-                    r[4] = 0;
+                if v <= 1 && self.isolation_level != 0_i8 {
+                    return Err(rt::write::not_in_version("isolation_level"));
                 }
-            } else {
+                n += rt::owned::vec_size(&self.topics, v >= 6, v, "topics")?;
                 if v >= 10 {
-                    w.i32(self.timeout_ms, "timeout_ms");
+                    n += 4;
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                if v <= 1 && self.isolation_level != 0_i8 {
+                    w.fail(rt::write::not_in_version("isolation_level"));
+                }
+                w.i32(self.replica_id, "replica_id");
+                if v >= 2 {
+                    w.i8(self.isolation_level, "isolation_level");
+                }
+                rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics");
+                if v >= 10 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<5>("timeout_ms") {
+                        r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                        r[4] = 0;
+                    }
+                } else {
+                    if v >= 10 {
+                        w.i32(self.timeout_ms, "timeout_ms");
+                    }
+                    if v >= 6 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -846,6 +898,7 @@ pub mod owned {
     }
 
     impl Default for ListOffsetsTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -856,12 +909,15 @@ pub mod owned {
     }
 
     impl From<&super::ListOffsetsTopic<'_>> for ListOffsetsTopic {
+        #[inline]
         fn from(v: &super::ListOffsetsTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -886,20 +942,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -930,6 +989,7 @@ pub mod owned {
     }
 
     impl Default for ListOffsetsPartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -942,14 +1002,17 @@ pub mod owned {
     }
 
     impl From<&super::ListOffsetsPartition<'_>> for ListOffsetsPartition {
+        #[inline]
         fn from(v: &super::ListOffsetsPartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                current_leader_epoch: v.current_leader_epoch,
-                timestamp: v.timestamp,
-                max_num_offsets: v.max_num_offsets,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    current_leader_epoch: v.current_leader_epoch,
+                    timestamp: v.timestamp,
+                    max_num_offsets: v.max_num_offsets,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -986,27 +1049,30 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            if v >= 4 {
-                n += 4;
-            }
-            if v <= 0 {
-                n += 4;
-            }
-            if v >= 1 && self.max_num_offsets != 1_i32 {
-                return Err(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                if v >= 4 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v <= 0 {
+                    n += 4;
+                }
+                if v >= 1 && self.max_num_offsets != 1_i32 {
+                    return Err(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1039,6 +1105,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ListOffsetsRequest {
         type View<'a> = super::ListOffsetsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ListOffsetsRequest<'_>) -> Self {
             Self::from(v)
         }

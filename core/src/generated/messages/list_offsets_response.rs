@@ -34,6 +34,7 @@ impl<'a> ListOffsetsResponse<'a> {
 }
 
 impl Default for ListOffsetsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,36 +42,42 @@ impl Default for ListOffsetsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListOffsetsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ListOffsetsResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ListOffsetsResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for ListOffsetsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = if v >= 2 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let topics = rt::read::array::<ListOffsetsTopicResponse<'a>>(c, v >= 6, v, "topics")?;
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 2 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let topics = rt::read::array::<ListOffsetsTopicResponse<'a>>(c, v >= 6, v, "topics")?;
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -92,34 +99,40 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 2 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.topics, v >= 6, v, "topics")?;
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += 4;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.topics, v >= 6, v, "topics")?;
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 2 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        w.array(&self.topics, v >= 6, v, "topics");
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 2 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            w.array(&self.topics, v >= 6, v, "topics");
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -146,6 +159,7 @@ impl<'a> ListOffsetsTopicResponse<'a> {
 }
 
 impl Default for ListOffsetsTopicResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -153,14 +167,17 @@ impl Default for ListOffsetsTopicResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListOffsetsTopicResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ListOffsetsTopicResponse {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ListOffsetsTopicResponse {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -196,13 +213,16 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 6)?;
-        rt::read::skip_array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v)?;
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 6)?;
+            rt::read::skip_array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v)?;
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -230,30 +250,36 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
-        n += rt::write::array_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
+            n += rt::write::array_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 6, "topics[].name");
-        w.array(&self.partitions, v >= 6, v, "topics[].partitions");
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 6, "topics[].name");
+            w.array(&self.partitions, v >= 6, v, "topics[].partitions");
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -292,6 +318,7 @@ impl<'a> ListOffsetsPartitionResponse<'a> {
 }
 
 impl Default for ListOffsetsPartitionResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -299,8 +326,11 @@ impl Default for ListOffsetsPartitionResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListOffsetsPartitionResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ListOffsetsPartitionResponse {{ partition_index: {=i32}, error_code: {=i16}, old_style_offsets: {}, timestamp: {=i64}, offset: {=i64}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.old_style_offsets, self.timestamp, self.offset, self.leader_epoch, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ListOffsetsPartitionResponse {{ partition_index: {=i32}, error_code: {=i16}, old_style_offsets: {}, timestamp: {=i64}, offset: {=i64}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.old_style_offsets, self.timestamp, self.offset, self.leader_epoch, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -397,21 +427,24 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        if v <= 0 {
-            rt::read::skip_array::<i64>(c, v >= 6, v)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 16)?;
-        }
-        if v >= 4 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            if v <= 0 {
+                rt::read::skip_array::<i64>(c, v >= 6, v)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 16)?;
+            }
+            if v >= 4 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -471,86 +504,92 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        if v <= 0 {
-            n += rt::write::array_size(
-                &self.old_style_offsets,
-                v >= 6,
-                v,
-                "topics[].partitions[].old_style_offsets",
-            )?;
-        }
-        if v >= 1 && !self.old_style_offsets.is_empty() {
-            return Err(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
-        }
-        if v >= 1 {
-            n += 8;
-        }
-        if v <= 0 && self.timestamp != -1_i64 {
-            return Err(rt::write::not_in_version("topics[].partitions[].timestamp"));
-        }
-        if v >= 1 {
-            n += 8;
-        }
-        if v <= 0 && self.offset != -1_i64 {
-            return Err(rt::write::not_in_version("topics[].partitions[].offset"));
-        }
-        if v >= 4 {
-            n += 4;
-        }
-        if v <= 3 && self.leader_epoch != -1_i32 {
-            return Err(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            if v <= 0 {
+                n += rt::write::array_size(
+                    &self.old_style_offsets,
+                    v >= 6,
+                    v,
+                    "topics[].partitions[].old_style_offsets",
+                )?;
             }
-        }
-        Ok(n)
+            if v >= 1 && !self.old_style_offsets.is_empty() {
+                return Err(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
+            }
+            if v >= 1 {
+                n += 8;
+            }
+            if v <= 0 && self.timestamp != -1_i64 {
+                return Err(rt::write::not_in_version("topics[].partitions[].timestamp"));
+            }
+            if v >= 1 {
+                n += 8;
+            }
+            if v <= 0 && self.offset != -1_i64 {
+                return Err(rt::write::not_in_version("topics[].partitions[].offset"));
+            }
+            if v >= 4 {
+                n += 4;
+            }
+            if v <= 3 && self.leader_epoch != -1_i32 {
+                return Err(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 && !self.old_style_offsets.is_empty() {
-            w.fail(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
-        }
-        if v <= 0 && self.timestamp != -1_i64 {
-            w.fail(rt::write::not_in_version("topics[].partitions[].timestamp"));
-        }
-        if v <= 0 && self.offset != -1_i64 {
-            w.fail(rt::write::not_in_version("topics[].partitions[].offset"));
-        }
-        if v <= 3 && self.leader_epoch != -1_i32 {
-            w.fail(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
-        }
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        if v <= 0 {
-            w.array(
-                &self.old_style_offsets,
-                v >= 6,
-                v,
-                "topics[].partitions[].old_style_offsets",
-            );
-        }
-        if v >= 1 {
-            w.i64(self.timestamp, "topics[].partitions[].timestamp");
-        }
-        if v >= 1 {
-            w.i64(self.offset, "topics[].partitions[].offset");
-        }
-        if v >= 4 {
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 1 && !self.old_style_offsets.is_empty() {
+                w.fail(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
+            }
+            if v <= 0 && self.timestamp != -1_i64 {
+                w.fail(rt::write::not_in_version("topics[].partitions[].timestamp"));
+            }
+            if v <= 0 && self.offset != -1_i64 {
+                w.fail(rt::write::not_in_version("topics[].partitions[].offset"));
+            }
+            if v <= 3 && self.leader_epoch != -1_i32 {
+                w.fail(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
+            }
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            if v <= 0 {
+                w.array(
+                    &self.old_style_offsets,
+                    v >= 6,
+                    v,
+                    "topics[].partitions[].old_style_offsets",
+                );
+            }
+            if v >= 1 {
+                w.i64(self.timestamp, "topics[].partitions[].timestamp");
+            }
+            if v >= 1 {
+                w.i64(self.offset, "topics[].partitions[].offset");
+            }
+            if v >= 4 {
+                w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -808,6 +847,7 @@ pub mod owned {
     }
 
     impl Default for ListOffsetsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -818,65 +858,77 @@ pub mod owned {
     }
 
     impl From<&super::ListOffsetsResponse<'_>> for ListOffsetsResponse {
+        #[inline]
         fn from(v: &super::ListOffsetsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ListOffsetsResponse {}
 
     impl rt::OwnedStruct for ListOffsetsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = if v >= 2 {
-                rt::read::i32(c, "throttle_time_ms")?
-            } else {
-                0_i32
-            };
-            let topics = rt::owned::read_array::<ListOffsetsTopicResponse, _>(c, v >= 6, v, "topics")?;
-            let unknown_tagged_fields = if v >= 6 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = if v >= 2 {
+                    rt::read::i32(c, "throttle_time_ms")?
+                } else {
+                    0_i32
+                };
+                let topics = rt::owned::read_array::<ListOffsetsTopicResponse, _>(c, v >= 6, v, "topics")?;
+                let unknown_tagged_fields = if v >= 6 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 2 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.topics, v >= 6, v, "topics")?;
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 2 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.topics, v >= 6, v, "topics")?;
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 2 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics");
-            if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 2 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics");
+                if v >= 6 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -892,6 +944,7 @@ pub mod owned {
     }
 
     impl Default for ListOffsetsTopicResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -902,12 +955,15 @@ pub mod owned {
     }
 
     impl From<&super::ListOffsetsTopicResponse<'_>> for ListOffsetsTopicResponse {
+        #[inline]
         fn from(v: &super::ListOffsetsTopicResponse<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -933,20 +989,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -981,6 +1040,7 @@ pub mod owned {
     }
 
     impl Default for ListOffsetsPartitionResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -995,16 +1055,19 @@ pub mod owned {
     }
 
     impl From<&super::ListOffsetsPartitionResponse<'_>> for ListOffsetsPartitionResponse {
+        #[inline]
         fn from(v: &super::ListOffsetsPartitionResponse<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                old_style_offsets: v.old_style_offsets.iter().collect(),
-                timestamp: v.timestamp,
-                offset: v.offset,
-                leader_epoch: v.leader_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    old_style_offsets: v.old_style_offsets.iter().collect(),
+                    timestamp: v.timestamp,
+                    offset: v.offset,
+                    leader_epoch: v.leader_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1068,47 +1131,50 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            if v <= 0 {
-                n += rt::owned::vec_size(
-                    &self.old_style_offsets,
-                    v >= 6,
-                    v,
-                    "topics[].partitions[].old_style_offsets",
-                )?;
-            }
-            if v >= 1 && !self.old_style_offsets.is_empty() {
-                return Err(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
-            }
-            if v >= 1 {
-                n += 8;
-            }
-            if v <= 0 && self.timestamp != -1_i64 {
-                return Err(rt::write::not_in_version("topics[].partitions[].timestamp"));
-            }
-            if v >= 1 {
-                n += 8;
-            }
-            if v <= 0 && self.offset != -1_i64 {
-                return Err(rt::write::not_in_version("topics[].partitions[].offset"));
-            }
-            if v >= 4 {
-                n += 4;
-            }
-            if v <= 3 && self.leader_epoch != -1_i32 {
-                return Err(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                if v <= 0 {
+                    n += rt::owned::vec_size(
+                        &self.old_style_offsets,
+                        v >= 6,
+                        v,
+                        "topics[].partitions[].old_style_offsets",
+                    )?;
                 }
-            }
-            Ok(n)
+                if v >= 1 && !self.old_style_offsets.is_empty() {
+                    return Err(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
+                }
+                if v >= 1 {
+                    n += 8;
+                }
+                if v <= 0 && self.timestamp != -1_i64 {
+                    return Err(rt::write::not_in_version("topics[].partitions[].timestamp"));
+                }
+                if v >= 1 {
+                    n += 8;
+                }
+                if v <= 0 && self.offset != -1_i64 {
+                    return Err(rt::write::not_in_version("topics[].partitions[].offset"));
+                }
+                if v >= 4 {
+                    n += 4;
+                }
+                if v <= 3 && self.leader_epoch != -1_i32 {
+                    return Err(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1164,6 +1230,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ListOffsetsResponse {
         type View<'a> = super::ListOffsetsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ListOffsetsResponse<'_>) -> Self {
             Self::from(v)
         }

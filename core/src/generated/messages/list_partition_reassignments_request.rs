@@ -34,6 +34,7 @@ impl<'a> ListPartitionReassignmentsRequest<'a> {
 }
 
 impl Default for ListPartitionReassignmentsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,14 +42,17 @@ impl Default for ListPartitionReassignmentsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListPartitionReassignmentsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ListPartitionReassignmentsRequest {{ timeout_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
-            self.timeout_ms,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ListPartitionReassignmentsRequest {{ timeout_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+                self.timeout_ms,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -82,21 +86,27 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::opt_array_size(&self.topics, true, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::opt_array_size(&self.topics, true, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.timeout_ms, "timeout_ms");
-        w.opt_array(&self.topics, true, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.timeout_ms, "timeout_ms");
+            w.opt_array(&self.topics, true, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -123,6 +133,7 @@ impl<'a> ListPartitionReassignmentsTopics<'a> {
 }
 
 impl Default for ListPartitionReassignmentsTopics<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -130,14 +141,11 @@ impl Default for ListPartitionReassignmentsTopics<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListPartitionReassignmentsTopics<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ListPartitionReassignmentsTopics {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partition_indexes,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "ListPartitionReassignmentsTopics {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}", self.name, self.partition_indexes, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -167,11 +175,14 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -197,22 +208,28 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, true, "topics[].name")?;
-        n += rt::write::array_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, true, "topics[].name")?;
+            n += rt::write::array_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, true, "topics[].name");
-        w.array(&self.partition_indexes, true, v, "topics[].partition_indexes");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "topics[].name");
+            w.array(&self.partition_indexes, true, v, "topics[].partition_indexes");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -356,6 +373,7 @@ pub mod owned {
     }
 
     impl Default for ListPartitionReassignmentsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 timeout_ms: 60000_i32,
@@ -366,12 +384,15 @@ pub mod owned {
     }
 
     impl From<&super::ListPartitionReassignmentsRequest<'_>> for ListPartitionReassignmentsRequest {
+        #[inline]
         fn from(v: &super::ListPartitionReassignmentsRequest<'_>) -> Self {
-            Self {
-                timeout_ms: v.timeout_ms,
-                topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    timeout_ms: v.timeout_ms,
+                    topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -390,21 +411,27 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::opt_vec_size(self.topics.as_deref(), true, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::opt_vec_size(self.topics.as_deref(), true, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.timeout_ms, "timeout_ms");
-            rt::owned::write_opt_vec(w, self.topics.as_deref(), true, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.i32(self.timeout_ms, "timeout_ms");
+                rt::owned::write_opt_vec(w, self.topics.as_deref(), true, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -420,6 +447,7 @@ pub mod owned {
     }
 
     impl Default for ListPartitionReassignmentsTopics {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -430,12 +458,15 @@ pub mod owned {
     }
 
     impl From<&super::ListPartitionReassignmentsTopics<'_>> for ListPartitionReassignmentsTopics {
+        #[inline]
         fn from(v: &super::ListPartitionReassignmentsTopics<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partition_indexes: v.partition_indexes.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partition_indexes: v.partition_indexes.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -457,16 +488,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, true, "topics[].name")?;
-            n += rt::owned::vec_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, true, "topics[].name")?;
+                n += rt::owned::vec_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -479,6 +513,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ListPartitionReassignmentsRequest {
         type View<'a> = super::ListPartitionReassignmentsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ListPartitionReassignmentsRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -39,6 +39,7 @@ impl<'a> ListPartitionReassignmentsResponse<'a> {
 }
 
 impl Default for ListPartitionReassignmentsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,34 +47,40 @@ impl Default for ListPartitionReassignmentsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListPartitionReassignmentsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ListPartitionReassignmentsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, topics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ListPartitionReassignmentsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, topics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for ListPartitionReassignmentsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "error_message")?;
-        let topics = rt::read::array::<OngoingTopicReassignment<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?;
+            let topics = rt::read::array::<OngoingTopicReassignment<'a>>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -96,24 +103,30 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, true, true, "error_message");
-        w.array(&self.topics, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, true, true, "error_message");
+            w.array(&self.topics, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -140,6 +153,7 @@ impl<'a> OngoingTopicReassignment<'a> {
 }
 
 impl Default for OngoingTopicReassignment<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -147,14 +161,17 @@ impl Default for OngoingTopicReassignment<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OngoingTopicReassignment<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OngoingTopicReassignment {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "OngoingTopicReassignment {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -184,11 +201,14 @@ impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<OngoingPartitionReassignment<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<OngoingPartitionReassignment<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -214,22 +234,28 @@ impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, true, "topics[].name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, true, "topics[].name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, true, "topics[].name");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "topics[].name");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -262,6 +288,7 @@ impl<'a> OngoingPartitionReassignment<'a> {
 }
 
 impl Default for OngoingPartitionReassignment<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -269,8 +296,11 @@ impl Default for OngoingPartitionReassignment<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OngoingPartitionReassignment<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OngoingPartitionReassignment {{ partition_index: {=i32}, replicas: {}, adding_replicas: {}, removing_replicas: {}, unknown_tagged_fields: {} }}", self.partition_index, self.replicas, self.adding_replicas, self.removing_replicas, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OngoingPartitionReassignment {{ partition_index: {=i32}, replicas: {}, adding_replicas: {}, removing_replicas: {}, unknown_tagged_fields: {} }}", self.partition_index, self.replicas, self.adding_replicas, self.removing_replicas, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -306,13 +336,16 @@ impl<'a> rt::Struct<'a> for OngoingPartitionReassignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -364,35 +397,41 @@ impl<'a> rt::Struct<'a> for OngoingPartitionReassignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.replicas, true, v, "topics[].partitions[].replicas")?;
-        n += rt::write::array_size(&self.adding_replicas, true, v, "topics[].partitions[].adding_replicas")?;
-        n += rt::write::array_size(
-            &self.removing_replicas,
-            true,
-            v,
-            "topics[].partitions[].removing_replicas",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.replicas, true, v, "topics[].partitions[].replicas")?;
+            n += rt::write::array_size(&self.adding_replicas, true, v, "topics[].partitions[].adding_replicas")?;
+            n += rt::write::array_size(
+                &self.removing_replicas,
+                true,
+                v,
+                "topics[].partitions[].removing_replicas",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.array(&self.replicas, true, v, "topics[].partitions[].replicas");
-        w.array(&self.adding_replicas, true, v, "topics[].partitions[].adding_replicas");
-        w.array(
-            &self.removing_replicas,
-            true,
-            v,
-            "topics[].partitions[].removing_replicas",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.array(&self.replicas, true, v, "topics[].partitions[].replicas");
+            w.array(&self.adding_replicas, true, v, "topics[].partitions[].adding_replicas");
+            w.array(
+                &self.removing_replicas,
+                true,
+                v,
+                "topics[].partitions[].removing_replicas",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -654,6 +693,7 @@ pub mod owned {
     }
 
     impl Default for ListPartitionReassignmentsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -666,63 +706,76 @@ pub mod owned {
     }
 
     impl From<&super::ListPartitionReassignmentsResponse<'_>> for ListPartitionReassignmentsResponse {
+        #[inline]
         fn from(v: &super::ListPartitionReassignmentsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ListPartitionReassignmentsResponse {}
 
     impl rt::OwnedStruct for ListPartitionReassignmentsResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
-            let topics = rt::owned::read_array::<OngoingTopicReassignment, _>(c, true, v, "topics")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                error_message,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let topics = rt::owned::read_array::<OngoingTopicReassignment, _>(c, true, v, "topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    error_message,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -738,6 +791,7 @@ pub mod owned {
     }
 
     impl Default for OngoingTopicReassignment {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -748,12 +802,15 @@ pub mod owned {
     }
 
     impl From<&super::OngoingTopicReassignment<'_>> for OngoingTopicReassignment {
+        #[inline]
         fn from(v: &super::OngoingTopicReassignment<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -776,16 +833,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, true, "topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, true, "topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -812,6 +872,7 @@ pub mod owned {
     }
 
     impl Default for OngoingPartitionReassignment {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -824,14 +885,17 @@ pub mod owned {
     }
 
     impl From<&super::OngoingPartitionReassignment<'_>> for OngoingPartitionReassignment {
+        #[inline]
         fn from(v: &super::OngoingPartitionReassignment<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                replicas: v.replicas.iter().collect(),
-                adding_replicas: v.adding_replicas.iter().collect(),
-                removing_replicas: v.removing_replicas.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    replicas: v.replicas.iter().collect(),
+                    adding_replicas: v.adding_replicas.iter().collect(),
+                    removing_replicas: v.removing_replicas.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -858,22 +922,25 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.replicas, true, v, "topics[].partitions[].replicas")?;
-            n += rt::owned::vec_size(&self.adding_replicas, true, v, "topics[].partitions[].adding_replicas")?;
-            n += rt::owned::vec_size(
-                &self.removing_replicas,
-                true,
-                v,
-                "topics[].partitions[].removing_replicas",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.replicas, true, v, "topics[].partitions[].replicas")?;
+                n += rt::owned::vec_size(&self.adding_replicas, true, v, "topics[].partitions[].adding_replicas")?;
+                n += rt::owned::vec_size(
+                    &self.removing_replicas,
+                    true,
+                    v,
+                    "topics[].partitions[].removing_replicas",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -900,6 +967,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ListPartitionReassignmentsResponse {
         type View<'a> = super::ListPartitionReassignmentsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ListPartitionReassignmentsResponse<'_>) -> Self {
             Self::from(v)
         }

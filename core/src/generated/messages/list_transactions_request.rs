@@ -40,6 +40,7 @@ impl<'a> ListTransactionsRequest<'a> {
 }
 
 impl Default for ListTransactionsRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -47,8 +48,11 @@ impl Default for ListTransactionsRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListTransactionsRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ListTransactionsRequest {{ state_filters: {}, producer_id_filters: {}, duration_filter: {=i64}, transactional_id_pattern: {}, unknown_tagged_fields: {} }}", self.state_filters, self.producer_id_filters, self.duration_filter, rt::defmt_fmt::OptStr(self.transactional_id_pattern), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ListTransactionsRequest {{ state_filters: {}, producer_id_filters: {}, duration_filter: {=i64}, transactional_id_pattern: {}, unknown_tagged_fields: {} }}", self.state_filters, self.producer_id_filters, self.duration_filter, rt::defmt_fmt::OptStr(self.transactional_id_pattern), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -111,46 +115,52 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.state_filters, true, v, "state_filters")?;
-        n += rt::write::array_size(&self.producer_id_filters, true, v, "producer_id_filters")?;
-        if v >= 1 {
-            n += 8;
-        }
-        if v <= 0 && self.duration_filter != -1_i64 {
-            return Err(rt::write::not_in_version("duration_filter"));
-        }
-        if v >= 2 {
-            n += rt::write::opt_str_size(self.transactional_id_pattern, true, v >= 2, "transactional_id_pattern")?;
-        }
-        if v <= 1 && self.transactional_id_pattern.is_some() {
-            return Err(rt::write::not_in_version("transactional_id_pattern"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.state_filters, true, v, "state_filters")?;
+            n += rt::write::array_size(&self.producer_id_filters, true, v, "producer_id_filters")?;
+            if v >= 1 {
+                n += 8;
+            }
+            if v <= 0 && self.duration_filter != -1_i64 {
+                return Err(rt::write::not_in_version("duration_filter"));
+            }
+            if v >= 2 {
+                n += rt::write::opt_str_size(self.transactional_id_pattern, true, v >= 2, "transactional_id_pattern")?;
+            }
+            if v <= 1 && self.transactional_id_pattern.is_some() {
+                return Err(rt::write::not_in_version("transactional_id_pattern"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.duration_filter != -1_i64 {
-            w.fail(rt::write::not_in_version("duration_filter"));
-        }
-        if v <= 1 && self.transactional_id_pattern.is_some() {
-            w.fail(rt::write::not_in_version("transactional_id_pattern"));
-        }
-        w.array(&self.state_filters, true, v, "state_filters");
-        w.array(&self.producer_id_filters, true, v, "producer_id_filters");
-        if v >= 1 {
-            w.i64(self.duration_filter, "duration_filter");
-        }
-        if v >= 2 {
-            w.opt_str(self.transactional_id_pattern, true, v >= 2, "transactional_id_pattern");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.duration_filter != -1_i64 {
+                w.fail(rt::write::not_in_version("duration_filter"));
+            }
+            if v <= 1 && self.transactional_id_pattern.is_some() {
+                w.fail(rt::write::not_in_version("transactional_id_pattern"));
+            }
+            w.array(&self.state_filters, true, v, "state_filters");
+            w.array(&self.producer_id_filters, true, v, "producer_id_filters");
+            if v >= 1 {
+                w.i64(self.duration_filter, "duration_filter");
+            }
+            if v >= 2 {
+                w.opt_str(self.transactional_id_pattern, true, v >= 2, "transactional_id_pattern");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -286,6 +296,7 @@ pub mod owned {
     }
 
     impl Default for ListTransactionsRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 state_filters: Vec::new(),
@@ -298,14 +309,17 @@ pub mod owned {
     }
 
     impl From<&super::ListTransactionsRequest<'_>> for ListTransactionsRequest {
+        #[inline]
         fn from(v: &super::ListTransactionsRequest<'_>) -> Self {
-            Self {
-                state_filters: v.state_filters.iter().map(rt::CompactString::from).collect(),
-                producer_id_filters: v.producer_id_filters.iter().collect(),
-                duration_filter: v.duration_filter,
-                transactional_id_pattern: v.transactional_id_pattern.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    state_filters: v.state_filters.iter().map(rt::CompactString::from).collect(),
+                    producer_id_filters: v.producer_id_filters.iter().collect(),
+                    duration_filter: v.duration_filter,
+                    transactional_id_pattern: v.transactional_id_pattern.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -336,61 +350,68 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.state_filters, true, v, "state_filters")?;
-            n += rt::owned::vec_size(&self.producer_id_filters, true, v, "producer_id_filters")?;
-            if v >= 1 {
-                n += 8;
-            }
-            if v <= 0 && self.duration_filter != -1_i64 {
-                return Err(rt::write::not_in_version("duration_filter"));
-            }
-            if v >= 2 {
-                n += rt::write::opt_str_size(
-                    self.transactional_id_pattern.as_deref(),
-                    true,
-                    v >= 2,
-                    "transactional_id_pattern",
-                )?;
-            }
-            if v <= 1 && self.transactional_id_pattern.is_some() {
-                return Err(rt::write::not_in_version("transactional_id_pattern"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.state_filters, true, v, "state_filters")?;
+                n += rt::owned::vec_size(&self.producer_id_filters, true, v, "producer_id_filters")?;
+                if v >= 1 {
+                    n += 8;
+                }
+                if v <= 0 && self.duration_filter != -1_i64 {
+                    return Err(rt::write::not_in_version("duration_filter"));
+                }
+                if v >= 2 {
+                    n += rt::write::opt_str_size(
+                        self.transactional_id_pattern.as_deref(),
+                        true,
+                        v >= 2,
+                        "transactional_id_pattern",
+                    )?;
+                }
+                if v <= 1 && self.transactional_id_pattern.is_some() {
+                    return Err(rt::write::not_in_version("transactional_id_pattern"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.duration_filter != -1_i64 {
-                w.fail(rt::write::not_in_version("duration_filter"));
-            }
-            if v <= 1 && self.transactional_id_pattern.is_some() {
-                w.fail(rt::write::not_in_version("transactional_id_pattern"));
-            }
-            rt::owned::write_vec(w, &self.state_filters, true, v, "state_filters");
-            rt::owned::write_vec(w, &self.producer_id_filters, true, v, "producer_id_filters");
-            if v >= 1 {
-                w.i64(self.duration_filter, "duration_filter");
-            }
-            if v >= 2 {
-                w.opt_str(
-                    self.transactional_id_pattern.as_deref(),
-                    true,
-                    v >= 2,
-                    "transactional_id_pattern",
-                );
-            }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if v <= 0 && self.duration_filter != -1_i64 {
+                    w.fail(rt::write::not_in_version("duration_filter"));
+                }
+                if v <= 1 && self.transactional_id_pattern.is_some() {
+                    w.fail(rt::write::not_in_version("transactional_id_pattern"));
+                }
+                rt::owned::write_vec(w, &self.state_filters, true, v, "state_filters");
+                rt::owned::write_vec(w, &self.producer_id_filters, true, v, "producer_id_filters");
+                if v >= 1 {
+                    w.i64(self.duration_filter, "duration_filter");
+                }
+                if v >= 2 {
+                    w.opt_str(
+                        self.transactional_id_pattern.as_deref(),
+                        true,
+                        v >= 2,
+                        "transactional_id_pattern",
+                    );
+                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
     impl rt::OwnedMessage for ListTransactionsRequest {
         type View<'a> = super::ListTransactionsRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ListTransactionsRequest<'_>) -> Self {
             Self::from(v)
         }

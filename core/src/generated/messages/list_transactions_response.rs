@@ -39,6 +39,7 @@ impl<'a> ListTransactionsResponse<'a> {
 }
 
 impl Default for ListTransactionsResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for ListTransactionsResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ListTransactionsResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ListTransactionsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, unknown_state_filters: {}, transaction_states: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.unknown_state_filters, self.transaction_states, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ListTransactionsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, unknown_state_filters: {}, transaction_states: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.unknown_state_filters, self.transaction_states, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -111,24 +115,30 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::array_size(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
-        n += rt::write::array_size(&self.transaction_states, true, v, "transaction_states")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::array_size(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
+            n += rt::write::array_size(&self.transaction_states, true, v, "transaction_states")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.array(&self.unknown_state_filters, true, v, "unknown_state_filters");
-        w.array(&self.transaction_states, true, v, "transaction_states");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.array(&self.unknown_state_filters, true, v, "unknown_state_filters");
+            w.array(&self.transaction_states, true, v, "transaction_states");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -158,6 +168,7 @@ impl<'a> TransactionState<'a> {
 }
 
 impl Default for TransactionState<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -165,8 +176,11 @@ impl Default for TransactionState<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TransactionState<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TransactionState {{ transactional_id: \"{=str}\", producer_id: {=i64}, transaction_state: \"{=str}\", unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.transaction_state, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TransactionState {{ transactional_id: \"{=str}\", producer_id: {=i64}, transaction_state: \"{=str}\", unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.transaction_state, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -199,12 +213,15 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 8)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 8)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -237,23 +254,29 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::str_size(self.transactional_id, true, "transaction_states[].transactional_id")?;
-        n += rt::write::str_size(self.transaction_state, true, "transaction_states[].transaction_state")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::str_size(self.transactional_id, true, "transaction_states[].transactional_id")?;
+            n += rt::write::str_size(self.transaction_state, true, "transaction_states[].transaction_state")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.transactional_id, true, "transaction_states[].transactional_id");
-        w.i64(self.producer_id, "transaction_states[].producer_id");
-        w.str(self.transaction_state, true, "transaction_states[].transaction_state");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.transactional_id, true, "transaction_states[].transactional_id");
+            w.i64(self.producer_id, "transaction_states[].producer_id");
+            w.str(self.transaction_state, true, "transaction_states[].transaction_state");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -452,6 +475,7 @@ pub mod owned {
     }
 
     impl Default for ListTransactionsResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -464,14 +488,17 @@ pub mod owned {
     }
 
     impl From<&super::ListTransactionsResponse<'_>> for ListTransactionsResponse {
+        #[inline]
         fn from(v: &super::ListTransactionsResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                unknown_state_filters: v.unknown_state_filters.iter().map(rt::CompactString::from).collect(),
-                transaction_states: v.transaction_states.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    unknown_state_filters: v.unknown_state_filters.iter().map(rt::CompactString::from).collect(),
+                    transaction_states: v.transaction_states.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -503,26 +530,32 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::owned::vec_size(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
-            n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::owned::vec_size(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
+                n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.unknown_state_filters, true, v, "unknown_state_filters");
-            rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.unknown_state_filters, true, v, "unknown_state_filters");
+                rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -540,6 +573,7 @@ pub mod owned {
     }
 
     impl Default for TransactionState {
+        #[inline]
         fn default() -> Self {
             Self {
                 transactional_id: rt::CompactString::const_new(""),
@@ -551,13 +585,16 @@ pub mod owned {
     }
 
     impl From<&super::TransactionState<'_>> for TransactionState {
+        #[inline]
         fn from(v: &super::TransactionState<'_>) -> Self {
-            Self {
-                transactional_id: v.transactional_id.into(),
-                producer_id: v.producer_id,
-                transaction_state: v.transaction_state.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    transactional_id: v.transactional_id.into(),
+                    producer_id: v.producer_id,
+                    transaction_state: v.transaction_state.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -583,16 +620,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::write::str_size(&self.transactional_id, true, "transaction_states[].transactional_id")?;
-            n += rt::write::str_size(&self.transaction_state, true, "transaction_states[].transaction_state")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::write::str_size(&self.transactional_id, true, "transaction_states[].transactional_id")?;
+                n += rt::write::str_size(&self.transaction_state, true, "transaction_states[].transaction_state")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -606,6 +646,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ListTransactionsResponse {
         type View<'a> = super::ListTransactionsResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ListTransactionsResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -40,6 +40,7 @@ impl<'a> MetadataRequest<'a> {
 }
 
 impl Default for MetadataRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -47,8 +48,11 @@ impl Default for MetadataRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MetadataRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "MetadataRequest {{ topics: {}, allow_auto_topic_creation: {=bool}, include_cluster_authorized_operations: {=bool}, include_topic_authorized_operations: {=bool}, unknown_tagged_fields: {} }}", self.topics, self.allow_auto_topic_creation, self.include_cluster_authorized_operations, self.include_topic_authorized_operations, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "MetadataRequest {{ topics: {}, allow_auto_topic_creation: {=bool}, include_cluster_authorized_operations: {=bool}, include_topic_authorized_operations: {=bool}, unknown_tagged_fields: {} }}", self.topics, self.allow_auto_topic_creation, self.include_cluster_authorized_operations, self.include_topic_authorized_operations, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -121,70 +125,76 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::opt_array_size(&self.topics, v >= 9, v >= 1, v, "topics")?;
-        if v >= 4 {
-            n += 1;
-        }
-        if v <= 3 && !self.allow_auto_topic_creation {
-            return Err(rt::write::not_in_version("allow_auto_topic_creation"));
-        }
-        if (8..=10).contains(&v) {
-            n += 1;
-        }
-        if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
-            return Err(rt::write::not_in_version("include_cluster_authorized_operations"));
-        }
-        if v >= 8 {
-            n += 1;
-        }
-        if v <= 7 && self.include_topic_authorized_operations {
-            return Err(rt::write::not_in_version("include_topic_authorized_operations"));
-        }
-        if v >= 9 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::opt_array_size(&self.topics, v >= 9, v >= 1, v, "topics")?;
+            if v >= 4 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v <= 3 && !self.allow_auto_topic_creation {
+                return Err(rt::write::not_in_version("allow_auto_topic_creation"));
+            }
+            if (8..=10).contains(&v) {
+                n += 1;
+            }
+            if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
+                return Err(rt::write::not_in_version("include_cluster_authorized_operations"));
+            }
+            if v >= 8 {
+                n += 1;
+            }
+            if v <= 7 && self.include_topic_authorized_operations {
+                return Err(rt::write::not_in_version("include_topic_authorized_operations"));
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 3 && !self.allow_auto_topic_creation {
-            w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
-        }
-        if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
-            w.fail(rt::write::not_in_version("include_cluster_authorized_operations"));
-        }
-        if v <= 7 && self.include_topic_authorized_operations {
-            w.fail(rt::write::not_in_version("include_topic_authorized_operations"));
-        }
-        w.opt_array(&self.topics, v >= 9, v >= 1, v, "topics");
-        if v >= 4 {
-            w.bool(self.allow_auto_topic_creation, "allow_auto_topic_creation");
-        }
-        if (8..=10).contains(&v) {
-            w.bool(
-                self.include_cluster_authorized_operations,
-                "include_cluster_authorized_operations",
-            );
-        }
-        if v >= 8 {
-            w.bool(
-                self.include_topic_authorized_operations,
-                "include_topic_authorized_operations",
-            );
-        }
-        if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 3 && !self.allow_auto_topic_creation {
+                w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
+            }
+            if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
+                w.fail(rt::write::not_in_version("include_cluster_authorized_operations"));
+            }
+            if v <= 7 && self.include_topic_authorized_operations {
+                w.fail(rt::write::not_in_version("include_topic_authorized_operations"));
+            }
+            w.opt_array(&self.topics, v >= 9, v >= 1, v, "topics");
+            if v >= 4 {
+                w.bool(self.allow_auto_topic_creation, "allow_auto_topic_creation");
+            }
+            if (8..=10).contains(&v) {
+                w.bool(
+                    self.include_cluster_authorized_operations,
+                    "include_cluster_authorized_operations",
+                );
+            }
+            if v >= 8 {
+                w.bool(
+                    self.include_topic_authorized_operations,
+                    "include_topic_authorized_operations",
+                );
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -211,6 +221,7 @@ impl<'a> MetadataRequestTopic<'a> {
 }
 
 impl Default for MetadataRequestTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -218,14 +229,17 @@ impl Default for MetadataRequestTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MetadataRequestTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "MetadataRequestTopic {{ topic_id: {}, name: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            rt::defmt_fmt::OptStr(self.name),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "MetadataRequestTopic {{ topic_id: {}, name: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                rt::defmt_fmt::OptStr(self.name),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -267,15 +281,18 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 10 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip_str(c, v >= 9)?;
-        if v >= 9 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 10 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip_str(c, v >= 9)?;
+            if v >= 9 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -300,34 +317,40 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 10 {
-            n += 16;
-        }
-        n += rt::write::opt_str_size(self.name, v >= 9, v >= 10, "topics[].name")?;
-        if v >= 9 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 10 {
+                n += 16;
             }
-        }
-        Ok(n)
+            n += rt::write::opt_str_size(self.name, v >= 9, v >= 10, "topics[].name")?;
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 10 {
-            w.uuid(self.topic_id, "topics[].topic_id");
-        }
-        w.opt_str(self.name, v >= 9, v >= 10, "topics[].name");
-        if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 10 {
+                w.uuid(self.topic_id, "topics[].topic_id");
+            }
+            w.opt_str(self.name, v >= 9, v >= 10, "topics[].name");
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -509,6 +532,7 @@ pub mod owned {
     }
 
     impl Default for MetadataRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 topics: Some(Vec::new()),
@@ -521,14 +545,17 @@ pub mod owned {
     }
 
     impl From<&super::MetadataRequest<'_>> for MetadataRequest {
+        #[inline]
         fn from(v: &super::MetadataRequest<'_>) -> Self {
-            Self {
-                topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                allow_auto_topic_creation: v.allow_auto_topic_creation,
-                include_cluster_authorized_operations: v.include_cluster_authorized_operations,
-                include_topic_authorized_operations: v.include_topic_authorized_operations,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    allow_auto_topic_creation: v.allow_auto_topic_creation,
+                    include_cluster_authorized_operations: v.include_cluster_authorized_operations,
+                    include_topic_authorized_operations: v.include_topic_authorized_operations,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -567,77 +594,83 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 9, v >= 1, v, "topics")?;
-            if v >= 4 {
-                n += 1;
-            }
-            if v <= 3 && !self.allow_auto_topic_creation {
-                return Err(rt::write::not_in_version("allow_auto_topic_creation"));
-            }
-            if (8..=10).contains(&v) {
-                n += 1;
-            }
-            if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
-                return Err(rt::write::not_in_version("include_cluster_authorized_operations"));
-            }
-            if v >= 8 {
-                n += 1;
-            }
-            if v <= 7 && self.include_topic_authorized_operations {
-                return Err(rt::write::not_in_version("include_topic_authorized_operations"));
-            }
-            if v >= 9 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 9, v >= 1, v, "topics")?;
+                if v >= 4 {
+                    n += 1;
                 }
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 3 && !self.allow_auto_topic_creation {
-                w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
-            }
-            if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
-                w.fail(rt::write::not_in_version("include_cluster_authorized_operations"));
-            }
-            if v <= 7 && self.include_topic_authorized_operations {
-                w.fail(rt::write::not_in_version("include_topic_authorized_operations"));
-            }
-            rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 9, v >= 1, v, "topics");
-            if v >= 4 {
-                w.bool(self.allow_auto_topic_creation, "allow_auto_topic_creation");
-            }
-            if (8..=10).contains(&v) {
-                w.bool(
-                    self.include_cluster_authorized_operations,
-                    "include_cluster_authorized_operations",
-                );
-            }
-            if v >= 9 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("include_topic_authorized_operations") {
-                    r[0] = u8::from(self.include_topic_authorized_operations);
-                    r[1] = 0;
+                if v <= 3 && !self.allow_auto_topic_creation {
+                    return Err(rt::write::not_in_version("allow_auto_topic_creation"));
                 }
-            } else {
+                if (8..=10).contains(&v) {
+                    n += 1;
+                }
+                if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
+                    return Err(rt::write::not_in_version("include_cluster_authorized_operations"));
+                }
                 if v >= 8 {
-                    w.bool(
-                        self.include_topic_authorized_operations,
-                        "include_topic_authorized_operations",
-                    );
+                    n += 1;
+                }
+                if v <= 7 && self.include_topic_authorized_operations {
+                    return Err(rt::write::not_in_version("include_topic_authorized_operations"));
                 }
                 if v >= 9 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                if v <= 3 && !self.allow_auto_topic_creation {
+                    w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
+                }
+                if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
+                    w.fail(rt::write::not_in_version("include_cluster_authorized_operations"));
+                }
+                if v <= 7 && self.include_topic_authorized_operations {
+                    w.fail(rt::write::not_in_version("include_topic_authorized_operations"));
+                }
+                rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 9, v >= 1, v, "topics");
+                if v >= 4 {
+                    w.bool(self.allow_auto_topic_creation, "allow_auto_topic_creation");
+                }
+                if (8..=10).contains(&v) {
+                    w.bool(
+                        self.include_cluster_authorized_operations,
+                        "include_cluster_authorized_operations",
+                    );
+                }
+                if v >= 9 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("include_topic_authorized_operations") {
+                        r[0] = u8::from(self.include_topic_authorized_operations);
+                        r[1] = 0;
+                    }
+                } else {
+                    if v >= 8 {
+                        w.bool(
+                            self.include_topic_authorized_operations,
+                            "include_topic_authorized_operations",
+                        );
+                    }
+                    if v >= 9 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -653,6 +686,7 @@ pub mod owned {
     }
 
     impl Default for MetadataRequestTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -663,12 +697,15 @@ pub mod owned {
     }
 
     impl From<&super::MetadataRequestTopic<'_>> for MetadataRequestTopic {
+        #[inline]
         fn from(v: &super::MetadataRequestTopic<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                name: v.name.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    name: v.name.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -697,22 +734,25 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 10 {
-                n += 16;
-            }
-            n += rt::write::opt_str_size(self.name.as_deref(), v >= 9, v >= 10, "topics[].name")?;
-            if v >= 9 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 10 {
+                    n += 16;
                 }
-            }
-            Ok(n)
+                n += rt::write::opt_str_size(self.name.as_deref(), v >= 9, v >= 10, "topics[].name")?;
+                if v >= 9 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -731,6 +771,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for MetadataRequest {
         type View<'a> = super::MetadataRequest<'a>;
+        #[inline]
         fn from_view(v: &super::MetadataRequest<'_>) -> Self {
             Self::from(v)
         }

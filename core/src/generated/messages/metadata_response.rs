@@ -48,6 +48,7 @@ impl<'a> MetadataResponse<'a> {
 }
 
 impl Default for MetadataResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -55,56 +56,62 @@ impl Default for MetadataResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MetadataResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "MetadataResponse {{ throttle_time_ms: {=i32}, brokers: {}, cluster_id: {}, controller_id: {=i32}, topics: {}, cluster_authorized_operations: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.brokers, rt::defmt_fmt::OptStr(self.cluster_id), self.controller_id, self.topics, self.cluster_authorized_operations, self.error_code, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "MetadataResponse {{ throttle_time_ms: {=i32}, brokers: {}, cluster_id: {}, controller_id: {=i32}, topics: {}, cluster_authorized_operations: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.brokers, rt::defmt_fmt::OptStr(self.cluster_id), self.controller_id, self.topics, self.cluster_authorized_operations, self.error_code, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for MetadataResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = if v >= 3 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let brokers = rt::read::array::<MetadataResponseBroker<'a>>(c, v >= 9, v, "brokers")?;
-        let cluster_id = if v >= 2 {
-            rt::read::opt_str(c, v >= 9, v >= 2, "cluster_id")?
-        } else {
-            None
-        };
-        let controller_id = if v >= 1 {
-            rt::read::i32(c, "controller_id")?
-        } else {
-            -1_i32
-        };
-        let topics = rt::read::array::<MetadataResponseTopic<'a>>(c, v >= 9, v, "topics")?;
-        let cluster_authorized_operations = if (8..=10).contains(&v) {
-            rt::read::i32(c, "cluster_authorized_operations")?
-        } else {
-            -2147483648_i32
-        };
-        let error_code = if v >= 13 {
-            rt::read::i16(c, "error_code")?
-        } else {
-            0_i16
-        };
-        let unknown_tagged_fields = if v >= 9 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            brokers,
-            cluster_id,
-            controller_id,
-            topics,
-            cluster_authorized_operations,
-            error_code,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 3 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let brokers = rt::read::array::<MetadataResponseBroker<'a>>(c, v >= 9, v, "brokers")?;
+            let cluster_id = if v >= 2 {
+                rt::read::opt_str(c, v >= 9, v >= 2, "cluster_id")?
+            } else {
+                None
+            };
+            let controller_id = if v >= 1 {
+                rt::read::i32(c, "controller_id")?
+            } else {
+                -1_i32
+            };
+            let topics = rt::read::array::<MetadataResponseTopic<'a>>(c, v >= 9, v, "topics")?;
+            let cluster_authorized_operations = if (8..=10).contains(&v) {
+                rt::read::i32(c, "cluster_authorized_operations")?
+            } else {
+                -2147483648_i32
+            };
+            let error_code = if v >= 13 {
+                rt::read::i16(c, "error_code")?
+            } else {
+                0_i16
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                brokers,
+                cluster_id,
+                controller_id,
+                topics,
+                cluster_authorized_operations,
+                error_code,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -142,66 +149,72 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 3 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.brokers, v >= 9, v, "brokers")?;
-        if v >= 2 {
-            n += rt::write::opt_str_size(self.cluster_id, v >= 9, v >= 2, "cluster_id")?;
-        }
-        if v >= 1 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.topics, v >= 9, v, "topics")?;
-        if (8..=10).contains(&v) {
-            n += 4;
-        }
-        if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
-            return Err(rt::write::not_in_version("cluster_authorized_operations"));
-        }
-        if v >= 13 {
-            n += 2;
-        }
-        if v >= 9 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += 4;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.brokers, v >= 9, v, "brokers")?;
+            if v >= 2 {
+                n += rt::write::opt_str_size(self.cluster_id, v >= 9, v >= 2, "cluster_id")?;
+            }
+            if v >= 1 {
+                n += 4;
+            }
+            n += rt::write::array_size(&self.topics, v >= 9, v, "topics")?;
+            if (8..=10).contains(&v) {
+                n += 4;
+            }
+            if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
+                return Err(rt::write::not_in_version("cluster_authorized_operations"));
+            }
+            if v >= 13 {
+                n += 2;
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
-            w.fail(rt::write::not_in_version("cluster_authorized_operations"));
-        }
-        if v >= 3 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        w.array(&self.brokers, v >= 9, v, "brokers");
-        if v >= 2 {
-            w.opt_str(self.cluster_id, v >= 9, v >= 2, "cluster_id");
-        }
-        if v >= 1 {
-            w.i32(self.controller_id, "controller_id");
-        }
-        w.array(&self.topics, v >= 9, v, "topics");
-        if (8..=10).contains(&v) {
-            w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
-        }
-        if v >= 13 {
-            w.i16(self.error_code, "error_code");
-        }
-        if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
+                w.fail(rt::write::not_in_version("cluster_authorized_operations"));
+            }
+            if v >= 3 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            w.array(&self.brokers, v >= 9, v, "brokers");
+            if v >= 2 {
+                w.opt_str(self.cluster_id, v >= 9, v >= 2, "cluster_id");
+            }
+            if v >= 1 {
+                w.i32(self.controller_id, "controller_id");
+            }
+            w.array(&self.topics, v >= 9, v, "topics");
+            if (8..=10).contains(&v) {
+                w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
+            }
+            if v >= 13 {
+                w.i16(self.error_code, "error_code");
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -234,6 +247,7 @@ impl<'a> MetadataResponseBroker<'a> {
 }
 
 impl Default for MetadataResponseBroker<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -241,8 +255,11 @@ impl Default for MetadataResponseBroker<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MetadataResponseBroker<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "MetadataResponseBroker {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}", self.node_id, self.host, self.port, rt::defmt_fmt::OptStr(self.rack), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "MetadataResponseBroker {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}", self.node_id, self.host, self.port, rt::defmt_fmt::OptStr(self.rack), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -290,17 +307,20 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_str(c, v >= 9)?;
-        rt::read::skip(c, 4)?;
-        if v >= 1 {
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
             rt::read::skip_str(c, v >= 9)?;
-        }
-        if v >= 9 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            rt::read::skip(c, 4)?;
+            if v >= 1 {
+                rt::read::skip_str(c, v >= 9)?;
+            }
+            if v >= 9 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -327,36 +347,42 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::str_size(self.host, v >= 9, "brokers[].host")?;
-        if v >= 1 {
-            n += rt::write::opt_str_size(self.rack, v >= 9, v >= 1, "brokers[].rack")?;
-        }
-        if v >= 9 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("brokers[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::str_size(self.host, v >= 9, "brokers[].host")?;
+            if v >= 1 {
+                n += rt::write::opt_str_size(self.rack, v >= 9, v >= 1, "brokers[].rack")?;
             }
-        }
-        Ok(n)
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("brokers[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.node_id, "brokers[].node_id");
-        w.str(self.host, v >= 9, "brokers[].host");
-        w.i32(self.port, "brokers[].port");
-        if v >= 1 {
-            w.opt_str(self.rack, v >= 9, v >= 1, "brokers[].rack");
-        }
-        if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.node_id, "brokers[].node_id");
+            w.str(self.host, v >= 9, "brokers[].host");
+            w.i32(self.port, "brokers[].port");
+            if v >= 1 {
+                w.opt_str(self.rack, v >= 9, v >= 1, "brokers[].rack");
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -395,6 +421,7 @@ impl<'a> MetadataResponseTopic<'a> {
 }
 
 impl Default for MetadataResponseTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -402,8 +429,11 @@ impl Default for MetadataResponseTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MetadataResponseTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "MetadataResponseTopic {{ error_code: {=i16}, name: {}, topic_id: {}, is_internal: {=bool}, partitions: {}, topic_authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.name), rt::defmt_fmt::UuidFmt(self.topic_id), self.is_internal, self.partitions, self.topic_authorized_operations, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "MetadataResponseTopic {{ error_code: {=i16}, name: {}, topic_id: {}, is_internal: {=bool}, partitions: {}, topic_authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.name), rt::defmt_fmt::UuidFmt(self.topic_id), self.is_internal, self.partitions, self.topic_authorized_operations, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -469,23 +499,26 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, v >= 9)?;
-        if v >= 10 {
-            rt::read::skip(c, 16)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 1)?;
-        }
-        rt::read::skip_array::<MetadataResponsePartition<'a>>(c, v >= 9, v)?;
-        if v >= 8 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 9 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, v >= 9)?;
+            if v >= 10 {
+                rt::read::skip(c, 16)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            rt::read::skip_array::<MetadataResponsePartition<'a>>(c, v >= 9, v)?;
+            if v >= 8 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 9 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -529,55 +562,61 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::opt_str_size(self.name, v >= 9, v >= 12, "topics[].name")?;
-        if v >= 10 {
-            n += 16;
-        }
-        if v >= 1 {
-            n += 1;
-        }
-        n += rt::write::array_size(&self.partitions, v >= 9, v, "topics[].partitions")?;
-        if v >= 8 {
-            n += 4;
-        }
-        if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
-            return Err(rt::write::not_in_version("topics[].topic_authorized_operations"));
-        }
-        if v >= 9 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::opt_str_size(self.name, v >= 9, v >= 12, "topics[].name")?;
+            if v >= 10 {
+                n += 16;
             }
-        }
-        Ok(n)
+            if v >= 1 {
+                n += 1;
+            }
+            n += rt::write::array_size(&self.partitions, v >= 9, v, "topics[].partitions")?;
+            if v >= 8 {
+                n += 4;
+            }
+            if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
+                return Err(rt::write::not_in_version("topics[].topic_authorized_operations"));
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
-            w.fail(rt::write::not_in_version("topics[].topic_authorized_operations"));
-        }
-        w.i16(self.error_code, "topics[].error_code");
-        w.opt_str(self.name, v >= 9, v >= 12, "topics[].name");
-        if v >= 10 {
-            w.uuid(self.topic_id, "topics[].topic_id");
-        }
-        if v >= 1 {
-            w.bool(self.is_internal, "topics[].is_internal");
-        }
-        w.array(&self.partitions, v >= 9, v, "topics[].partitions");
-        if v >= 8 {
-            w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
-        }
-        if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
+                w.fail(rt::write::not_in_version("topics[].topic_authorized_operations"));
+            }
+            w.i16(self.error_code, "topics[].error_code");
+            w.opt_str(self.name, v >= 9, v >= 12, "topics[].name");
+            if v >= 10 {
+                w.uuid(self.topic_id, "topics[].topic_id");
+            }
+            if v >= 1 {
+                w.bool(self.is_internal, "topics[].is_internal");
+            }
+            w.array(&self.partitions, v >= 9, v, "topics[].partitions");
+            if v >= 8 {
+                w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -619,6 +658,7 @@ impl<'a> MetadataResponsePartition<'a> {
 }
 
 impl Default for MetadataResponsePartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -626,8 +666,11 @@ impl Default for MetadataResponsePartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MetadataResponsePartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "MetadataResponsePartition {{ error_code: {=i16}, partition_index: {=i32}, leader_id: {=i32}, leader_epoch: {=i32}, replica_nodes: {}, isr_nodes: {}, offline_replicas: {}, unknown_tagged_fields: {} }}", self.error_code, self.partition_index, self.leader_id, self.leader_epoch, self.replica_nodes, self.isr_nodes, self.offline_replicas, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "MetadataResponsePartition {{ error_code: {=i16}, partition_index: {=i32}, leader_id: {=i32}, leader_epoch: {=i32}, replica_nodes: {}, isr_nodes: {}, offline_replicas: {}, unknown_tagged_fields: {} }}", self.error_code, self.partition_index, self.leader_id, self.leader_epoch, self.replica_nodes, self.isr_nodes, self.offline_replicas, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -705,20 +748,23 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 10)?;
-        if v >= 7 {
-            rt::read::skip(c, 4)?;
-        }
-        rt::read::skip_array::<i32>(c, v >= 9, v)?;
-        rt::read::skip_array::<i32>(c, v >= 9, v)?;
-        if v >= 5 {
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 10)?;
+            if v >= 7 {
+                rt::read::skip(c, 4)?;
+            }
             rt::read::skip_array::<i32>(c, v >= 9, v)?;
-        }
-        if v >= 9 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            rt::read::skip_array::<i32>(c, v >= 9, v)?;
+            if v >= 5 {
+                rt::read::skip_array::<i32>(c, v >= 9, v)?;
+            }
+            if v >= 9 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -788,55 +834,61 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 10;
-        if v >= 7 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.replica_nodes, v >= 9, v, "topics[].partitions[].replica_nodes")?;
-        n += rt::write::array_size(&self.isr_nodes, v >= 9, v, "topics[].partitions[].isr_nodes")?;
-        if v >= 5 {
-            n += rt::write::array_size(
-                &self.offline_replicas,
-                v >= 9,
-                v,
-                "topics[].partitions[].offline_replicas",
-            )?;
-        }
-        if v >= 9 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 10;
+            if v >= 7 {
+                n += 4;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.replica_nodes, v >= 9, v, "topics[].partitions[].replica_nodes")?;
+            n += rt::write::array_size(&self.isr_nodes, v >= 9, v, "topics[].partitions[].isr_nodes")?;
+            if v >= 5 {
+                n += rt::write::array_size(
+                    &self.offline_replicas,
+                    v >= 9,
+                    v,
+                    "topics[].partitions[].offline_replicas",
+                )?;
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i32(self.leader_id, "topics[].partitions[].leader_id");
-        if v >= 7 {
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-        }
-        w.array(&self.replica_nodes, v >= 9, v, "topics[].partitions[].replica_nodes");
-        w.array(&self.isr_nodes, v >= 9, v, "topics[].partitions[].isr_nodes");
-        if v >= 5 {
-            w.array(
-                &self.offline_replicas,
-                v >= 9,
-                v,
-                "topics[].partitions[].offline_replicas",
-            );
-        }
-        if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i32(self.leader_id, "topics[].partitions[].leader_id");
+            if v >= 7 {
+                w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+            }
+            w.array(&self.replica_nodes, v >= 9, v, "topics[].partitions[].replica_nodes");
+            w.array(&self.isr_nodes, v >= 9, v, "topics[].partitions[].isr_nodes");
+            if v >= 5 {
+                w.array(
+                    &self.offline_replicas,
+                    v >= 9,
+                    v,
+                    "topics[].partitions[].offline_replicas",
+                );
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -1354,6 +1406,7 @@ pub mod owned {
     }
 
     impl Default for MetadataResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -1369,135 +1422,147 @@ pub mod owned {
     }
 
     impl From<&super::MetadataResponse<'_>> for MetadataResponse {
+        #[inline]
         fn from(v: &super::MetadataResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                brokers: v.brokers.iter().map(|e| (&e).into()).collect(),
-                cluster_id: v.cluster_id.map(rt::CompactString::from),
-                controller_id: v.controller_id,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                cluster_authorized_operations: v.cluster_authorized_operations,
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    brokers: v.brokers.iter().map(|e| (&e).into()).collect(),
+                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    controller_id: v.controller_id,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    cluster_authorized_operations: v.cluster_authorized_operations,
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for MetadataResponse {}
 
     impl rt::OwnedStruct for MetadataResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = if v >= 3 {
-                rt::read::i32(c, "throttle_time_ms")?
-            } else {
-                0_i32
-            };
-            let brokers = rt::owned::read_array::<MetadataResponseBroker, _>(c, v >= 9, v, "brokers")?;
-            let cluster_id = if v >= 2 {
-                rt::read::opt_str(c, v >= 9, v >= 2, "cluster_id")?.map(rt::CompactString::from)
-            } else {
-                None
-            };
-            let controller_id = if v >= 1 {
-                rt::read::i32(c, "controller_id")?
-            } else {
-                -1_i32
-            };
-            let topics = rt::owned::read_array::<MetadataResponseTopic, _>(c, v >= 9, v, "topics")?;
-            let cluster_authorized_operations = if (8..=10).contains(&v) {
-                rt::read::i32(c, "cluster_authorized_operations")?
-            } else {
-                -2147483648_i32
-            };
-            let error_code = if v >= 13 {
-                rt::read::i16(c, "error_code")?
-            } else {
-                0_i16
-            };
-            let unknown_tagged_fields = if v >= 9 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                brokers,
-                cluster_id,
-                controller_id,
-                topics,
-                cluster_authorized_operations,
-                error_code,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = if v >= 3 {
+                    rt::read::i32(c, "throttle_time_ms")?
+                } else {
+                    0_i32
+                };
+                let brokers = rt::owned::read_array::<MetadataResponseBroker, _>(c, v >= 9, v, "brokers")?;
+                let cluster_id = if v >= 2 {
+                    rt::read::opt_str(c, v >= 9, v >= 2, "cluster_id")?.map(rt::CompactString::from)
+                } else {
+                    None
+                };
+                let controller_id = if v >= 1 {
+                    rt::read::i32(c, "controller_id")?
+                } else {
+                    -1_i32
+                };
+                let topics = rt::owned::read_array::<MetadataResponseTopic, _>(c, v >= 9, v, "topics")?;
+                let cluster_authorized_operations = if (8..=10).contains(&v) {
+                    rt::read::i32(c, "cluster_authorized_operations")?
+                } else {
+                    -2147483648_i32
+                };
+                let error_code = if v >= 13 {
+                    rt::read::i16(c, "error_code")?
+                } else {
+                    0_i16
+                };
+                let unknown_tagged_fields = if v >= 9 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    brokers,
+                    cluster_id,
+                    controller_id,
+                    topics,
+                    cluster_authorized_operations,
+                    error_code,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 3 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.brokers, v >= 9, v, "brokers")?;
-            if v >= 2 {
-                n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 9, v >= 2, "cluster_id")?;
-            }
-            if v >= 1 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.topics, v >= 9, v, "topics")?;
-            if (8..=10).contains(&v) {
-                n += 4;
-            }
-            if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
-                return Err(rt::write::not_in_version("cluster_authorized_operations"));
-            }
-            if v >= 13 {
-                n += 2;
-            }
-            if v >= 9 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 3 {
+                    n += 4;
                 }
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
-                w.fail(rt::write::not_in_version("cluster_authorized_operations"));
-            }
-            if v >= 3 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            rt::owned::write_vec(w, &self.brokers, v >= 9, v, "brokers");
-            if v >= 2 {
-                w.opt_str(self.cluster_id.as_deref(), v >= 9, v >= 2, "cluster_id");
-            }
-            if v >= 1 {
-                w.i32(self.controller_id, "controller_id");
-            }
-            rt::owned::write_vec(w, &self.topics, v >= 9, v, "topics");
-            if (8..=10).contains(&v) {
-                w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
-            }
-            if v >= 13 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<3>("error_code") {
-                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[2] = 0;
+                n += rt::owned::vec_size(&self.brokers, v >= 9, v, "brokers")?;
+                if v >= 2 {
+                    n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 9, v >= 2, "cluster_id")?;
                 }
-            } else {
+                if v >= 1 {
+                    n += 4;
+                }
+                n += rt::owned::vec_size(&self.topics, v >= 9, v, "topics")?;
+                if (8..=10).contains(&v) {
+                    n += 4;
+                }
+                if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
+                    return Err(rt::write::not_in_version("cluster_authorized_operations"));
+                }
                 if v >= 13 {
-                    w.i16(self.error_code, "error_code");
+                    n += 2;
                 }
                 if v >= 9 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
+                    w.fail(rt::write::not_in_version("cluster_authorized_operations"));
+                }
+                if v >= 3 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                rt::owned::write_vec(w, &self.brokers, v >= 9, v, "brokers");
+                if v >= 2 {
+                    w.opt_str(self.cluster_id.as_deref(), v >= 9, v >= 2, "cluster_id");
+                }
+                if v >= 1 {
+                    w.i32(self.controller_id, "controller_id");
+                }
+                rt::owned::write_vec(w, &self.topics, v >= 9, v, "topics");
+                if (8..=10).contains(&v) {
+                    w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
+                }
+                if v >= 13 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<3>("error_code") {
+                        r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[2] = 0;
+                    }
+                } else {
+                    if v >= 13 {
+                        w.i16(self.error_code, "error_code");
+                    }
+                    if v >= 9 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -1517,6 +1582,7 @@ pub mod owned {
     }
 
     impl Default for MetadataResponseBroker {
+        #[inline]
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
@@ -1529,14 +1595,17 @@ pub mod owned {
     }
 
     impl From<&super::MetadataResponseBroker<'_>> for MetadataResponseBroker {
+        #[inline]
         fn from(v: &super::MetadataResponseBroker<'_>) -> Self {
-            Self {
-                node_id: v.node_id,
-                host: v.host.into(),
-                port: v.port,
-                rack: v.rack.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    node_id: v.node_id,
+                    host: v.host.into(),
+                    port: v.port,
+                    rack: v.rack.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1569,22 +1638,25 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::write::str_size(&self.host, v >= 9, "brokers[].host")?;
-            if v >= 1 {
-                n += rt::write::opt_str_size(self.rack.as_deref(), v >= 9, v >= 1, "brokers[].rack")?;
-            }
-            if v >= 9 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("brokers[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::write::str_size(&self.host, v >= 9, "brokers[].host")?;
+                if v >= 1 {
+                    n += rt::write::opt_str_size(self.rack.as_deref(), v >= 9, v >= 1, "brokers[].rack")?;
                 }
-            }
-            Ok(n)
+                if v >= 9 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("brokers[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1623,6 +1695,7 @@ pub mod owned {
     }
 
     impl Default for MetadataResponseTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -1637,16 +1710,19 @@ pub mod owned {
     }
 
     impl From<&super::MetadataResponseTopic<'_>> for MetadataResponseTopic {
+        #[inline]
         fn from(v: &super::MetadataResponseTopic<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                name: v.name.map(rt::CompactString::from),
-                topic_id: v.topic_id,
-                is_internal: v.is_internal,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                topic_authorized_operations: v.topic_authorized_operations,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    name: v.name.map(rt::CompactString::from),
+                    topic_id: v.topic_id,
+                    is_internal: v.is_internal,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    topic_authorized_operations: v.topic_authorized_operations,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1692,32 +1768,35 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::opt_str_size(self.name.as_deref(), v >= 9, v >= 12, "topics[].name")?;
-            if v >= 10 {
-                n += 16;
-            }
-            if v >= 1 {
-                n += 1;
-            }
-            n += rt::owned::vec_size(&self.partitions, v >= 9, v, "topics[].partitions")?;
-            if v >= 8 {
-                n += 4;
-            }
-            if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
-                return Err(rt::write::not_in_version("topics[].topic_authorized_operations"));
-            }
-            if v >= 9 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::opt_str_size(self.name.as_deref(), v >= 9, v >= 12, "topics[].name")?;
+                if v >= 10 {
+                    n += 16;
                 }
-            }
-            Ok(n)
+                if v >= 1 {
+                    n += 1;
+                }
+                n += rt::owned::vec_size(&self.partitions, v >= 9, v, "topics[].partitions")?;
+                if v >= 8 {
+                    n += 4;
+                }
+                if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
+                    return Err(rt::write::not_in_version("topics[].topic_authorized_operations"));
+                }
+                if v >= 9 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1774,6 +1853,7 @@ pub mod owned {
     }
 
     impl Default for MetadataResponsePartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -1789,17 +1869,20 @@ pub mod owned {
     }
 
     impl From<&super::MetadataResponsePartition<'_>> for MetadataResponsePartition {
+        #[inline]
         fn from(v: &super::MetadataResponsePartition<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                partition_index: v.partition_index,
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                replica_nodes: v.replica_nodes.iter().collect(),
-                isr_nodes: v.isr_nodes.iter().collect(),
-                offline_replicas: v.offline_replicas.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    partition_index: v.partition_index,
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    replica_nodes: v.replica_nodes.iter().collect(),
+                    isr_nodes: v.isr_nodes.iter().collect(),
+                    offline_replicas: v.offline_replicas.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1851,31 +1934,34 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 10;
-            if v >= 7 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.replica_nodes, v >= 9, v, "topics[].partitions[].replica_nodes")?;
-            n += rt::owned::vec_size(&self.isr_nodes, v >= 9, v, "topics[].partitions[].isr_nodes")?;
-            if v >= 5 {
-                n += rt::owned::vec_size(
-                    &self.offline_replicas,
-                    v >= 9,
-                    v,
-                    "topics[].partitions[].offline_replicas",
-                )?;
-            }
-            if v >= 9 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 10;
+                if v >= 7 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.replica_nodes, v >= 9, v, "topics[].partitions[].replica_nodes")?;
+                n += rt::owned::vec_size(&self.isr_nodes, v >= 9, v, "topics[].partitions[].isr_nodes")?;
+                if v >= 5 {
+                    n += rt::owned::vec_size(
+                        &self.offline_replicas,
+                        v >= 9,
+                        v,
+                        "topics[].partitions[].offline_replicas",
+                    )?;
+                }
+                if v >= 9 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1909,6 +1995,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for MetadataResponse {
         type View<'a> = super::MetadataResponse<'a>;
+        #[inline]
         fn from_view(v: &super::MetadataResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -47,6 +47,7 @@ impl<'a> OffsetCommitRequest<'a> {
 }
 
 impl Default for OffsetCommitRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -54,50 +55,56 @@ impl Default for OffsetCommitRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetCommitRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetCommitRequest {{ group_id: \"{=str}\", generation_id_or_member_epoch: {=i32}, member_id: \"{=str}\", group_instance_id: {}, retention_time_ms: {=i64}, topics: {}, unknown_tagged_fields: {} }}", self.group_id, self.generation_id_or_member_epoch, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.retention_time_ms, self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetCommitRequest {{ group_id: \"{=str}\", generation_id_or_member_epoch: {=i32}, member_id: \"{=str}\", group_instance_id: {}, retention_time_ms: {=i64}, topics: {}, unknown_tagged_fields: {} }}", self.group_id, self.generation_id_or_member_epoch, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.retention_time_ms, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for OffsetCommitRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let group_id = rt::read::str(c, v >= 8, "group_id")?;
-        let generation_id_or_member_epoch = if v >= 1 {
-            rt::read::i32(c, "generation_id_or_member_epoch")?
-        } else {
-            -1_i32
-        };
-        let member_id = if v >= 1 {
-            rt::read::str(c, v >= 8, "member_id")?
-        } else {
-            ""
-        };
-        let group_instance_id = if v >= 7 {
-            rt::read::opt_str(c, v >= 8, v >= 7, "group_instance_id")?
-        } else {
-            None
-        };
-        let retention_time_ms = if (2..=4).contains(&v) {
-            rt::read::i64(c, "retention_time_ms")?
-        } else {
-            -1_i64
-        };
-        let topics = rt::read::array::<OffsetCommitRequestTopic<'a>>(c, v >= 8, v, "topics")?;
-        let unknown_tagged_fields = if v >= 8 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            group_id,
-            generation_id_or_member_epoch,
-            member_id,
-            group_instance_id,
-            retention_time_ms,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let group_id = rt::read::str(c, v >= 8, "group_id")?;
+            let generation_id_or_member_epoch = if v >= 1 {
+                rt::read::i32(c, "generation_id_or_member_epoch")?
+            } else {
+                -1_i32
+            };
+            let member_id = if v >= 1 {
+                rt::read::str(c, v >= 8, "member_id")?
+            } else {
+                ""
+            };
+            let group_instance_id = if v >= 7 {
+                rt::read::opt_str(c, v >= 8, v >= 7, "group_instance_id")?
+            } else {
+                None
+            };
+            let retention_time_ms = if (2..=4).contains(&v) {
+                rt::read::i64(c, "retention_time_ms")?
+            } else {
+                -1_i64
+            };
+            let topics = rt::read::array::<OffsetCommitRequestTopic<'a>>(c, v >= 8, v, "topics")?;
+            let unknown_tagged_fields = if v >= 8 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                group_id,
+                generation_id_or_member_epoch,
+                member_id,
+                group_instance_id,
+                retention_time_ms,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -135,60 +142,66 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.group_id, v >= 8, "group_id")?;
-        if v >= 1 {
-            n += 4;
-        }
-        if v >= 1 {
-            n += rt::write::str_size(self.member_id, v >= 8, "member_id")?;
-        }
-        if v >= 7 {
-            n += rt::write::opt_str_size(self.group_instance_id, v >= 8, v >= 7, "group_instance_id")?;
-        }
-        if v <= 6 && self.group_instance_id.is_some() {
-            return Err(rt::write::not_in_version("group_instance_id"));
-        }
-        if (2..=4).contains(&v) {
-            n += 8;
-        }
-        n += rt::write::array_size(&self.topics, v >= 8, v, "topics")?;
-        if v >= 8 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.group_id, v >= 8, "group_id")?;
+            if v >= 1 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v >= 1 {
+                n += rt::write::str_size(self.member_id, v >= 8, "member_id")?;
+            }
+            if v >= 7 {
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 8, v >= 7, "group_instance_id")?;
+            }
+            if v <= 6 && self.group_instance_id.is_some() {
+                return Err(rt::write::not_in_version("group_instance_id"));
+            }
+            if (2..=4).contains(&v) {
+                n += 8;
+            }
+            n += rt::write::array_size(&self.topics, v >= 8, v, "topics")?;
+            if v >= 8 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 6 && self.group_instance_id.is_some() {
-            w.fail(rt::write::not_in_version("group_instance_id"));
-        }
-        w.str(self.group_id, v >= 8, "group_id");
-        if v >= 1 {
-            w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch");
-        }
-        if v >= 1 {
-            w.str(self.member_id, v >= 8, "member_id");
-        }
-        if v >= 7 {
-            w.opt_str(self.group_instance_id, v >= 8, v >= 7, "group_instance_id");
-        }
-        if (2..=4).contains(&v) {
-            w.i64(self.retention_time_ms, "retention_time_ms");
-        }
-        w.array(&self.topics, v >= 8, v, "topics");
-        if v >= 8 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 6 && self.group_instance_id.is_some() {
+                w.fail(rt::write::not_in_version("group_instance_id"));
+            }
+            w.str(self.group_id, v >= 8, "group_id");
+            if v >= 1 {
+                w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch");
+            }
+            if v >= 1 {
+                w.str(self.member_id, v >= 8, "member_id");
+            }
+            if v >= 7 {
+                w.opt_str(self.group_instance_id, v >= 8, v >= 7, "group_instance_id");
+            }
+            if (2..=4).contains(&v) {
+                w.i64(self.retention_time_ms, "retention_time_ms");
+            }
+            w.array(&self.topics, v >= 8, v, "topics");
+            if v >= 8 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -218,6 +231,7 @@ impl<'a> OffsetCommitRequestTopic<'a> {
 }
 
 impl Default for OffsetCommitRequestTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -225,15 +239,11 @@ impl Default for OffsetCommitRequestTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetCommitRequestTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetCommitRequestTopic {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "OffsetCommitRequestTopic {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -284,18 +294,21 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 9 {
-            rt::read::skip_str(c, v >= 8)?;
-        }
-        if v >= 10 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip_array::<OffsetCommitRequestPartition<'a>>(c, v >= 8, v)?;
-        if v >= 8 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 9 {
+                rt::read::skip_str(c, v >= 8)?;
+            }
+            if v >= 10 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip_array::<OffsetCommitRequestPartition<'a>>(c, v >= 8, v)?;
+            if v >= 8 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -328,40 +341,46 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 9 {
-            n += rt::write::str_size(self.name, v >= 8, "topics[].name")?;
-        }
-        if v >= 10 {
-            n += 16;
-        }
-        n += rt::write::array_size(&self.partitions, v >= 8, v, "topics[].partitions")?;
-        if v >= 8 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 9 {
+                n += rt::write::str_size(self.name, v >= 8, "topics[].name")?;
             }
-        }
-        Ok(n)
+            if v >= 10 {
+                n += 16;
+            }
+            n += rt::write::array_size(&self.partitions, v >= 8, v, "topics[].partitions")?;
+            if v >= 8 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 9 {
-            w.str(self.name, v >= 8, "topics[].name");
-        }
-        if v >= 10 {
-            w.uuid(self.topic_id, "topics[].topic_id");
-        }
-        w.array(&self.partitions, v >= 8, v, "topics[].partitions");
-        if v >= 8 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 9 {
+                w.str(self.name, v >= 8, "topics[].name");
+            }
+            if v >= 10 {
+                w.uuid(self.topic_id, "topics[].topic_id");
+            }
+            w.array(&self.partitions, v >= 8, v, "topics[].partitions");
+            if v >= 8 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -397,6 +416,7 @@ impl<'a> OffsetCommitRequestPartition<'a> {
 }
 
 impl Default for OffsetCommitRequestPartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -404,8 +424,11 @@ impl Default for OffsetCommitRequestPartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetCommitRequestPartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetCommitRequestPartition {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, commit_timestamp: {=i64}, committed_metadata: {}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, self.commit_timestamp, rt::defmt_fmt::OptStr(self.committed_metadata), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetCommitRequestPartition {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, commit_timestamp: {=i64}, committed_metadata: {}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, self.commit_timestamp, rt::defmt_fmt::OptStr(self.committed_metadata), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -476,19 +499,22 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 12)?;
-        if v >= 6 {
-            rt::read::skip(c, 4)?;
-        }
-        if v == 1 {
-            rt::read::skip(c, 8)?;
-        }
-        rt::read::skip_str(c, v >= 8)?;
-        if v >= 8 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 12)?;
+            if v >= 6 {
+                rt::read::skip(c, 4)?;
+            }
+            if v == 1 {
+                rt::read::skip(c, 8)?;
+            }
+            rt::read::skip_str(c, v >= 8)?;
+            if v >= 8 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -535,61 +561,67 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        if v >= 6 {
-            n += 4;
-        }
-        if v == 1 {
-            n += 8;
-        }
-        if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
-            return Err(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
-        }
-        n += rt::write::opt_str_size(
-            self.committed_metadata,
-            v >= 8,
-            true,
-            "topics[].partitions[].committed_metadata",
-        )?;
-        if v >= 8 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            if v >= 6 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v == 1 {
+                n += 8;
+            }
+            if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
+                return Err(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
+            }
+            n += rt::write::opt_str_size(
+                self.committed_metadata,
+                v >= 8,
+                true,
+                "topics[].partitions[].committed_metadata",
+            )?;
+            if v >= 8 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
-            w.fail(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
-        }
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i64(self.committed_offset, "topics[].partitions[].committed_offset");
-        if v >= 6 {
-            w.i32(
-                self.committed_leader_epoch,
-                "topics[].partitions[].committed_leader_epoch",
+        rt::outline(move || {
+            if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
+                w.fail(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
+            }
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i64(self.committed_offset, "topics[].partitions[].committed_offset");
+            if v >= 6 {
+                w.i32(
+                    self.committed_leader_epoch,
+                    "topics[].partitions[].committed_leader_epoch",
+                );
+            }
+            if v == 1 {
+                w.i64(self.commit_timestamp, "topics[].partitions[].commit_timestamp");
+            }
+            w.opt_str(
+                self.committed_metadata,
+                v >= 8,
+                true,
+                "topics[].partitions[].committed_metadata",
             );
-        }
-        if v == 1 {
-            w.i64(self.commit_timestamp, "topics[].partitions[].commit_timestamp");
-        }
-        w.opt_str(
-            self.committed_metadata,
-            v >= 8,
-            true,
-            "topics[].partitions[].committed_metadata",
-        );
-        if v >= 8 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
-        };
+            if v >= 8 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -923,6 +955,7 @@ pub mod owned {
     }
 
     impl Default for OffsetCommitRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -937,115 +970,132 @@ pub mod owned {
     }
 
     impl From<&super::OffsetCommitRequest<'_>> for OffsetCommitRequest {
+        #[inline]
         fn from(v: &super::OffsetCommitRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                generation_id_or_member_epoch: v.generation_id_or_member_epoch,
-                member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
-                retention_time_ms: v.retention_time_ms,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    generation_id_or_member_epoch: v.generation_id_or_member_epoch,
+                    member_id: v.member_id.into(),
+                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    retention_time_ms: v.retention_time_ms,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for OffsetCommitRequest {}
 
     impl rt::OwnedStruct for OffsetCommitRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, v >= 8, "group_id")?);
-            let generation_id_or_member_epoch = if v >= 1 {
-                rt::read::i32(c, "generation_id_or_member_epoch")?
-            } else {
-                -1_i32
-            };
-            let member_id = if v >= 1 {
-                rt::CompactString::from(rt::read::str(c, v >= 8, "member_id")?)
-            } else {
-                rt::CompactString::const_new("")
-            };
-            let group_instance_id = if v >= 7 {
-                rt::read::opt_str(c, v >= 8, v >= 7, "group_instance_id")?.map(rt::CompactString::from)
-            } else {
-                None
-            };
-            let retention_time_ms = if (2..=4).contains(&v) {
-                rt::read::i64(c, "retention_time_ms")?
-            } else {
-                -1_i64
-            };
-            let topics = rt::owned::read_array::<OffsetCommitRequestTopic, _>(c, v >= 8, v, "topics")?;
-            let unknown_tagged_fields = if v >= 8 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                group_id,
-                generation_id_or_member_epoch,
-                member_id,
-                group_instance_id,
-                retention_time_ms,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let group_id = rt::CompactString::from(rt::read::str(c, v >= 8, "group_id")?);
+                let generation_id_or_member_epoch = if v >= 1 {
+                    rt::read::i32(c, "generation_id_or_member_epoch")?
+                } else {
+                    -1_i32
+                };
+                let member_id = if v >= 1 {
+                    rt::CompactString::from(rt::read::str(c, v >= 8, "member_id")?)
+                } else {
+                    rt::CompactString::const_new("")
+                };
+                let group_instance_id = if v >= 7 {
+                    rt::read::opt_str(c, v >= 8, v >= 7, "group_instance_id")?.map(rt::CompactString::from)
+                } else {
+                    None
+                };
+                let retention_time_ms = if (2..=4).contains(&v) {
+                    rt::read::i64(c, "retention_time_ms")?
+                } else {
+                    -1_i64
+                };
+                let topics = rt::owned::read_array::<OffsetCommitRequestTopic, _>(c, v >= 8, v, "topics")?;
+                let unknown_tagged_fields = if v >= 8 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    group_id,
+                    generation_id_or_member_epoch,
+                    member_id,
+                    group_instance_id,
+                    retention_time_ms,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.group_id, v >= 8, "group_id")?;
-            if v >= 1 {
-                n += 4;
-            }
-            if v >= 1 {
-                n += rt::write::str_size(&self.member_id, v >= 8, "member_id")?;
-            }
-            if v >= 7 {
-                n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 8, v >= 7, "group_instance_id")?;
-            }
-            if v <= 6 && self.group_instance_id.is_some() {
-                return Err(rt::write::not_in_version("group_instance_id"));
-            }
-            if (2..=4).contains(&v) {
-                n += 8;
-            }
-            n += rt::owned::vec_size(&self.topics, v >= 8, v, "topics")?;
-            if v >= 8 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.group_id, v >= 8, "group_id")?;
+                if v >= 1 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v >= 1 {
+                    n += rt::write::str_size(&self.member_id, v >= 8, "member_id")?;
+                }
+                if v >= 7 {
+                    n += rt::write::opt_str_size(
+                        self.group_instance_id.as_deref(),
+                        v >= 8,
+                        v >= 7,
+                        "group_instance_id",
+                    )?;
+                }
+                if v <= 6 && self.group_instance_id.is_some() {
+                    return Err(rt::write::not_in_version("group_instance_id"));
+                }
+                if (2..=4).contains(&v) {
+                    n += 8;
+                }
+                n += rt::owned::vec_size(&self.topics, v >= 8, v, "topics")?;
+                if v >= 8 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 6 && self.group_instance_id.is_some() {
-                w.fail(rt::write::not_in_version("group_instance_id"));
-            }
-            w.str(&self.group_id, v >= 8, "group_id");
-            if v >= 1 {
-                w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch");
-            }
-            if v >= 1 {
-                w.str(&self.member_id, v >= 8, "member_id");
-            }
-            if v >= 7 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 8, v >= 7, "group_instance_id");
-            }
-            if (2..=4).contains(&v) {
-                w.i64(self.retention_time_ms, "retention_time_ms");
-            }
-            rt::owned::write_vec(w, &self.topics, v >= 8, v, "topics");
-            if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 6 && self.group_instance_id.is_some() {
+                    w.fail(rt::write::not_in_version("group_instance_id"));
+                }
+                w.str(&self.group_id, v >= 8, "group_id");
+                if v >= 1 {
+                    w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch");
+                }
+                if v >= 1 {
+                    w.str(&self.member_id, v >= 8, "member_id");
+                }
+                if v >= 7 {
+                    w.opt_str(self.group_instance_id.as_deref(), v >= 8, v >= 7, "group_instance_id");
+                }
+                if (2..=4).contains(&v) {
+                    w.i64(self.retention_time_ms, "retention_time_ms");
+                }
+                rt::owned::write_vec(w, &self.topics, v >= 8, v, "topics");
+                if v >= 8 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1063,6 +1113,7 @@ pub mod owned {
     }
 
     impl Default for OffsetCommitRequestTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1074,13 +1125,16 @@ pub mod owned {
     }
 
     impl From<&super::OffsetCommitRequestTopic<'_>> for OffsetCommitRequestTopic {
+        #[inline]
         fn from(v: &super::OffsetCommitRequestTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1116,25 +1170,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 9 {
-                n += rt::write::str_size(&self.name, v >= 8, "topics[].name")?;
-            }
-            if v >= 10 {
-                n += 16;
-            }
-            n += rt::owned::vec_size(&self.partitions, v >= 8, v, "topics[].partitions")?;
-            if v >= 8 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 9 {
+                    n += rt::write::str_size(&self.name, v >= 8, "topics[].name")?;
                 }
-            }
-            Ok(n)
+                if v >= 10 {
+                    n += 16;
+                }
+                n += rt::owned::vec_size(&self.partitions, v >= 8, v, "topics[].partitions")?;
+                if v >= 8 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1172,6 +1229,7 @@ pub mod owned {
     }
 
     impl Default for OffsetCommitRequestPartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1185,15 +1243,18 @@ pub mod owned {
     }
 
     impl From<&super::OffsetCommitRequestPartition<'_>> for OffsetCommitRequestPartition {
+        #[inline]
         fn from(v: &super::OffsetCommitRequestPartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                committed_offset: v.committed_offset,
-                committed_leader_epoch: v.committed_leader_epoch,
-                commit_timestamp: v.commit_timestamp,
-                committed_metadata: v.committed_metadata.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    committed_offset: v.committed_offset,
+                    committed_leader_epoch: v.committed_leader_epoch,
+                    commit_timestamp: v.commit_timestamp,
+                    committed_metadata: v.committed_metadata.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1241,33 +1302,36 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            if v >= 6 {
-                n += 4;
-            }
-            if v == 1 {
-                n += 8;
-            }
-            if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
-                return Err(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
-            }
-            n += rt::write::opt_str_size(
-                self.committed_metadata.as_deref(),
-                v >= 8,
-                true,
-                "topics[].partitions[].committed_metadata",
-            )?;
-            if v >= 8 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                if v >= 6 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v == 1 {
+                    n += 8;
+                }
+                if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
+                    return Err(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
+                }
+                n += rt::write::opt_str_size(
+                    self.committed_metadata.as_deref(),
+                    v >= 8,
+                    true,
+                    "topics[].partitions[].committed_metadata",
+                )?;
+                if v >= 8 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1304,6 +1368,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for OffsetCommitRequest {
         type View<'a> = super::OffsetCommitRequest<'a>;
+        #[inline]
         fn from_view(v: &super::OffsetCommitRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -34,6 +34,7 @@ impl<'a> OffsetCommitResponse<'a> {
 }
 
 impl Default for OffsetCommitResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,36 +42,42 @@ impl Default for OffsetCommitResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetCommitResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetCommitResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "OffsetCommitResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for OffsetCommitResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = if v >= 3 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let topics = rt::read::array::<OffsetCommitResponseTopic<'a>>(c, v >= 8, v, "topics")?;
-        let unknown_tagged_fields = if v >= 8 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 3 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let topics = rt::read::array::<OffsetCommitResponseTopic<'a>>(c, v >= 8, v, "topics")?;
+            let unknown_tagged_fields = if v >= 8 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -92,34 +99,40 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 3 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.topics, v >= 8, v, "topics")?;
-        if v >= 8 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += 4;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.topics, v >= 8, v, "topics")?;
+            if v >= 8 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 3 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        w.array(&self.topics, v >= 8, v, "topics");
-        if v >= 8 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 3 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            w.array(&self.topics, v >= 8, v, "topics");
+            if v >= 8 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -149,6 +162,7 @@ impl<'a> OffsetCommitResponseTopic<'a> {
 }
 
 impl Default for OffsetCommitResponseTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -156,15 +170,11 @@ impl Default for OffsetCommitResponseTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetCommitResponseTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetCommitResponseTopic {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "OffsetCommitResponseTopic {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -215,18 +225,21 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 9 {
-            rt::read::skip_str(c, v >= 8)?;
-        }
-        if v >= 10 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip_array::<OffsetCommitResponsePartition<'a>>(c, v >= 8, v)?;
-        if v >= 8 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 9 {
+                rt::read::skip_str(c, v >= 8)?;
+            }
+            if v >= 10 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip_array::<OffsetCommitResponsePartition<'a>>(c, v >= 8, v)?;
+            if v >= 8 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -259,40 +272,46 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 9 {
-            n += rt::write::str_size(self.name, v >= 8, "topics[].name")?;
-        }
-        if v >= 10 {
-            n += 16;
-        }
-        n += rt::write::array_size(&self.partitions, v >= 8, v, "topics[].partitions")?;
-        if v >= 8 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 9 {
+                n += rt::write::str_size(self.name, v >= 8, "topics[].name")?;
             }
-        }
-        Ok(n)
+            if v >= 10 {
+                n += 16;
+            }
+            n += rt::write::array_size(&self.partitions, v >= 8, v, "topics[].partitions")?;
+            if v >= 8 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 9 {
-            w.str(self.name, v >= 8, "topics[].name");
-        }
-        if v >= 10 {
-            w.uuid(self.topic_id, "topics[].topic_id");
-        }
-        w.array(&self.partitions, v >= 8, v, "topics[].partitions");
-        if v >= 8 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 9 {
+                w.str(self.name, v >= 8, "topics[].name");
+            }
+            if v >= 10 {
+                w.uuid(self.topic_id, "topics[].topic_id");
+            }
+            w.array(&self.partitions, v >= 8, v, "topics[].partitions");
+            if v >= 8 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -319,6 +338,7 @@ impl<'a> OffsetCommitResponsePartition<'a> {
 }
 
 impl Default for OffsetCommitResponsePartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -326,8 +346,11 @@ impl Default for OffsetCommitResponsePartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetCommitResponsePartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetCommitResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetCommitResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -377,12 +400,15 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        if v >= 8 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            if v >= 8 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -413,28 +439,34 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        if v >= 8 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            if v >= 8 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        if v >= 8 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            if v >= 8 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -641,6 +673,7 @@ pub mod owned {
     }
 
     impl Default for OffsetCommitResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -651,65 +684,77 @@ pub mod owned {
     }
 
     impl From<&super::OffsetCommitResponse<'_>> for OffsetCommitResponse {
+        #[inline]
         fn from(v: &super::OffsetCommitResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for OffsetCommitResponse {}
 
     impl rt::OwnedStruct for OffsetCommitResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = if v >= 3 {
-                rt::read::i32(c, "throttle_time_ms")?
-            } else {
-                0_i32
-            };
-            let topics = rt::owned::read_array::<OffsetCommitResponseTopic, _>(c, v >= 8, v, "topics")?;
-            let unknown_tagged_fields = if v >= 8 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = if v >= 3 {
+                    rt::read::i32(c, "throttle_time_ms")?
+                } else {
+                    0_i32
+                };
+                let topics = rt::owned::read_array::<OffsetCommitResponseTopic, _>(c, v >= 8, v, "topics")?;
+                let unknown_tagged_fields = if v >= 8 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 3 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.topics, v >= 8, v, "topics")?;
-            if v >= 8 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 3 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.topics, v >= 8, v, "topics")?;
+                if v >= 8 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 3 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            rt::owned::write_vec(w, &self.topics, v >= 8, v, "topics");
-            if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 3 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                rt::owned::write_vec(w, &self.topics, v >= 8, v, "topics");
+                if v >= 8 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -727,6 +772,7 @@ pub mod owned {
     }
 
     impl Default for OffsetCommitResponseTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -738,13 +784,16 @@ pub mod owned {
     }
 
     impl From<&super::OffsetCommitResponseTopic<'_>> for OffsetCommitResponseTopic {
+        #[inline]
         fn from(v: &super::OffsetCommitResponseTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -780,25 +829,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 9 {
-                n += rt::write::str_size(&self.name, v >= 8, "topics[].name")?;
-            }
-            if v >= 10 {
-                n += 16;
-            }
-            n += rt::owned::vec_size(&self.partitions, v >= 8, v, "topics[].partitions")?;
-            if v >= 8 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 9 {
+                    n += rt::write::str_size(&self.name, v >= 8, "topics[].name")?;
                 }
-            }
-            Ok(n)
+                if v >= 10 {
+                    n += 16;
+                }
+                n += rt::owned::vec_size(&self.partitions, v >= 8, v, "topics[].partitions")?;
+                if v >= 8 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -830,6 +882,7 @@ pub mod owned {
     }
 
     impl Default for OffsetCommitResponsePartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -840,12 +893,15 @@ pub mod owned {
     }
 
     impl From<&super::OffsetCommitResponsePartition<'_>> for OffsetCommitResponsePartition {
+        #[inline]
         fn from(v: &super::OffsetCommitResponsePartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -878,18 +934,21 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            if v >= 8 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                if v >= 8 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -916,6 +975,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for OffsetCommitResponse {
         type View<'a> = super::OffsetCommitResponse<'a>;
+        #[inline]
         fn from_view(v: &super::OffsetCommitResponse<'_>) -> Self {
             Self::from(v)
         }

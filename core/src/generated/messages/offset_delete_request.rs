@@ -34,6 +34,7 @@ impl<'a> OffsetDeleteRequest<'a> {
 }
 
 impl Default for OffsetDeleteRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,27 +42,33 @@ impl Default for OffsetDeleteRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetDeleteRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetDeleteRequest {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
-            self.group_id,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "OffsetDeleteRequest {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
+                self.group_id,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for OffsetDeleteRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let group_id = rt::read::str(c, false, "group_id")?;
-        let topics = rt::read::array::<OffsetDeleteRequestTopic<'a>>(c, false, v, "topics")?;
-        Ok(Self {
-            group_id,
-            topics,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let group_id = rt::read::str(c, false, "group_id")?;
+            let topics = rt::read::array::<OffsetDeleteRequestTopic<'a>>(c, false, v, "topics")?;
+            Ok(Self {
+                group_id,
+                topics,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 
@@ -78,20 +85,26 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.group_id, false, "group_id")?;
-        n += rt::write::array_size(&self.topics, false, v, "topics")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.group_id, false, "group_id")?;
+            n += rt::write::array_size(&self.topics, false, v, "topics")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.group_id, false, "group_id");
-        w.array(&self.topics, false, v, "topics");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.str(self.group_id, false, "group_id");
+            w.array(&self.topics, false, v, "topics");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -118,6 +131,7 @@ impl<'a> OffsetDeleteRequestTopic<'a> {
 }
 
 impl Default for OffsetDeleteRequestTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -125,14 +139,17 @@ impl Default for OffsetDeleteRequestTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetDeleteRequestTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetDeleteRequestTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "OffsetDeleteRequestTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -160,10 +177,13 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, false)?;
-        rt::read::skip_array::<OffsetDeleteRequestPartition<'a>>(c, false, v)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, false)?;
+            rt::read::skip_array::<OffsetDeleteRequestPartition<'a>>(c, false, v)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -188,20 +208,26 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, false, "topics[].name")?;
-        n += rt::write::array_size(&self.partitions, false, v, "topics[].partitions")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, false, "topics[].name")?;
+            n += rt::write::array_size(&self.partitions, false, v, "topics[].partitions")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, false, "topics[].name");
-        w.array(&self.partitions, false, v, "topics[].partitions");
-        w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
+        rt::outline(move || {
+            w.str(self.name, false, "topics[].name");
+            w.array(&self.partitions, false, v, "topics[].partitions");
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
+        })
     }
 }
 
@@ -225,6 +251,7 @@ impl<'a> OffsetDeleteRequestPartition<'a> {
 }
 
 impl Default for OffsetDeleteRequestPartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -232,13 +259,16 @@ impl Default for OffsetDeleteRequestPartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetDeleteRequestPartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetDeleteRequestPartition {{ partition_index: {=i32}, unknown_tagged_fields: {} }}",
-            self.partition_index,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "OffsetDeleteRequestPartition {{ partition_index: {=i32}, unknown_tagged_fields: {} }}",
+                self.partition_index,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -263,9 +293,12 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -284,17 +317,23 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let n: usize = 4;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let n: usize = 4;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+        })
     }
 }
 
@@ -465,6 +504,7 @@ pub mod owned {
     }
 
     impl Default for OffsetDeleteRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -475,42 +515,54 @@ pub mod owned {
     }
 
     impl From<&super::OffsetDeleteRequest<'_>> for OffsetDeleteRequest {
+        #[inline]
         fn from(v: &super::OffsetDeleteRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for OffsetDeleteRequest {}
 
     impl rt::OwnedStruct for OffsetDeleteRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, false, "group_id")?);
-            let topics = rt::owned::read_array::<OffsetDeleteRequestTopic, _>(c, false, v, "topics")?;
-            Ok(Self {
-                group_id,
-                topics,
-                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let group_id = rt::CompactString::from(rt::read::str(c, false, "group_id")?);
+                let topics = rt::owned::read_array::<OffsetDeleteRequestTopic, _>(c, false, v, "topics")?;
+                Ok(Self {
+                    group_id,
+                    topics,
+                    unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.group_id, false, "group_id")?;
-            n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.group_id, false, "group_id")?;
+                n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.str(&self.group_id, false, "group_id");
-            rt::owned::write_vec(w, &self.topics, false, v, "topics");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.str(&self.group_id, false, "group_id");
+                rt::owned::write_vec(w, &self.topics, false, v, "topics");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
@@ -526,6 +578,7 @@ pub mod owned {
     }
 
     impl Default for OffsetDeleteRequestTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -536,12 +589,15 @@ pub mod owned {
     }
 
     impl From<&super::OffsetDeleteRequestTopic<'_>> for OffsetDeleteRequestTopic {
+        #[inline]
         fn from(v: &super::OffsetDeleteRequestTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -562,14 +618,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, false, "topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, false, v, "topics[].partitions")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, false, "topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, false, v, "topics[].partitions")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -590,6 +649,7 @@ pub mod owned {
     }
 
     impl Default for OffsetDeleteRequestPartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -599,11 +659,14 @@ pub mod owned {
     }
 
     impl From<&super::OffsetDeleteRequestPartition<'_>> for OffsetDeleteRequestPartition {
+        #[inline]
         fn from(v: &super::OffsetDeleteRequestPartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -621,12 +684,15 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let n: usize = 4;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let n: usize = 4;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -638,6 +704,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for OffsetDeleteRequest {
         type View<'a> = super::OffsetDeleteRequest<'a>;
+        #[inline]
         fn from_view(v: &super::OffsetDeleteRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -36,6 +36,7 @@ impl<'a> OffsetDeleteResponse<'a> {
 }
 
 impl Default for OffsetDeleteResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,31 +44,37 @@ impl Default for OffsetDeleteResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetDeleteResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetDeleteResponse {{ error_code: {=i16}, throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.throttle_time_ms, self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetDeleteResponse {{ error_code: {=i16}, throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.throttle_time_ms, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for OffsetDeleteResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i16(c, "error_code")?;
-                rt::read::i32(c, "throttle_time_ms")?;
-                return Err(rt::read::short(c, "error_code"));
-            }
-        };
-        let error_code = rt::read::i16_at::<6, 0>(&r);
-        let throttle_time_ms = rt::read::i32_at::<6, 2>(&r);
-        let topics = rt::read::array::<OffsetDeleteResponseTopic<'a>>(c, false, v, "topics")?;
-        Ok(Self {
-            error_code,
-            throttle_time_ms,
-            topics,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "error_code")?;
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    return Err(rt::read::short(c, "error_code"));
+                }
+            };
+            let error_code = rt::read::i16_at::<6, 0>(&r);
+            let throttle_time_ms = rt::read::i32_at::<6, 2>(&r);
+            let topics = rt::read::array::<OffsetDeleteResponseTopic<'a>>(c, false, v, "topics")?;
+            Ok(Self {
+                error_code,
+                throttle_time_ms,
+                topics,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 
@@ -85,20 +92,26 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::array_size(&self.topics, false, v, "topics")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::array_size(&self.topics, false, v, "topics")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "error_code");
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.topics, false, v, "topics");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.i16(self.error_code, "error_code");
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.topics, false, v, "topics");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -125,6 +138,7 @@ impl<'a> OffsetDeleteResponseTopic<'a> {
 }
 
 impl Default for OffsetDeleteResponseTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -132,14 +146,17 @@ impl Default for OffsetDeleteResponseTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetDeleteResponseTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetDeleteResponseTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "OffsetDeleteResponseTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -167,10 +184,13 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, false)?;
-        rt::read::skip_array::<OffsetDeleteResponsePartition<'a>>(c, false, v)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, false)?;
+            rt::read::skip_array::<OffsetDeleteResponsePartition<'a>>(c, false, v)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -195,20 +215,26 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, false, "topics[].name")?;
-        n += rt::write::array_size(&self.partitions, false, v, "topics[].partitions")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, false, "topics[].name")?;
+            n += rt::write::array_size(&self.partitions, false, v, "topics[].partitions")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, false, "topics[].name");
-        w.array(&self.partitions, false, v, "topics[].partitions");
-        w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
+        rt::outline(move || {
+            w.str(self.name, false, "topics[].name");
+            w.array(&self.partitions, false, v, "topics[].partitions");
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
+        })
     }
 }
 
@@ -235,6 +261,7 @@ impl<'a> OffsetDeleteResponsePartition<'a> {
 }
 
 impl Default for OffsetDeleteResponsePartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -242,8 +269,11 @@ impl Default for OffsetDeleteResponsePartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetDeleteResponsePartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetDeleteResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetDeleteResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -285,9 +315,12 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -310,18 +343,24 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let n: usize = 6;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let n: usize = 6;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+        })
     }
 }
 
@@ -530,6 +569,7 @@ pub mod owned {
     }
 
     impl Default for OffsetDeleteResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -541,55 +581,67 @@ pub mod owned {
     }
 
     impl From<&super::OffsetDeleteResponse<'_>> for OffsetDeleteResponse {
+        #[inline]
         fn from(v: &super::OffsetDeleteResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                throttle_time_ms: v.throttle_time_ms,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    throttle_time_ms: v.throttle_time_ms,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for OffsetDeleteResponse {}
 
     impl rt::OwnedStruct for OffsetDeleteResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i16(c, "error_code")?;
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    return Err(rt::read::short(c, "error_code"));
-                }
-            };
-            let error_code = rt::read::i16_at::<6, 0>(&r);
-            let throttle_time_ms = rt::read::i32_at::<6, 2>(&r);
-            let topics = rt::owned::read_array::<OffsetDeleteResponseTopic, _>(c, false, v, "topics")?;
-            Ok(Self {
-                error_code,
-                throttle_time_ms,
-                topics,
-                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i16(c, "error_code")?;
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        return Err(rt::read::short(c, "error_code"));
+                    }
+                };
+                let error_code = rt::read::i16_at::<6, 0>(&r);
+                let throttle_time_ms = rt::read::i32_at::<6, 2>(&r);
+                let topics = rt::owned::read_array::<OffsetDeleteResponseTopic, _>(c, false, v, "topics")?;
+                Ok(Self {
+                    error_code,
+                    throttle_time_ms,
+                    topics,
+                    unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("error_code") {
-                r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                r[2..6].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.topics, false, v, "topics");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("error_code") {
+                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[2..6].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.topics, false, v, "topics");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
@@ -605,6 +657,7 @@ pub mod owned {
     }
 
     impl Default for OffsetDeleteResponseTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -615,12 +668,15 @@ pub mod owned {
     }
 
     impl From<&super::OffsetDeleteResponseTopic<'_>> for OffsetDeleteResponseTopic {
+        #[inline]
         fn from(v: &super::OffsetDeleteResponseTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -641,14 +697,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, false, "topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, false, v, "topics[].partitions")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, false, "topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, false, v, "topics[].partitions")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -671,6 +730,7 @@ pub mod owned {
     }
 
     impl Default for OffsetDeleteResponsePartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -681,12 +741,15 @@ pub mod owned {
     }
 
     impl From<&super::OffsetDeleteResponsePartition<'_>> for OffsetDeleteResponsePartition {
+        #[inline]
         fn from(v: &super::OffsetDeleteResponsePartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -714,12 +777,15 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let n: usize = 6;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let n: usize = 6;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -734,6 +800,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for OffsetDeleteResponse {
         type View<'a> = super::OffsetDeleteResponse<'a>;
+        #[inline]
         fn from_view(v: &super::OffsetDeleteResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -41,6 +41,7 @@ impl<'a> OffsetFetchRequest<'a> {
 }
 
 impl Default for OffsetFetchRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -48,46 +49,52 @@ impl Default for OffsetFetchRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetFetchRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetFetchRequest {{ group_id: \"{=str}\", topics: {}, groups: {}, require_stable: {=bool}, unknown_tagged_fields: {} }}", self.group_id, self.topics, self.groups, self.require_stable, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetFetchRequest {{ group_id: \"{=str}\", topics: {}, groups: {}, require_stable: {=bool}, unknown_tagged_fields: {} }}", self.group_id, self.topics, self.groups, self.require_stable, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for OffsetFetchRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let group_id = if v <= 7 {
-            rt::read::str(c, v >= 6, "group_id")?
-        } else {
-            ""
-        };
-        let topics = if v <= 7 {
-            rt::read::opt_array::<OffsetFetchRequestTopic<'a>>(c, v >= 6, (2..=7).contains(&v), v, "topics")?
-        } else {
-            Some(rt::Array::EMPTY)
-        };
-        let groups = if v >= 8 {
-            rt::read::array::<OffsetFetchRequestGroup<'a>>(c, v >= 6, v, "groups")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let require_stable = if v >= 7 {
-            rt::read::bool(c, "require_stable")?
-        } else {
-            false
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            group_id,
-            topics,
-            groups,
-            require_stable,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let group_id = if v <= 7 {
+                rt::read::str(c, v >= 6, "group_id")?
+            } else {
+                ""
+            };
+            let topics = if v <= 7 {
+                rt::read::opt_array::<OffsetFetchRequestTopic<'a>>(c, v >= 6, (2..=7).contains(&v), v, "topics")?
+            } else {
+                Some(rt::Array::EMPTY)
+            };
+            let groups = if v >= 8 {
+                rt::read::array::<OffsetFetchRequestGroup<'a>>(c, v >= 6, v, "groups")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let require_stable = if v >= 7 {
+                rt::read::bool(c, "require_stable")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                group_id,
+                topics,
+                groups,
+                require_stable,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -125,74 +132,80 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 7 {
-            n += rt::write::str_size(self.group_id, v >= 6, "group_id")?;
-        }
-        if v >= 8 && !self.group_id.is_empty() {
-            return Err(rt::write::not_in_version("group_id"));
-        }
-        if v <= 7 {
-            n += rt::write::opt_array_size(&self.topics, v >= 6, (2..=7).contains(&v), v, "topics")?;
-        }
-        if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
-            return Err(rt::write::not_in_version("topics"));
-        }
-        if v >= 8 {
-            n += rt::write::array_size(&self.groups, v >= 6, v, "groups")?;
-        }
-        if v <= 7 && !self.groups.is_empty() {
-            return Err(rt::write::not_in_version("groups"));
-        }
-        if v >= 7 {
-            n += 1;
-        }
-        if v <= 6 && self.require_stable {
-            return Err(rt::write::not_in_version("require_stable"));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 7 {
+                n += rt::write::str_size(self.group_id, v >= 6, "group_id")?;
             }
-        }
-        Ok(n)
+            if v >= 8 && !self.group_id.is_empty() {
+                return Err(rt::write::not_in_version("group_id"));
+            }
+            if v <= 7 {
+                n += rt::write::opt_array_size(&self.topics, v >= 6, (2..=7).contains(&v), v, "topics")?;
+            }
+            if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
+                return Err(rt::write::not_in_version("topics"));
+            }
+            if v >= 8 {
+                n += rt::write::array_size(&self.groups, v >= 6, v, "groups")?;
+            }
+            if v <= 7 && !self.groups.is_empty() {
+                return Err(rt::write::not_in_version("groups"));
+            }
+            if v >= 7 {
+                n += 1;
+            }
+            if v <= 6 && self.require_stable {
+                return Err(rt::write::not_in_version("require_stable"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 8 && !self.group_id.is_empty() {
-            w.fail(rt::write::not_in_version("group_id"));
-        }
-        if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
-            w.fail(rt::write::not_in_version("topics"));
-        }
-        if v <= 7 && !self.groups.is_empty() {
-            w.fail(rt::write::not_in_version("groups"));
-        }
-        if v <= 6 && self.require_stable {
-            w.fail(rt::write::not_in_version("require_stable"));
-        }
-        if v <= 7 {
-            w.str(self.group_id, v >= 6, "group_id");
-        }
-        if v <= 7 {
-            w.opt_array(&self.topics, v >= 6, (2..=7).contains(&v), v, "topics");
-        }
-        if v >= 8 {
-            w.array(&self.groups, v >= 6, v, "groups");
-        }
-        if v >= 7 {
-            w.bool(self.require_stable, "require_stable");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 8 && !self.group_id.is_empty() {
+                w.fail(rt::write::not_in_version("group_id"));
+            }
+            if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
+                w.fail(rt::write::not_in_version("topics"));
+            }
+            if v <= 7 && !self.groups.is_empty() {
+                w.fail(rt::write::not_in_version("groups"));
+            }
+            if v <= 6 && self.require_stable {
+                w.fail(rt::write::not_in_version("require_stable"));
+            }
+            if v <= 7 {
+                w.str(self.group_id, v >= 6, "group_id");
+            }
+            if v <= 7 {
+                w.opt_array(&self.topics, v >= 6, (2..=7).contains(&v), v, "topics");
+            }
+            if v >= 8 {
+                w.array(&self.groups, v >= 6, v, "groups");
+            }
+            if v >= 7 {
+                w.bool(self.require_stable, "require_stable");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -219,6 +232,7 @@ impl<'a> OffsetFetchRequestTopic<'a> {
 }
 
 impl Default for OffsetFetchRequestTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -226,14 +240,17 @@ impl Default for OffsetFetchRequestTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetFetchRequestTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetFetchRequestTopic {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partition_indexes,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "OffsetFetchRequestTopic {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partition_indexes,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -281,17 +298,20 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 7 {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v <= 7 {
-            rt::read::skip_array::<i32>(c, v >= 6, v)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 7 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v <= 7 {
+                rt::read::skip_array::<i32>(c, v >= 6, v)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -323,50 +343,56 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 7 {
-            n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
-        }
-        if v >= 8 && !self.name.is_empty() {
-            return Err(rt::write::not_in_version("topics[].name"));
-        }
-        if v <= 7 {
-            n += rt::write::array_size(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes")?;
-        }
-        if v >= 8 && !self.partition_indexes.is_empty() {
-            return Err(rt::write::not_in_version("topics[].partition_indexes"));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 7 {
+                n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
             }
-        }
-        Ok(n)
+            if v >= 8 && !self.name.is_empty() {
+                return Err(rt::write::not_in_version("topics[].name"));
+            }
+            if v <= 7 {
+                n += rt::write::array_size(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes")?;
+            }
+            if v >= 8 && !self.partition_indexes.is_empty() {
+                return Err(rt::write::not_in_version("topics[].partition_indexes"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 8 && !self.name.is_empty() {
-            w.fail(rt::write::not_in_version("topics[].name"));
-        }
-        if v >= 8 && !self.partition_indexes.is_empty() {
-            w.fail(rt::write::not_in_version("topics[].partition_indexes"));
-        }
-        if v <= 7 {
-            w.str(self.name, v >= 6, "topics[].name");
-        }
-        if v <= 7 {
-            w.array(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 8 && !self.name.is_empty() {
+                w.fail(rt::write::not_in_version("topics[].name"));
+            }
+            if v >= 8 && !self.partition_indexes.is_empty() {
+                w.fail(rt::write::not_in_version("topics[].partition_indexes"));
+            }
+            if v <= 7 {
+                w.str(self.name, v >= 6, "topics[].name");
+            }
+            if v <= 7 {
+                w.array(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -399,6 +425,7 @@ impl<'a> OffsetFetchRequestGroup<'a> {
 }
 
 impl Default for OffsetFetchRequestGroup<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -406,8 +433,11 @@ impl Default for OffsetFetchRequestGroup<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetFetchRequestGroup<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetFetchRequestGroup {{ group_id: \"{=str}\", member_id: {}, member_epoch: {=i32}, topics: {}, unknown_tagged_fields: {} }}", self.group_id, rt::defmt_fmt::OptStr(self.member_id), self.member_epoch, self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetFetchRequestGroup {{ group_id: \"{=str}\", member_id: {}, member_epoch: {=i32}, topics: {}, unknown_tagged_fields: {} }}", self.group_id, rt::defmt_fmt::OptStr(self.member_id), self.member_epoch, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -473,23 +503,26 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 8 {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v >= 9 {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v >= 9 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 8 {
-            rt::read::skip_array::<OffsetFetchRequestTopics<'a>>(c, v >= 6, v)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 8 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v >= 9 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v >= 9 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 8 {
+                rt::read::skip_array::<OffsetFetchRequestTopics<'a>>(c, v >= 6, v)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -533,62 +566,68 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 8 {
-            n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
-        }
-        if v <= 7 && !self.group_id.is_empty() {
-            return Err(rt::write::not_in_version("groups[].group_id"));
-        }
-        if v >= 9 {
-            n += rt::write::opt_str_size(self.member_id, v >= 6, v >= 9, "groups[].member_id")?;
-        }
-        if v >= 9 {
-            n += 4;
-        }
-        if v >= 8 {
-            n += rt::write::opt_array_size(&self.topics, v >= 6, v >= 8, v, "groups[].topics")?;
-        }
-        if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
-            return Err(rt::write::not_in_version("groups[].topics"));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 8 {
+                n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
             }
-        }
-        Ok(n)
+            if v <= 7 && !self.group_id.is_empty() {
+                return Err(rt::write::not_in_version("groups[].group_id"));
+            }
+            if v >= 9 {
+                n += rt::write::opt_str_size(self.member_id, v >= 6, v >= 9, "groups[].member_id")?;
+            }
+            if v >= 9 {
+                n += 4;
+            }
+            if v >= 8 {
+                n += rt::write::opt_array_size(&self.topics, v >= 6, v >= 8, v, "groups[].topics")?;
+            }
+            if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
+                return Err(rt::write::not_in_version("groups[].topics"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 7 && !self.group_id.is_empty() {
-            w.fail(rt::write::not_in_version("groups[].group_id"));
-        }
-        if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
-            w.fail(rt::write::not_in_version("groups[].topics"));
-        }
-        if v >= 8 {
-            w.str(self.group_id, v >= 6, "groups[].group_id");
-        }
-        if v >= 9 {
-            w.opt_str(self.member_id, v >= 6, v >= 9, "groups[].member_id");
-        }
-        if v >= 9 {
-            w.i32(self.member_epoch, "groups[].member_epoch");
-        }
-        if v >= 8 {
-            w.opt_array(&self.topics, v >= 6, v >= 8, v, "groups[].topics");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 7 && !self.group_id.is_empty() {
+                w.fail(rt::write::not_in_version("groups[].group_id"));
+            }
+            if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
+                w.fail(rt::write::not_in_version("groups[].topics"));
+            }
+            if v >= 8 {
+                w.str(self.group_id, v >= 6, "groups[].group_id");
+            }
+            if v >= 9 {
+                w.opt_str(self.member_id, v >= 6, v >= 9, "groups[].member_id");
+            }
+            if v >= 9 {
+                w.i32(self.member_epoch, "groups[].member_epoch");
+            }
+            if v >= 8 {
+                w.opt_array(&self.topics, v >= 6, v >= 8, v, "groups[].topics");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -618,6 +657,7 @@ impl<'a> OffsetFetchRequestTopics<'a> {
 }
 
 impl Default for OffsetFetchRequestTopics<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -625,8 +665,11 @@ impl Default for OffsetFetchRequestTopics<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetFetchRequestTopics<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetFetchRequestTopics {{ name: \"{=str}\", topic_id: {}, partition_indexes: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_indexes, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetFetchRequestTopics {{ name: \"{=str}\", topic_id: {}, partition_indexes: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_indexes, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -683,20 +726,23 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if (8..=9).contains(&v) {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v >= 10 {
-            rt::read::skip(c, 16)?;
-        }
-        if v >= 8 {
-            rt::read::skip_array::<i32>(c, v >= 6, v)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if (8..=9).contains(&v) {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v >= 10 {
+                rt::read::skip(c, 16)?;
+            }
+            if v >= 8 {
+                rt::read::skip_array::<i32>(c, v >= 6, v)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -742,60 +788,66 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if (8..=9).contains(&v) {
-            n += rt::write::str_size(self.name, v >= 6, "groups[].topics[].name")?;
-        }
-        if v >= 10 {
-            n += 16;
-        }
-        if v >= 8 {
-            n += rt::write::array_size(
-                &self.partition_indexes,
-                v >= 6,
-                v,
-                "groups[].topics[].partition_indexes",
-            )?;
-        }
-        if v <= 7 && !self.partition_indexes.is_empty() {
-            return Err(rt::write::not_in_version("groups[].topics[].partition_indexes"));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if (8..=9).contains(&v) {
+                n += rt::write::str_size(self.name, v >= 6, "groups[].topics[].name")?;
             }
-        }
-        Ok(n)
+            if v >= 10 {
+                n += 16;
+            }
+            if v >= 8 {
+                n += rt::write::array_size(
+                    &self.partition_indexes,
+                    v >= 6,
+                    v,
+                    "groups[].topics[].partition_indexes",
+                )?;
+            }
+            if v <= 7 && !self.partition_indexes.is_empty() {
+                return Err(rt::write::not_in_version("groups[].topics[].partition_indexes"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 7 && !self.partition_indexes.is_empty() {
-            w.fail(rt::write::not_in_version("groups[].topics[].partition_indexes"));
-        }
-        if (8..=9).contains(&v) {
-            w.str(self.name, v >= 6, "groups[].topics[].name");
-        }
-        if v >= 10 {
-            w.uuid(self.topic_id, "groups[].topics[].topic_id");
-        }
-        if v >= 8 {
-            w.array(
-                &self.partition_indexes,
-                v >= 6,
-                v,
-                "groups[].topics[].partition_indexes",
-            );
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 7 && !self.partition_indexes.is_empty() {
+                w.fail(rt::write::not_in_version("groups[].topics[].partition_indexes"));
+            }
+            if (8..=9).contains(&v) {
+                w.str(self.name, v >= 6, "groups[].topics[].name");
+            }
+            if v >= 10 {
+                w.uuid(self.topic_id, "groups[].topics[].topic_id");
+            }
+            if v >= 8 {
+                w.array(
+                    &self.partition_indexes,
+                    v >= 6,
+                    v,
+                    "groups[].topics[].partition_indexes",
+                );
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -1120,6 +1172,7 @@ pub mod owned {
     }
 
     impl Default for OffsetFetchRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -1132,130 +1185,148 @@ pub mod owned {
     }
 
     impl From<&super::OffsetFetchRequest<'_>> for OffsetFetchRequest {
+        #[inline]
         fn from(v: &super::OffsetFetchRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                groups: v.groups.iter().map(|e| (&e).into()).collect(),
-                require_stable: v.require_stable,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                    require_stable: v.require_stable,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for OffsetFetchRequest {}
 
     impl rt::OwnedStruct for OffsetFetchRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = if v <= 7 {
-                rt::CompactString::from(rt::read::str(c, v >= 6, "group_id")?)
-            } else {
-                rt::CompactString::const_new("")
-            };
-            let topics = if v <= 7 {
-                rt::owned::read_opt_array::<OffsetFetchRequestTopic, _>(c, v >= 6, (2..=7).contains(&v), v, "topics")?
-            } else {
-                Some(Vec::new())
-            };
-            let groups = if v >= 8 {
-                rt::owned::read_array::<OffsetFetchRequestGroup, _>(c, v >= 6, v, "groups")?
-            } else {
-                Vec::new()
-            };
-            let require_stable = if v >= 7 {
-                rt::read::bool(c, "require_stable")?
-            } else {
-                false
-            };
-            let unknown_tagged_fields = if v >= 6 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                group_id,
-                topics,
-                groups,
-                require_stable,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let group_id = if v <= 7 {
+                    rt::CompactString::from(rt::read::str(c, v >= 6, "group_id")?)
+                } else {
+                    rt::CompactString::const_new("")
+                };
+                let topics = if v <= 7 {
+                    rt::owned::read_opt_array::<OffsetFetchRequestTopic, _>(
+                        c,
+                        v >= 6,
+                        (2..=7).contains(&v),
+                        v,
+                        "topics",
+                    )?
+                } else {
+                    Some(Vec::new())
+                };
+                let groups = if v >= 8 {
+                    rt::owned::read_array::<OffsetFetchRequestGroup, _>(c, v >= 6, v, "groups")?
+                } else {
+                    Vec::new()
+                };
+                let require_stable = if v >= 7 {
+                    rt::read::bool(c, "require_stable")?
+                } else {
+                    false
+                };
+                let unknown_tagged_fields = if v >= 6 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    group_id,
+                    topics,
+                    groups,
+                    require_stable,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 7 {
-                n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
-            }
-            if v >= 8 && !self.group_id.is_empty() {
-                return Err(rt::write::not_in_version("group_id"));
-            }
-            if v <= 7 {
-                n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 6, (2..=7).contains(&v), v, "topics")?;
-            }
-            if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
-                return Err(rt::write::not_in_version("topics"));
-            }
-            if v >= 8 {
-                n += rt::owned::vec_size(&self.groups, v >= 6, v, "groups")?;
-            }
-            if v <= 7 && !self.groups.is_empty() {
-                return Err(rt::write::not_in_version("groups"));
-            }
-            if v >= 7 {
-                n += 1;
-            }
-            if v <= 6 && self.require_stable {
-                return Err(rt::write::not_in_version("require_stable"));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 7 {
+                    n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
                 }
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 8 && !self.group_id.is_empty() {
-                w.fail(rt::write::not_in_version("group_id"));
-            }
-            if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
-                w.fail(rt::write::not_in_version("topics"));
-            }
-            if v <= 7 && !self.groups.is_empty() {
-                w.fail(rt::write::not_in_version("groups"));
-            }
-            if v <= 6 && self.require_stable {
-                w.fail(rt::write::not_in_version("require_stable"));
-            }
-            if v <= 7 {
-                w.str(&self.group_id, v >= 6, "group_id");
-            }
-            if v <= 7 {
-                rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 6, (2..=7).contains(&v), v, "topics");
-            }
-            if v >= 8 {
-                rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups");
-            }
-            if v >= 7 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("require_stable") {
-                    r[0] = u8::from(self.require_stable);
-                    r[1] = 0;
+                if v >= 8 && !self.group_id.is_empty() {
+                    return Err(rt::write::not_in_version("group_id"));
                 }
-            } else {
+                if v <= 7 {
+                    n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 6, (2..=7).contains(&v), v, "topics")?;
+                }
+                if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
+                    return Err(rt::write::not_in_version("topics"));
+                }
+                if v >= 8 {
+                    n += rt::owned::vec_size(&self.groups, v >= 6, v, "groups")?;
+                }
+                if v <= 7 && !self.groups.is_empty() {
+                    return Err(rt::write::not_in_version("groups"));
+                }
                 if v >= 7 {
-                    w.bool(self.require_stable, "require_stable");
+                    n += 1;
+                }
+                if v <= 6 && self.require_stable {
+                    return Err(rt::write::not_in_version("require_stable"));
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                if v >= 8 && !self.group_id.is_empty() {
+                    w.fail(rt::write::not_in_version("group_id"));
+                }
+                if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
+                    w.fail(rt::write::not_in_version("topics"));
+                }
+                if v <= 7 && !self.groups.is_empty() {
+                    w.fail(rt::write::not_in_version("groups"));
+                }
+                if v <= 6 && self.require_stable {
+                    w.fail(rt::write::not_in_version("require_stable"));
+                }
+                if v <= 7 {
+                    w.str(&self.group_id, v >= 6, "group_id");
+                }
+                if v <= 7 {
+                    rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 6, (2..=7).contains(&v), v, "topics");
+                }
+                if v >= 8 {
+                    rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups");
+                }
+                if v >= 7 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("require_stable") {
+                        r[0] = u8::from(self.require_stable);
+                        r[1] = 0;
+                    }
+                } else {
+                    if v >= 7 {
+                        w.bool(self.require_stable, "require_stable");
+                    }
+                    if v >= 6 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
@@ -1271,6 +1342,7 @@ pub mod owned {
     }
 
     impl Default for OffsetFetchRequestTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1281,12 +1353,15 @@ pub mod owned {
     }
 
     impl From<&super::OffsetFetchRequestTopic<'_>> for OffsetFetchRequestTopic {
+        #[inline]
         fn from(v: &super::OffsetFetchRequestTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partition_indexes: v.partition_indexes.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partition_indexes: v.partition_indexes.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1319,30 +1394,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 7 {
-                n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
-            }
-            if v >= 8 && !self.name.is_empty() {
-                return Err(rt::write::not_in_version("topics[].name"));
-            }
-            if v <= 7 {
-                n += rt::owned::vec_size(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes")?;
-            }
-            if v >= 8 && !self.partition_indexes.is_empty() {
-                return Err(rt::write::not_in_version("topics[].partition_indexes"));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 7 {
+                    n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
                 }
-            }
-            Ok(n)
+                if v >= 8 && !self.name.is_empty() {
+                    return Err(rt::write::not_in_version("topics[].name"));
+                }
+                if v <= 7 {
+                    n += rt::owned::vec_size(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes")?;
+                }
+                if v >= 8 && !self.partition_indexes.is_empty() {
+                    return Err(rt::write::not_in_version("topics[].partition_indexes"));
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1383,6 +1461,7 @@ pub mod owned {
     }
 
     impl Default for OffsetFetchRequestGroup {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -1395,14 +1474,17 @@ pub mod owned {
     }
 
     impl From<&super::OffsetFetchRequestGroup<'_>> for OffsetFetchRequestGroup {
+        #[inline]
         fn from(v: &super::OffsetFetchRequestGroup<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                member_id: v.member_id.map(rt::CompactString::from),
-                member_epoch: v.member_epoch,
-                topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    member_id: v.member_id.map(rt::CompactString::from),
+                    member_epoch: v.member_epoch,
+                    topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1447,36 +1529,39 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 8 {
-                n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
-            }
-            if v <= 7 && !self.group_id.is_empty() {
-                return Err(rt::write::not_in_version("groups[].group_id"));
-            }
-            if v >= 9 {
-                n += rt::write::opt_str_size(self.member_id.as_deref(), v >= 6, v >= 9, "groups[].member_id")?;
-            }
-            if v >= 9 {
-                n += 4;
-            }
-            if v >= 8 {
-                n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 6, v >= 8, v, "groups[].topics")?;
-            }
-            if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
-                return Err(rt::write::not_in_version("groups[].topics"));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 8 {
+                    n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
                 }
-            }
-            Ok(n)
+                if v <= 7 && !self.group_id.is_empty() {
+                    return Err(rt::write::not_in_version("groups[].group_id"));
+                }
+                if v >= 9 {
+                    n += rt::write::opt_str_size(self.member_id.as_deref(), v >= 6, v >= 9, "groups[].member_id")?;
+                }
+                if v >= 9 {
+                    n += 4;
+                }
+                if v >= 8 {
+                    n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 6, v >= 8, v, "groups[].topics")?;
+                }
+                if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
+                    return Err(rt::write::not_in_version("groups[].topics"));
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1521,6 +1606,7 @@ pub mod owned {
     }
 
     impl Default for OffsetFetchRequestTopics {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1532,13 +1618,16 @@ pub mod owned {
     }
 
     impl From<&super::OffsetFetchRequestTopics<'_>> for OffsetFetchRequestTopics {
+        #[inline]
         fn from(v: &super::OffsetFetchRequestTopics<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                topic_id: v.topic_id,
-                partition_indexes: v.partition_indexes.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    topic_id: v.topic_id,
+                    partition_indexes: v.partition_indexes.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1577,35 +1666,38 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if (8..=9).contains(&v) {
-                n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;
-            }
-            if v >= 10 {
-                n += 16;
-            }
-            if v >= 8 {
-                n += rt::owned::vec_size(
-                    &self.partition_indexes,
-                    v >= 6,
-                    v,
-                    "groups[].topics[].partition_indexes",
-                )?;
-            }
-            if v <= 7 && !self.partition_indexes.is_empty() {
-                return Err(rt::write::not_in_version("groups[].topics[].partition_indexes"));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if (8..=9).contains(&v) {
+                    n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;
                 }
-            }
-            Ok(n)
+                if v >= 10 {
+                    n += 16;
+                }
+                if v >= 8 {
+                    n += rt::owned::vec_size(
+                        &self.partition_indexes,
+                        v >= 6,
+                        v,
+                        "groups[].topics[].partition_indexes",
+                    )?;
+                }
+                if v <= 7 && !self.partition_indexes.is_empty() {
+                    return Err(rt::write::not_in_version("groups[].topics[].partition_indexes"));
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1638,6 +1730,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for OffsetFetchRequest {
         type View<'a> = super::OffsetFetchRequest<'a>;
+        #[inline]
         fn from_view(v: &super::OffsetFetchRequest<'_>) -> Self {
             Self::from(v)
         }

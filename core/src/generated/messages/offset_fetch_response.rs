@@ -40,6 +40,7 @@ impl<'a> OffsetFetchResponse<'a> {
 }
 
 impl Default for OffsetFetchResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -47,46 +48,52 @@ impl Default for OffsetFetchResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetFetchResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetFetchResponse {{ throttle_time_ms: {=i32}, topics: {}, error_code: {=i16}, groups: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.topics, self.error_code, self.groups, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetFetchResponse {{ throttle_time_ms: {=i32}, topics: {}, error_code: {=i16}, groups: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.topics, self.error_code, self.groups, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for OffsetFetchResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = if v >= 3 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let topics = if v <= 7 {
-            rt::read::array::<OffsetFetchResponseTopic<'a>>(c, v >= 6, v, "topics")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let error_code = if (2..=7).contains(&v) {
-            rt::read::i16(c, "error_code")?
-        } else {
-            0_i16
-        };
-        let groups = if v >= 8 {
-            rt::read::array::<OffsetFetchResponseGroup<'a>>(c, v >= 6, v, "groups")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            topics,
-            error_code,
-            groups,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 3 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let topics = if v <= 7 {
+                rt::read::array::<OffsetFetchResponseTopic<'a>>(c, v >= 6, v, "topics")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let error_code = if (2..=7).contains(&v) {
+                rt::read::i16(c, "error_code")?
+            } else {
+                0_i16
+            };
+            let groups = if v >= 8 {
+                rt::read::array::<OffsetFetchResponseGroup<'a>>(c, v >= 6, v, "groups")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                error_code,
+                groups,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -116,62 +123,68 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 3 {
-            n += 4;
-        }
-        if v <= 7 {
-            n += rt::write::array_size(&self.topics, v >= 6, v, "topics")?;
-        }
-        if v >= 8 && !self.topics.is_empty() {
-            return Err(rt::write::not_in_version("topics"));
-        }
-        if (2..=7).contains(&v) {
-            n += 2;
-        }
-        if v >= 8 {
-            n += rt::write::array_size(&self.groups, v >= 6, v, "groups")?;
-        }
-        if v <= 7 && !self.groups.is_empty() {
-            return Err(rt::write::not_in_version("groups"));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v <= 7 {
+                n += rt::write::array_size(&self.topics, v >= 6, v, "topics")?;
+            }
+            if v >= 8 && !self.topics.is_empty() {
+                return Err(rt::write::not_in_version("topics"));
+            }
+            if (2..=7).contains(&v) {
+                n += 2;
+            }
+            if v >= 8 {
+                n += rt::write::array_size(&self.groups, v >= 6, v, "groups")?;
+            }
+            if v <= 7 && !self.groups.is_empty() {
+                return Err(rt::write::not_in_version("groups"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 8 && !self.topics.is_empty() {
-            w.fail(rt::write::not_in_version("topics"));
-        }
-        if v <= 7 && !self.groups.is_empty() {
-            w.fail(rt::write::not_in_version("groups"));
-        }
-        if v >= 3 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        if v <= 7 {
-            w.array(&self.topics, v >= 6, v, "topics");
-        }
-        if (2..=7).contains(&v) {
-            w.i16(self.error_code, "error_code");
-        }
-        if v >= 8 {
-            w.array(&self.groups, v >= 6, v, "groups");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 8 && !self.topics.is_empty() {
+                w.fail(rt::write::not_in_version("topics"));
+            }
+            if v <= 7 && !self.groups.is_empty() {
+                w.fail(rt::write::not_in_version("groups"));
+            }
+            if v >= 3 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            if v <= 7 {
+                w.array(&self.topics, v >= 6, v, "topics");
+            }
+            if (2..=7).contains(&v) {
+                w.i16(self.error_code, "error_code");
+            }
+            if v >= 8 {
+                w.array(&self.groups, v >= 6, v, "groups");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -198,6 +211,7 @@ impl<'a> OffsetFetchResponseTopic<'a> {
 }
 
 impl Default for OffsetFetchResponseTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -205,14 +219,17 @@ impl Default for OffsetFetchResponseTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetFetchResponseTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetFetchResponseTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "OffsetFetchResponseTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -260,17 +277,20 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 7 {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v <= 7 {
-            rt::read::skip_array::<OffsetFetchResponsePartition<'a>>(c, v >= 6, v)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 7 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v <= 7 {
+                rt::read::skip_array::<OffsetFetchResponsePartition<'a>>(c, v >= 6, v)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -302,50 +322,56 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 7 {
-            n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
-        }
-        if v >= 8 && !self.name.is_empty() {
-            return Err(rt::write::not_in_version("topics[].name"));
-        }
-        if v <= 7 {
-            n += rt::write::array_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
-        }
-        if v >= 8 && !self.partitions.is_empty() {
-            return Err(rt::write::not_in_version("topics[].partitions"));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 7 {
+                n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
             }
-        }
-        Ok(n)
+            if v >= 8 && !self.name.is_empty() {
+                return Err(rt::write::not_in_version("topics[].name"));
+            }
+            if v <= 7 {
+                n += rt::write::array_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
+            }
+            if v >= 8 && !self.partitions.is_empty() {
+                return Err(rt::write::not_in_version("topics[].partitions"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 8 && !self.name.is_empty() {
-            w.fail(rt::write::not_in_version("topics[].name"));
-        }
-        if v >= 8 && !self.partitions.is_empty() {
-            w.fail(rt::write::not_in_version("topics[].partitions"));
-        }
-        if v <= 7 {
-            w.str(self.name, v >= 6, "topics[].name");
-        }
-        if v <= 7 {
-            w.array(&self.partitions, v >= 6, v, "topics[].partitions");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 8 && !self.name.is_empty() {
+                w.fail(rt::write::not_in_version("topics[].name"));
+            }
+            if v >= 8 && !self.partitions.is_empty() {
+                w.fail(rt::write::not_in_version("topics[].partitions"));
+            }
+            if v <= 7 {
+                w.str(self.name, v >= 6, "topics[].name");
+            }
+            if v <= 7 {
+                w.array(&self.partitions, v >= 6, v, "topics[].partitions");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -375,6 +401,7 @@ impl<'a> OffsetFetchResponseGroup<'a> {
 }
 
 impl Default for OffsetFetchResponseGroup<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -382,76 +409,88 @@ impl Default for OffsetFetchResponseGroup<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetFetchResponseGroup<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetFetchResponseGroup {{ group_id: \"{=str}\", topics: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.group_id, self.topics, self.error_code, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetFetchResponseGroup {{ group_id: \"{=str}\", topics: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.group_id, self.topics, self.error_code, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for OffsetFetchResponseGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let group_id = if v >= 8 {
-            rt::read::str(c, v >= 6, "groups[].group_id")?
-        } else {
-            ""
-        };
-        let topics = if v >= 8 {
-            rt::read::array::<OffsetFetchResponseTopics<'a>>(c, v >= 6, v, "groups[].topics")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let error_code = if v >= 8 {
-            rt::read::i16(c, "groups[].error_code")?
-        } else {
-            0_i16
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            group_id,
-            topics,
-            error_code,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let group_id = if v >= 8 {
+                rt::read::str(c, v >= 6, "groups[].group_id")?
+            } else {
+                ""
+            };
+            let topics = if v >= 8 {
+                rt::read::array::<OffsetFetchResponseTopics<'a>>(c, v >= 6, v, "groups[].topics")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let error_code = if v >= 8 {
+                rt::read::i16(c, "groups[].error_code")?
+            } else {
+                0_i16
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                group_id,
+                topics,
+                error_code,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 8 {
-            rt::read::str(c, v >= 6, "groups[].group_id")?;
-        }
-        if v >= 8 {
-            rt::read::check_array::<OffsetFetchResponseTopics<'a>>(c, v >= 6, false, v, "groups[].topics")?;
-        }
-        if v >= 8 {
-            rt::read::i16(c, "groups[].error_code")?;
-        }
-        if v >= 6 {
-            rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            if v >= 8 {
+                rt::read::str(c, v >= 6, "groups[].group_id")?;
+            }
+            if v >= 8 {
+                rt::read::check_array::<OffsetFetchResponseTopics<'a>>(c, v >= 6, false, v, "groups[].topics")?;
+            }
+            if v >= 8 {
+                rt::read::i16(c, "groups[].error_code")?;
+            }
+            if v >= 6 {
+                rt::read::check_tags(c, "groups[]._tagged_fields")?;
+            }
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 8 {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v >= 8 {
-            rt::read::skip_array::<OffsetFetchResponseTopics<'a>>(c, v >= 6, v)?;
-        }
-        if v >= 8 {
-            rt::read::skip(c, 2)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 8 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v >= 8 {
+                rt::read::skip_array::<OffsetFetchResponseTopics<'a>>(c, v >= 6, v)?;
+            }
+            if v >= 8 {
+                rt::read::skip(c, 2)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -488,62 +527,68 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 8 {
-            n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
-        }
-        if v <= 7 && !self.group_id.is_empty() {
-            return Err(rt::write::not_in_version("groups[].group_id"));
-        }
-        if v >= 8 {
-            n += rt::write::array_size(&self.topics, v >= 6, v, "groups[].topics")?;
-        }
-        if v <= 7 && !self.topics.is_empty() {
-            return Err(rt::write::not_in_version("groups[].topics"));
-        }
-        if v >= 8 {
-            n += 2;
-        }
-        if v <= 7 && self.error_code != 0_i16 {
-            return Err(rt::write::not_in_version("groups[].error_code"));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 8 {
+                n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
             }
-        }
-        Ok(n)
+            if v <= 7 && !self.group_id.is_empty() {
+                return Err(rt::write::not_in_version("groups[].group_id"));
+            }
+            if v >= 8 {
+                n += rt::write::array_size(&self.topics, v >= 6, v, "groups[].topics")?;
+            }
+            if v <= 7 && !self.topics.is_empty() {
+                return Err(rt::write::not_in_version("groups[].topics"));
+            }
+            if v >= 8 {
+                n += 2;
+            }
+            if v <= 7 && self.error_code != 0_i16 {
+                return Err(rt::write::not_in_version("groups[].error_code"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 7 && !self.group_id.is_empty() {
-            w.fail(rt::write::not_in_version("groups[].group_id"));
-        }
-        if v <= 7 && !self.topics.is_empty() {
-            w.fail(rt::write::not_in_version("groups[].topics"));
-        }
-        if v <= 7 && self.error_code != 0_i16 {
-            w.fail(rt::write::not_in_version("groups[].error_code"));
-        }
-        if v >= 8 {
-            w.str(self.group_id, v >= 6, "groups[].group_id");
-        }
-        if v >= 8 {
-            w.array(&self.topics, v >= 6, v, "groups[].topics");
-        }
-        if v >= 8 {
-            w.i16(self.error_code, "groups[].error_code");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 7 && !self.group_id.is_empty() {
+                w.fail(rt::write::not_in_version("groups[].group_id"));
+            }
+            if v <= 7 && !self.topics.is_empty() {
+                w.fail(rt::write::not_in_version("groups[].topics"));
+            }
+            if v <= 7 && self.error_code != 0_i16 {
+                w.fail(rt::write::not_in_version("groups[].error_code"));
+            }
+            if v >= 8 {
+                w.str(self.group_id, v >= 6, "groups[].group_id");
+            }
+            if v >= 8 {
+                w.array(&self.topics, v >= 6, v, "groups[].topics");
+            }
+            if v >= 8 {
+                w.i16(self.error_code, "groups[].error_code");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -579,6 +624,7 @@ impl<'a> OffsetFetchResponsePartition<'a> {
 }
 
 impl Default for OffsetFetchResponsePartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -586,8 +632,11 @@ impl Default for OffsetFetchResponsePartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetFetchResponsePartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetFetchResponsePartition {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, metadata: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, rt::defmt_fmt::OptStr(self.metadata), self.error_code, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetFetchResponsePartition {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, metadata: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, rt::defmt_fmt::OptStr(self.metadata), self.error_code, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -673,23 +722,26 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 7 {
-            rt::read::skip(c, 12)?;
-        }
-        if (5..=7).contains(&v) {
-            rt::read::skip(c, 4)?;
-        }
-        if v <= 7 {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v <= 7 {
-            rt::read::skip(c, 2)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 7 {
+                rt::read::skip(c, 12)?;
+            }
+            if (5..=7).contains(&v) {
+                rt::read::skip(c, 4)?;
+            }
+            if v <= 7 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v <= 7 {
+                rt::read::skip(c, 2)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -742,83 +794,89 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 7 {
-            n += 4;
-        }
-        if v >= 8 && self.partition_index != 0_i32 {
-            return Err(rt::write::not_in_version("topics[].partitions[].partition_index"));
-        }
-        if v <= 7 {
-            n += 8;
-        }
-        if v >= 8 && self.committed_offset != 0_i64 {
-            return Err(rt::write::not_in_version("topics[].partitions[].committed_offset"));
-        }
-        if (5..=7).contains(&v) {
-            n += 4;
-        }
-        if v <= 7 {
-            n += rt::write::opt_str_size(self.metadata, v >= 6, v <= 7, "topics[].partitions[].metadata")?;
-        }
-        if v >= 8 && self.metadata != Some("") {
-            return Err(rt::write::not_in_version("topics[].partitions[].metadata"));
-        }
-        if v <= 7 {
-            n += 2;
-        }
-        if v >= 8 && self.error_code != 0_i16 {
-            return Err(rt::write::not_in_version("topics[].partitions[].error_code"));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 7 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v >= 8 && self.partition_index != 0_i32 {
+                return Err(rt::write::not_in_version("topics[].partitions[].partition_index"));
+            }
+            if v <= 7 {
+                n += 8;
+            }
+            if v >= 8 && self.committed_offset != 0_i64 {
+                return Err(rt::write::not_in_version("topics[].partitions[].committed_offset"));
+            }
+            if (5..=7).contains(&v) {
+                n += 4;
+            }
+            if v <= 7 {
+                n += rt::write::opt_str_size(self.metadata, v >= 6, v <= 7, "topics[].partitions[].metadata")?;
+            }
+            if v >= 8 && self.metadata != Some("") {
+                return Err(rt::write::not_in_version("topics[].partitions[].metadata"));
+            }
+            if v <= 7 {
+                n += 2;
+            }
+            if v >= 8 && self.error_code != 0_i16 {
+                return Err(rt::write::not_in_version("topics[].partitions[].error_code"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 8 && self.partition_index != 0_i32 {
-            w.fail(rt::write::not_in_version("topics[].partitions[].partition_index"));
-        }
-        if v >= 8 && self.committed_offset != 0_i64 {
-            w.fail(rt::write::not_in_version("topics[].partitions[].committed_offset"));
-        }
-        if v >= 8 && self.metadata != Some("") {
-            w.fail(rt::write::not_in_version("topics[].partitions[].metadata"));
-        }
-        if v >= 8 && self.error_code != 0_i16 {
-            w.fail(rt::write::not_in_version("topics[].partitions[].error_code"));
-        }
-        if v <= 7 {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        }
-        if v <= 7 {
-            w.i64(self.committed_offset, "topics[].partitions[].committed_offset");
-        }
-        if (5..=7).contains(&v) {
-            w.i32(
-                self.committed_leader_epoch,
-                "topics[].partitions[].committed_leader_epoch",
-            );
-        }
-        if v <= 7 {
-            w.opt_str(self.metadata, v >= 6, v <= 7, "topics[].partitions[].metadata");
-        }
-        if v <= 7 {
-            w.i16(self.error_code, "topics[].partitions[].error_code");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 8 && self.partition_index != 0_i32 {
+                w.fail(rt::write::not_in_version("topics[].partitions[].partition_index"));
+            }
+            if v >= 8 && self.committed_offset != 0_i64 {
+                w.fail(rt::write::not_in_version("topics[].partitions[].committed_offset"));
+            }
+            if v >= 8 && self.metadata != Some("") {
+                w.fail(rt::write::not_in_version("topics[].partitions[].metadata"));
+            }
+            if v >= 8 && self.error_code != 0_i16 {
+                w.fail(rt::write::not_in_version("topics[].partitions[].error_code"));
+            }
+            if v <= 7 {
+                w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            }
+            if v <= 7 {
+                w.i64(self.committed_offset, "topics[].partitions[].committed_offset");
+            }
+            if (5..=7).contains(&v) {
+                w.i32(
+                    self.committed_leader_epoch,
+                    "topics[].partitions[].committed_leader_epoch",
+                );
+            }
+            if v <= 7 {
+                w.opt_str(self.metadata, v >= 6, v <= 7, "topics[].partitions[].metadata");
+            }
+            if v <= 7 {
+                w.i16(self.error_code, "topics[].partitions[].error_code");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -848,6 +906,7 @@ impl<'a> OffsetFetchResponseTopics<'a> {
 }
 
 impl Default for OffsetFetchResponseTopics<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -855,15 +914,11 @@ impl Default for OffsetFetchResponseTopics<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetFetchResponseTopics<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetFetchResponseTopics {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "OffsetFetchResponseTopics {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -926,20 +981,23 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if (8..=9).contains(&v) {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v >= 10 {
-            rt::read::skip(c, 16)?;
-        }
-        if v >= 8 {
-            rt::read::skip_array::<OffsetFetchResponsePartitions<'a>>(c, v >= 6, v)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if (8..=9).contains(&v) {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v >= 10 {
+                rt::read::skip(c, 16)?;
+            }
+            if v >= 8 {
+                rt::read::skip_array::<OffsetFetchResponsePartitions<'a>>(c, v >= 6, v)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -985,50 +1043,56 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if (8..=9).contains(&v) {
-            n += rt::write::str_size(self.name, v >= 6, "groups[].topics[].name")?;
-        }
-        if v >= 10 {
-            n += 16;
-        }
-        if v >= 8 {
-            n += rt::write::array_size(&self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
-        }
-        if v <= 7 && !self.partitions.is_empty() {
-            return Err(rt::write::not_in_version("groups[].topics[].partitions"));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if (8..=9).contains(&v) {
+                n += rt::write::str_size(self.name, v >= 6, "groups[].topics[].name")?;
             }
-        }
-        Ok(n)
+            if v >= 10 {
+                n += 16;
+            }
+            if v >= 8 {
+                n += rt::write::array_size(&self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
+            }
+            if v <= 7 && !self.partitions.is_empty() {
+                return Err(rt::write::not_in_version("groups[].topics[].partitions"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 7 && !self.partitions.is_empty() {
-            w.fail(rt::write::not_in_version("groups[].topics[].partitions"));
-        }
-        if (8..=9).contains(&v) {
-            w.str(self.name, v >= 6, "groups[].topics[].name");
-        }
-        if v >= 10 {
-            w.uuid(self.topic_id, "groups[].topics[].topic_id");
-        }
-        if v >= 8 {
-            w.array(&self.partitions, v >= 6, v, "groups[].topics[].partitions");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 7 && !self.partitions.is_empty() {
+                w.fail(rt::write::not_in_version("groups[].topics[].partitions"));
+            }
+            if (8..=9).contains(&v) {
+                w.str(self.name, v >= 6, "groups[].topics[].name");
+            }
+            if v >= 10 {
+                w.uuid(self.topic_id, "groups[].topics[].topic_id");
+            }
+            if v >= 8 {
+                w.array(&self.partitions, v >= 6, v, "groups[].topics[].partitions");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -1064,6 +1128,7 @@ impl<'a> OffsetFetchResponsePartitions<'a> {
 }
 
 impl Default for OffsetFetchResponsePartitions<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1071,8 +1136,11 @@ impl Default for OffsetFetchResponsePartitions<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetFetchResponsePartitions<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetFetchResponsePartitions {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, metadata: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, rt::defmt_fmt::OptStr(self.metadata), self.error_code, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetFetchResponsePartitions {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, metadata: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, rt::defmt_fmt::OptStr(self.metadata), self.error_code, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -1155,20 +1223,23 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 8 {
-            rt::read::skip(c, 16)?;
-        }
-        if v >= 8 {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v >= 8 {
-            rt::read::skip(c, 2)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 8 {
+                rt::read::skip(c, 16)?;
+            }
+            if v >= 8 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v >= 8 {
+                rt::read::skip(c, 2)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -1221,96 +1292,102 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 8 {
-            n += 4;
-        }
-        if v <= 7 && self.partition_index != 0_i32 {
-            return Err(rt::write::not_in_version(
-                "groups[].topics[].partitions[].partition_index",
-            ));
-        }
-        if v >= 8 {
-            n += 8;
-        }
-        if v <= 7 && self.committed_offset != 0_i64 {
-            return Err(rt::write::not_in_version(
-                "groups[].topics[].partitions[].committed_offset",
-            ));
-        }
-        if v >= 8 {
-            n += 4;
-        }
-        if v >= 8 {
-            n += rt::write::opt_str_size(self.metadata, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?;
-        }
-        if v <= 7 && self.metadata != Some("") {
-            return Err(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
-        }
-        if v >= 8 {
-            n += 2;
-        }
-        if v <= 7 && self.error_code != 0_i16 {
-            return Err(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topics[].partitions[]._tagged_fields",
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 8 {
+                n += 4;
+            }
+            if v <= 7 && self.partition_index != 0_i32 {
+                return Err(rt::write::not_in_version(
+                    "groups[].topics[].partitions[].partition_index",
                 ));
             }
-        }
-        Ok(n)
+            if v >= 8 {
+                n += 8;
+            }
+            if v <= 7 && self.committed_offset != 0_i64 {
+                return Err(rt::write::not_in_version(
+                    "groups[].topics[].partitions[].committed_offset",
+                ));
+            }
+            if v >= 8 {
+                n += 4;
+            }
+            if v >= 8 {
+                n += rt::write::opt_str_size(self.metadata, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?;
+            }
+            if v <= 7 && self.metadata != Some("") {
+                return Err(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
+            }
+            if v >= 8 {
+                n += 2;
+            }
+            if v <= 7 && self.error_code != 0_i16 {
+                return Err(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "groups[].topics[].partitions[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 7 && self.partition_index != 0_i32 {
-            w.fail(rt::write::not_in_version(
-                "groups[].topics[].partitions[].partition_index",
-            ));
-        }
-        if v <= 7 && self.committed_offset != 0_i64 {
-            w.fail(rt::write::not_in_version(
-                "groups[].topics[].partitions[].committed_offset",
-            ));
-        }
-        if v <= 7 && self.metadata != Some("") {
-            w.fail(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
-        }
-        if v <= 7 && self.error_code != 0_i16 {
-            w.fail(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
-        }
-        if v >= 8 {
-            w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index");
-        }
-        if v >= 8 {
-            w.i64(self.committed_offset, "groups[].topics[].partitions[].committed_offset");
-        }
-        if v >= 8 {
-            w.i32(
-                self.committed_leader_epoch,
-                "groups[].topics[].partitions[].committed_leader_epoch",
-            );
-        }
-        if v >= 8 {
-            w.opt_str(self.metadata, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata");
-        }
-        if v >= 8 {
-            w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].topics[].partitions[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 7 && self.partition_index != 0_i32 {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topics[].partitions[].partition_index",
+                ));
+            }
+            if v <= 7 && self.committed_offset != 0_i64 {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topics[].partitions[].committed_offset",
+                ));
+            }
+            if v <= 7 && self.metadata != Some("") {
+                w.fail(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
+            }
+            if v <= 7 && self.error_code != 0_i16 {
+                w.fail(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
+            }
+            if v >= 8 {
+                w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index");
+            }
+            if v >= 8 {
+                w.i64(self.committed_offset, "groups[].topics[].partitions[].committed_offset");
+            }
+            if v >= 8 {
+                w.i32(
+                    self.committed_leader_epoch,
+                    "groups[].topics[].partitions[].committed_leader_epoch",
+                );
+            }
+            if v >= 8 {
+                w.opt_str(self.metadata, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata");
+            }
+            if v >= 8 {
+                w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "groups[].topics[].partitions[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -1812,6 +1889,7 @@ pub mod owned {
     }
 
     impl Default for OffsetFetchResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -1824,111 +1902,123 @@ pub mod owned {
     }
 
     impl From<&super::OffsetFetchResponse<'_>> for OffsetFetchResponse {
+        #[inline]
         fn from(v: &super::OffsetFetchResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                error_code: v.error_code,
-                groups: v.groups.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    error_code: v.error_code,
+                    groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for OffsetFetchResponse {}
 
     impl rt::OwnedStruct for OffsetFetchResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = if v >= 3 {
-                rt::read::i32(c, "throttle_time_ms")?
-            } else {
-                0_i32
-            };
-            let topics = if v <= 7 {
-                rt::owned::read_array::<OffsetFetchResponseTopic, _>(c, v >= 6, v, "topics")?
-            } else {
-                Vec::new()
-            };
-            let error_code = if (2..=7).contains(&v) {
-                rt::read::i16(c, "error_code")?
-            } else {
-                0_i16
-            };
-            let groups = if v >= 8 {
-                rt::owned::read_array::<OffsetFetchResponseGroup, _>(c, v >= 6, v, "groups")?
-            } else {
-                Vec::new()
-            };
-            let unknown_tagged_fields = if v >= 6 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                topics,
-                error_code,
-                groups,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = if v >= 3 {
+                    rt::read::i32(c, "throttle_time_ms")?
+                } else {
+                    0_i32
+                };
+                let topics = if v <= 7 {
+                    rt::owned::read_array::<OffsetFetchResponseTopic, _>(c, v >= 6, v, "topics")?
+                } else {
+                    Vec::new()
+                };
+                let error_code = if (2..=7).contains(&v) {
+                    rt::read::i16(c, "error_code")?
+                } else {
+                    0_i16
+                };
+                let groups = if v >= 8 {
+                    rt::owned::read_array::<OffsetFetchResponseGroup, _>(c, v >= 6, v, "groups")?
+                } else {
+                    Vec::new()
+                };
+                let unknown_tagged_fields = if v >= 6 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    topics,
+                    error_code,
+                    groups,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 3 {
-                n += 4;
-            }
-            if v <= 7 {
-                n += rt::owned::vec_size(&self.topics, v >= 6, v, "topics")?;
-            }
-            if v >= 8 && !self.topics.is_empty() {
-                return Err(rt::write::not_in_version("topics"));
-            }
-            if (2..=7).contains(&v) {
-                n += 2;
-            }
-            if v >= 8 {
-                n += rt::owned::vec_size(&self.groups, v >= 6, v, "groups")?;
-            }
-            if v <= 7 && !self.groups.is_empty() {
-                return Err(rt::write::not_in_version("groups"));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 3 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v <= 7 {
+                    n += rt::owned::vec_size(&self.topics, v >= 6, v, "topics")?;
+                }
+                if v >= 8 && !self.topics.is_empty() {
+                    return Err(rt::write::not_in_version("topics"));
+                }
+                if (2..=7).contains(&v) {
+                    n += 2;
+                }
+                if v >= 8 {
+                    n += rt::owned::vec_size(&self.groups, v >= 6, v, "groups")?;
+                }
+                if v <= 7 && !self.groups.is_empty() {
+                    return Err(rt::write::not_in_version("groups"));
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 8 && !self.topics.is_empty() {
-                w.fail(rt::write::not_in_version("topics"));
-            }
-            if v <= 7 && !self.groups.is_empty() {
-                w.fail(rt::write::not_in_version("groups"));
-            }
-            if v >= 3 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            if v <= 7 {
-                rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics");
-            }
-            if (2..=7).contains(&v) {
-                w.i16(self.error_code, "error_code");
-            }
-            if v >= 8 {
-                rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups");
-            }
-            if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 8 && !self.topics.is_empty() {
+                    w.fail(rt::write::not_in_version("topics"));
+                }
+                if v <= 7 && !self.groups.is_empty() {
+                    w.fail(rt::write::not_in_version("groups"));
+                }
+                if v >= 3 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                if v <= 7 {
+                    rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics");
+                }
+                if (2..=7).contains(&v) {
+                    w.i16(self.error_code, "error_code");
+                }
+                if v >= 8 {
+                    rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups");
+                }
+                if v >= 6 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1944,6 +2034,7 @@ pub mod owned {
     }
 
     impl Default for OffsetFetchResponseTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1954,12 +2045,15 @@ pub mod owned {
     }
 
     impl From<&super::OffsetFetchResponseTopic<'_>> for OffsetFetchResponseTopic {
+        #[inline]
         fn from(v: &super::OffsetFetchResponseTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1992,30 +2086,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 7 {
-                n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
-            }
-            if v >= 8 && !self.name.is_empty() {
-                return Err(rt::write::not_in_version("topics[].name"));
-            }
-            if v <= 7 {
-                n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
-            }
-            if v >= 8 && !self.partitions.is_empty() {
-                return Err(rt::write::not_in_version("topics[].partitions"));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 7 {
+                    n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
                 }
-            }
-            Ok(n)
+                if v >= 8 && !self.name.is_empty() {
+                    return Err(rt::write::not_in_version("topics[].name"));
+                }
+                if v <= 7 {
+                    n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
+                }
+                if v >= 8 && !self.partitions.is_empty() {
+                    return Err(rt::write::not_in_version("topics[].partitions"));
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2054,6 +2151,7 @@ pub mod owned {
     }
 
     impl Default for OffsetFetchResponseGroup {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -2065,80 +2163,89 @@ pub mod owned {
     }
 
     impl From<&super::OffsetFetchResponseGroup<'_>> for OffsetFetchResponseGroup {
+        #[inline]
         fn from(v: &super::OffsetFetchResponseGroup<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for OffsetFetchResponseGroup {}
 
     impl rt::OwnedStruct for OffsetFetchResponseGroup {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = if v >= 8 {
-                rt::CompactString::from(rt::read::str(c, v >= 6, "groups[].group_id")?)
-            } else {
-                rt::CompactString::const_new("")
-            };
-            let topics = if v >= 8 {
-                rt::owned::read_array::<OffsetFetchResponseTopics, _>(c, v >= 6, v, "groups[].topics")?
-            } else {
-                Vec::new()
-            };
-            let error_code = if v >= 8 {
-                rt::read::i16(c, "groups[].error_code")?
-            } else {
-                0_i16
-            };
-            let unknown_tagged_fields = if v >= 6 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                group_id,
-                topics,
-                error_code,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let group_id = if v >= 8 {
+                    rt::CompactString::from(rt::read::str(c, v >= 6, "groups[].group_id")?)
+                } else {
+                    rt::CompactString::const_new("")
+                };
+                let topics = if v >= 8 {
+                    rt::owned::read_array::<OffsetFetchResponseTopics, _>(c, v >= 6, v, "groups[].topics")?
+                } else {
+                    Vec::new()
+                };
+                let error_code = if v >= 8 {
+                    rt::read::i16(c, "groups[].error_code")?
+                } else {
+                    0_i16
+                };
+                let unknown_tagged_fields = if v >= 6 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    group_id,
+                    topics,
+                    error_code,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 8 {
-                n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
-            }
-            if v <= 7 && !self.group_id.is_empty() {
-                return Err(rt::write::not_in_version("groups[].group_id"));
-            }
-            if v >= 8 {
-                n += rt::owned::vec_size(&self.topics, v >= 6, v, "groups[].topics")?;
-            }
-            if v <= 7 && !self.topics.is_empty() {
-                return Err(rt::write::not_in_version("groups[].topics"));
-            }
-            if v >= 8 {
-                n += 2;
-            }
-            if v <= 7 && self.error_code != 0_i16 {
-                return Err(rt::write::not_in_version("groups[].error_code"));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 8 {
+                    n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
                 }
-            }
-            Ok(n)
+                if v <= 7 && !self.group_id.is_empty() {
+                    return Err(rt::write::not_in_version("groups[].group_id"));
+                }
+                if v >= 8 {
+                    n += rt::owned::vec_size(&self.topics, v >= 6, v, "groups[].topics")?;
+                }
+                if v <= 7 && !self.topics.is_empty() {
+                    return Err(rt::write::not_in_version("groups[].topics"));
+                }
+                if v >= 8 {
+                    n += 2;
+                }
+                if v <= 7 && self.error_code != 0_i16 {
+                    return Err(rt::write::not_in_version("groups[].error_code"));
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2194,6 +2301,7 @@ pub mod owned {
     }
 
     impl Default for OffsetFetchResponsePartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -2207,15 +2315,18 @@ pub mod owned {
     }
 
     impl From<&super::OffsetFetchResponsePartition<'_>> for OffsetFetchResponsePartition {
+        #[inline]
         fn from(v: &super::OffsetFetchResponsePartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                committed_offset: v.committed_offset,
-                committed_leader_epoch: v.committed_leader_epoch,
-                metadata: v.metadata.map(rt::CompactString::from),
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    committed_offset: v.committed_offset,
+                    committed_leader_epoch: v.committed_leader_epoch,
+                    metadata: v.metadata.map(rt::CompactString::from),
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2273,50 +2384,53 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 7 {
-                n += 4;
-            }
-            if v >= 8 && self.partition_index != 0_i32 {
-                return Err(rt::write::not_in_version("topics[].partitions[].partition_index"));
-            }
-            if v <= 7 {
-                n += 8;
-            }
-            if v >= 8 && self.committed_offset != 0_i64 {
-                return Err(rt::write::not_in_version("topics[].partitions[].committed_offset"));
-            }
-            if (5..=7).contains(&v) {
-                n += 4;
-            }
-            if v <= 7 {
-                n += rt::write::opt_str_size(
-                    self.metadata.as_deref(),
-                    v >= 6,
-                    v <= 7,
-                    "topics[].partitions[].metadata",
-                )?;
-            }
-            if v >= 8 && self.metadata.as_deref() != Some("") {
-                return Err(rt::write::not_in_version("topics[].partitions[].metadata"));
-            }
-            if v <= 7 {
-                n += 2;
-            }
-            if v >= 8 && self.error_code != 0_i16 {
-                return Err(rt::write::not_in_version("topics[].partitions[].error_code"));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 7 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v >= 8 && self.partition_index != 0_i32 {
+                    return Err(rt::write::not_in_version("topics[].partitions[].partition_index"));
+                }
+                if v <= 7 {
+                    n += 8;
+                }
+                if v >= 8 && self.committed_offset != 0_i64 {
+                    return Err(rt::write::not_in_version("topics[].partitions[].committed_offset"));
+                }
+                if (5..=7).contains(&v) {
+                    n += 4;
+                }
+                if v <= 7 {
+                    n += rt::write::opt_str_size(
+                        self.metadata.as_deref(),
+                        v >= 6,
+                        v <= 7,
+                        "topics[].partitions[].metadata",
+                    )?;
+                }
+                if v >= 8 && self.metadata.as_deref() != Some("") {
+                    return Err(rt::write::not_in_version("topics[].partitions[].metadata"));
+                }
+                if v <= 7 {
+                    n += 2;
+                }
+                if v >= 8 && self.error_code != 0_i16 {
+                    return Err(rt::write::not_in_version("topics[].partitions[].error_code"));
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2385,6 +2499,7 @@ pub mod owned {
     }
 
     impl Default for OffsetFetchResponseTopics {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -2396,13 +2511,16 @@ pub mod owned {
     }
 
     impl From<&super::OffsetFetchResponseTopics<'_>> for OffsetFetchResponseTopics {
+        #[inline]
         fn from(v: &super::OffsetFetchResponseTopics<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2441,30 +2559,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if (8..=9).contains(&v) {
-                n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;
-            }
-            if v >= 10 {
-                n += 16;
-            }
-            if v >= 8 {
-                n += rt::owned::vec_size(&self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
-            }
-            if v <= 7 && !self.partitions.is_empty() {
-                return Err(rt::write::not_in_version("groups[].topics[].partitions"));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if (8..=9).contains(&v) {
+                    n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;
                 }
-            }
-            Ok(n)
+                if v >= 10 {
+                    n += 16;
+                }
+                if v >= 8 {
+                    n += rt::owned::vec_size(&self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
+                }
+                if v <= 7 && !self.partitions.is_empty() {
+                    return Err(rt::write::not_in_version("groups[].topics[].partitions"));
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2507,6 +2628,7 @@ pub mod owned {
     }
 
     impl Default for OffsetFetchResponsePartitions {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -2520,15 +2642,18 @@ pub mod owned {
     }
 
     impl From<&super::OffsetFetchResponsePartitions<'_>> for OffsetFetchResponsePartitions {
+        #[inline]
         fn from(v: &super::OffsetFetchResponsePartitions<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                committed_offset: v.committed_offset,
-                committed_leader_epoch: v.committed_leader_epoch,
-                metadata: v.metadata.map(rt::CompactString::from),
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    committed_offset: v.committed_offset,
+                    committed_leader_epoch: v.committed_leader_epoch,
+                    metadata: v.metadata.map(rt::CompactString::from),
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2589,56 +2714,59 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 8 {
-                n += 4;
-            }
-            if v <= 7 && self.partition_index != 0_i32 {
-                return Err(rt::write::not_in_version(
-                    "groups[].topics[].partitions[].partition_index",
-                ));
-            }
-            if v >= 8 {
-                n += 8;
-            }
-            if v <= 7 && self.committed_offset != 0_i64 {
-                return Err(rt::write::not_in_version(
-                    "groups[].topics[].partitions[].committed_offset",
-                ));
-            }
-            if v >= 8 {
-                n += 4;
-            }
-            if v >= 8 {
-                n += rt::write::opt_str_size(
-                    self.metadata.as_deref(),
-                    v >= 6,
-                    v >= 8,
-                    "groups[].topics[].partitions[].metadata",
-                )?;
-            }
-            if v <= 7 && self.metadata.as_deref() != Some("") {
-                return Err(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
-            }
-            if v >= 8 {
-                n += 2;
-            }
-            if v <= 7 && self.error_code != 0_i16 {
-                return Err(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "groups[].topics[].partitions[]._tagged_fields",
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 8 {
+                    n += 4;
+                }
+                if v <= 7 && self.partition_index != 0_i32 {
+                    return Err(rt::write::not_in_version(
+                        "groups[].topics[].partitions[].partition_index",
                     ));
                 }
-            }
-            Ok(n)
+                if v >= 8 {
+                    n += 8;
+                }
+                if v <= 7 && self.committed_offset != 0_i64 {
+                    return Err(rt::write::not_in_version(
+                        "groups[].topics[].partitions[].committed_offset",
+                    ));
+                }
+                if v >= 8 {
+                    n += 4;
+                }
+                if v >= 8 {
+                    n += rt::write::opt_str_size(
+                        self.metadata.as_deref(),
+                        v >= 6,
+                        v >= 8,
+                        "groups[].topics[].partitions[].metadata",
+                    )?;
+                }
+                if v <= 7 && self.metadata.as_deref() != Some("") {
+                    return Err(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
+                }
+                if v >= 8 {
+                    n += 2;
+                }
+                if v <= 7 && self.error_code != 0_i16 {
+                    return Err(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "groups[].topics[].partitions[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2697,6 +2825,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for OffsetFetchResponse {
         type View<'a> = super::OffsetFetchResponse<'a>;
+        #[inline]
         fn from_view(v: &super::OffsetFetchResponse<'_>) -> Self {
             Self::from(v)
         }

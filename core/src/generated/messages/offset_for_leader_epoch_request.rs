@@ -35,6 +35,7 @@ impl<'a> OffsetForLeaderEpochRequest<'a> {
 }
 
 impl Default for OffsetForLeaderEpochRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -42,36 +43,42 @@ impl Default for OffsetForLeaderEpochRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetForLeaderEpochRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetForLeaderEpochRequest {{ replica_id: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
-            self.replica_id,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "OffsetForLeaderEpochRequest {{ replica_id: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+                self.replica_id,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for OffsetForLeaderEpochRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let replica_id = if v >= 3 {
-            rt::read::i32(c, "replica_id")?
-        } else {
-            -2_i32
-        };
-        let topics = rt::read::array::<OffsetForLeaderTopic<'a>>(c, v >= 4, v, "topics")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            replica_id,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let replica_id = if v >= 3 {
+                rt::read::i32(c, "replica_id")?
+            } else {
+                -2_i32
+            };
+            let topics = rt::read::array::<OffsetForLeaderTopic<'a>>(c, v >= 4, v, "topics")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                replica_id,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -93,34 +100,40 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 3 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += 4;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 3 {
-            w.i32(self.replica_id, "replica_id");
-        }
-        w.array(&self.topics, v >= 4, v, "topics");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 3 {
+                w.i32(self.replica_id, "replica_id");
+            }
+            w.array(&self.topics, v >= 4, v, "topics");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -147,6 +160,7 @@ impl<'a> OffsetForLeaderTopic<'a> {
 }
 
 impl Default for OffsetForLeaderTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -154,14 +168,17 @@ impl Default for OffsetForLeaderTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetForLeaderTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetForLeaderTopic {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "OffsetForLeaderTopic {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -197,13 +214,16 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 4)?;
-        rt::read::skip_array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v)?;
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 4)?;
+            rt::read::skip_array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v)?;
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -231,30 +251,36 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic, v >= 4, "topics[].topic")?;
-        n += rt::write::array_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic, v >= 4, "topics[].topic")?;
+            n += rt::write::array_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic, v >= 4, "topics[].topic");
-        w.array(&self.partitions, v >= 4, v, "topics[].partitions");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.topic, v >= 4, "topics[].topic");
+            w.array(&self.partitions, v >= 4, v, "topics[].partitions");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -284,6 +310,7 @@ impl<'a> OffsetForLeaderPartition<'a> {
 }
 
 impl Default for OffsetForLeaderPartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -291,8 +318,11 @@ impl Default for OffsetForLeaderPartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetForLeaderPartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "OffsetForLeaderPartition {{ partition: {=i32}, current_leader_epoch: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition, self.current_leader_epoch, self.leader_epoch, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "OffsetForLeaderPartition {{ partition: {=i32}, current_leader_epoch: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition, self.current_leader_epoch, self.leader_epoch, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -337,16 +367,19 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        if v >= 2 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
-        }
-        rt::read::skip(c, 4)?;
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            if v >= 2 {
+                rt::read::skip(c, 4)?;
+            }
+            rt::read::skip(c, 4)?;
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -383,34 +416,40 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        if v >= 2 {
-            n += 4;
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            if v >= 2 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition, "topics[].partitions[].partition");
-        if v >= 2 {
-            w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
-        }
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.partition, "topics[].partitions[].partition");
+            if v >= 2 {
+                w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
+            }
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -617,6 +656,7 @@ pub mod owned {
     }
 
     impl Default for OffsetForLeaderEpochRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 replica_id: -2_i32,
@@ -627,65 +667,77 @@ pub mod owned {
     }
 
     impl From<&super::OffsetForLeaderEpochRequest<'_>> for OffsetForLeaderEpochRequest {
+        #[inline]
         fn from(v: &super::OffsetForLeaderEpochRequest<'_>) -> Self {
-            Self {
-                replica_id: v.replica_id,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    replica_id: v.replica_id,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for OffsetForLeaderEpochRequest {}
 
     impl rt::OwnedStruct for OffsetForLeaderEpochRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let replica_id = if v >= 3 {
-                rt::read::i32(c, "replica_id")?
-            } else {
-                -2_i32
-            };
-            let topics = rt::owned::read_array::<OffsetForLeaderTopic, _>(c, v >= 4, v, "topics")?;
-            let unknown_tagged_fields = if v >= 4 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                replica_id,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let replica_id = if v >= 3 {
+                    rt::read::i32(c, "replica_id")?
+                } else {
+                    -2_i32
+                };
+                let topics = rt::owned::read_array::<OffsetForLeaderTopic, _>(c, v >= 4, v, "topics")?;
+                let unknown_tagged_fields = if v >= 4 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    replica_id,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 3 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 3 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 3 {
-                w.i32(self.replica_id, "replica_id");
-            }
-            rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 3 {
+                    w.i32(self.replica_id, "replica_id");
+                }
+                rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -701,6 +753,7 @@ pub mod owned {
     }
 
     impl Default for OffsetForLeaderTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic: rt::CompactString::const_new(""),
@@ -711,12 +764,15 @@ pub mod owned {
     }
 
     impl From<&super::OffsetForLeaderTopic<'_>> for OffsetForLeaderTopic {
+        #[inline]
         fn from(v: &super::OffsetForLeaderTopic<'_>) -> Self {
-            Self {
-                topic: v.topic.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic: v.topic.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -741,20 +797,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic, v >= 4, "topics[].topic")?;
-            n += rt::owned::vec_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic, v >= 4, "topics[].topic")?;
+                n += rt::owned::vec_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -783,6 +842,7 @@ pub mod owned {
     }
 
     impl Default for OffsetForLeaderPartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition: 0_i32,
@@ -794,13 +854,16 @@ pub mod owned {
     }
 
     impl From<&super::OffsetForLeaderPartition<'_>> for OffsetForLeaderPartition {
+        #[inline]
         fn from(v: &super::OffsetForLeaderPartition<'_>) -> Self {
-            Self {
-                partition: v.partition,
-                current_leader_epoch: v.current_leader_epoch,
-                leader_epoch: v.leader_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition: v.partition,
+                    current_leader_epoch: v.current_leader_epoch,
+                    leader_epoch: v.leader_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -831,21 +894,24 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            if v >= 2 {
-                n += 4;
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                if v >= 2 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -872,6 +938,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for OffsetForLeaderEpochRequest {
         type View<'a> = super::OffsetForLeaderEpochRequest<'a>;
+        #[inline]
         fn from_view(v: &super::OffsetForLeaderEpochRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -34,6 +34,7 @@ impl<'a> OffsetForLeaderEpochResponse<'a> {
 }
 
 impl Default for OffsetForLeaderEpochResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,36 +42,42 @@ impl Default for OffsetForLeaderEpochResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetForLeaderEpochResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetForLeaderEpochResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "OffsetForLeaderEpochResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for OffsetForLeaderEpochResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = if v >= 2 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let topics = rt::read::array::<OffsetForLeaderTopicResult<'a>>(c, v >= 4, v, "topics")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 2 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let topics = rt::read::array::<OffsetForLeaderTopicResult<'a>>(c, v >= 4, v, "topics")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -92,34 +99,40 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 2 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += 4;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 2 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        w.array(&self.topics, v >= 4, v, "topics");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 2 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            w.array(&self.topics, v >= 4, v, "topics");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -146,6 +159,7 @@ impl<'a> OffsetForLeaderTopicResult<'a> {
 }
 
 impl Default for OffsetForLeaderTopicResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -153,14 +167,17 @@ impl Default for OffsetForLeaderTopicResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for OffsetForLeaderTopicResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "OffsetForLeaderTopicResult {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "OffsetForLeaderTopicResult {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -196,13 +213,16 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 4)?;
-        rt::read::skip_array::<EpochEndOffset<'a>>(c, v >= 4, v)?;
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 4)?;
+            rt::read::skip_array::<EpochEndOffset<'a>>(c, v >= 4, v)?;
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -230,30 +250,36 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic, v >= 4, "topics[].topic")?;
-        n += rt::write::array_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic, v >= 4, "topics[].topic")?;
+            n += rt::write::array_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic, v >= 4, "topics[].topic");
-        w.array(&self.partitions, v >= 4, v, "topics[].partitions");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.topic, v >= 4, "topics[].topic");
+            w.array(&self.partitions, v >= 4, v, "topics[].partitions");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -286,6 +312,7 @@ impl<'a> EpochEndOffset<'a> {
 }
 
 impl Default for EpochEndOffset<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -293,8 +320,11 @@ impl Default for EpochEndOffset<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EpochEndOffset<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "EpochEndOffset {{ error_code: {=i16}, partition: {=i32}, leader_epoch: {=i32}, end_offset: {=i64}, unknown_tagged_fields: {} }}", self.error_code, self.partition, self.leader_epoch, self.end_offset, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "EpochEndOffset {{ error_code: {=i16}, partition: {=i32}, leader_epoch: {=i32}, end_offset: {=i64}, unknown_tagged_fields: {} }}", self.error_code, self.partition, self.leader_epoch, self.end_offset, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -356,16 +386,19 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        if v >= 1 {
-            rt::read::skip(c, 4)?;
-        }
-        rt::read::skip(c, 8)?;
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            if v >= 1 {
+                rt::read::skip(c, 4)?;
+            }
+            rt::read::skip(c, 8)?;
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -406,35 +439,41 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 14;
-        if v >= 1 {
-            n += 4;
-        }
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 14;
+            if v >= 1 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        w.i32(self.partition, "topics[].partitions[].partition");
-        if v >= 1 {
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-        }
-        w.i64(self.end_offset, "topics[].partitions[].end_offset");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            w.i32(self.partition, "topics[].partitions[].partition");
+            if v >= 1 {
+                w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+            }
+            w.i64(self.end_offset, "topics[].partitions[].end_offset");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -658,6 +697,7 @@ pub mod owned {
     }
 
     impl Default for OffsetForLeaderEpochResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -668,65 +708,77 @@ pub mod owned {
     }
 
     impl From<&super::OffsetForLeaderEpochResponse<'_>> for OffsetForLeaderEpochResponse {
+        #[inline]
         fn from(v: &super::OffsetForLeaderEpochResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for OffsetForLeaderEpochResponse {}
 
     impl rt::OwnedStruct for OffsetForLeaderEpochResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = if v >= 2 {
-                rt::read::i32(c, "throttle_time_ms")?
-            } else {
-                0_i32
-            };
-            let topics = rt::owned::read_array::<OffsetForLeaderTopicResult, _>(c, v >= 4, v, "topics")?;
-            let unknown_tagged_fields = if v >= 4 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = if v >= 2 {
+                    rt::read::i32(c, "throttle_time_ms")?
+                } else {
+                    0_i32
+                };
+                let topics = rt::owned::read_array::<OffsetForLeaderTopicResult, _>(c, v >= 4, v, "topics")?;
+                let unknown_tagged_fields = if v >= 4 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 2 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 2 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 2 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 2 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -742,6 +794,7 @@ pub mod owned {
     }
 
     impl Default for OffsetForLeaderTopicResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic: rt::CompactString::const_new(""),
@@ -752,12 +805,15 @@ pub mod owned {
     }
 
     impl From<&super::OffsetForLeaderTopicResult<'_>> for OffsetForLeaderTopicResult {
+        #[inline]
         fn from(v: &super::OffsetForLeaderTopicResult<'_>) -> Self {
-            Self {
-                topic: v.topic.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic: v.topic.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -782,20 +838,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic, v >= 4, "topics[].topic")?;
-            n += rt::owned::vec_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic, v >= 4, "topics[].topic")?;
+                n += rt::owned::vec_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -826,6 +885,7 @@ pub mod owned {
     }
 
     impl Default for EpochEndOffset {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -838,14 +898,17 @@ pub mod owned {
     }
 
     impl From<&super::EpochEndOffset<'_>> for EpochEndOffset {
+        #[inline]
         fn from(v: &super::EpochEndOffset<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                partition: v.partition,
-                leader_epoch: v.leader_epoch,
-                end_offset: v.end_offset,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    partition: v.partition,
+                    leader_epoch: v.leader_epoch,
+                    end_offset: v.end_offset,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -886,21 +949,24 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 14;
-            if v >= 1 {
-                n += 4;
-            }
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 14;
+                if v >= 1 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -930,6 +996,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for OffsetForLeaderEpochResponse {
         type View<'a> = super::OffsetForLeaderEpochResponse<'a>;
+        #[inline]
         fn from_view(v: &super::OffsetForLeaderEpochResponse<'_>) -> Self {
             Self::from(v)
         }

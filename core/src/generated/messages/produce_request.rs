@@ -41,6 +41,7 @@ impl<'a> ProduceRequest<'a> {
 }
 
 impl Default for ProduceRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -48,42 +49,48 @@ impl Default for ProduceRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ProduceRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ProduceRequest {{ transactional_id: {}, acks: {=i16}, timeout_ms: {=i32}, topic_data: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.transactional_id), self.acks, self.timeout_ms, self.topic_data, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ProduceRequest {{ transactional_id: {}, acks: {=i16}, timeout_ms: {=i32}, topic_data: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.transactional_id), self.acks, self.timeout_ms, self.topic_data, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for ProduceRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let transactional_id = if v >= 3 {
-            rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?
-        } else {
-            None
-        };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i16(c, "acks")?;
-                rt::read::i32(c, "timeout_ms")?;
-                return Err(rt::read::short(c, "acks"));
-            }
-        };
-        let acks = rt::read::i16_at::<6, 0>(&r);
-        let timeout_ms = rt::read::i32_at::<6, 2>(&r);
-        let topic_data = rt::read::array::<TopicProduceData<'a>>(c, v >= 9, v, "topic_data")?;
-        let unknown_tagged_fields = if v >= 9 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            transactional_id,
-            acks,
-            timeout_ms,
-            topic_data,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let transactional_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?
+            } else {
+                None
+            };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "acks")?;
+                    rt::read::i32(c, "timeout_ms")?;
+                    return Err(rt::read::short(c, "acks"));
+                }
+            };
+            let acks = rt::read::i16_at::<6, 0>(&r);
+            let timeout_ms = rt::read::i32_at::<6, 2>(&r);
+            let topic_data = rt::read::array::<TopicProduceData<'a>>(c, v >= 9, v, "topic_data")?;
+            let unknown_tagged_fields = if v >= 9 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                transactional_id,
+                acks,
+                timeout_ms,
+                topic_data,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -110,42 +117,48 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        if v >= 3 {
-            n += rt::write::opt_str_size(self.transactional_id, v >= 9, v >= 3, "transactional_id")?;
-        }
-        if v <= 2 && self.transactional_id.is_some() {
-            return Err(rt::write::not_in_version("transactional_id"));
-        }
-        n += rt::write::array_size(&self.topic_data, v >= 9, v, "topic_data")?;
-        if v >= 9 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.transactional_id, v >= 9, v >= 3, "transactional_id")?;
             }
-        }
-        Ok(n)
+            if v <= 2 && self.transactional_id.is_some() {
+                return Err(rt::write::not_in_version("transactional_id"));
+            }
+            n += rt::write::array_size(&self.topic_data, v >= 9, v, "topic_data")?;
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && self.transactional_id.is_some() {
-            w.fail(rt::write::not_in_version("transactional_id"));
-        }
-        if v >= 3 {
-            w.opt_str(self.transactional_id, v >= 9, v >= 3, "transactional_id");
-        }
-        w.i16(self.acks, "acks");
-        w.i32(self.timeout_ms, "timeout_ms");
-        w.array(&self.topic_data, v >= 9, v, "topic_data");
-        if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && self.transactional_id.is_some() {
+                w.fail(rt::write::not_in_version("transactional_id"));
+            }
+            if v >= 3 {
+                w.opt_str(self.transactional_id, v >= 9, v >= 3, "transactional_id");
+            }
+            w.i16(self.acks, "acks");
+            w.i32(self.timeout_ms, "timeout_ms");
+            w.array(&self.topic_data, v >= 9, v, "topic_data");
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -175,6 +188,7 @@ impl<'a> TopicProduceData<'a> {
 }
 
 impl Default for TopicProduceData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -182,15 +196,18 @@ impl Default for TopicProduceData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicProduceData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicProduceData {{ name: \"{=str}\", topic_id: {}, partition_data: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partition_data,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicProduceData {{ name: \"{=str}\", topic_id: {}, partition_data: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partition_data,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -241,18 +258,21 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 12 {
-            rt::read::skip_str(c, v >= 9)?;
-        }
-        if v >= 13 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip_array::<PartitionProduceData<'a>>(c, v >= 9, v)?;
-        if v >= 9 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 12 {
+                rt::read::skip_str(c, v >= 9)?;
+            }
+            if v >= 13 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip_array::<PartitionProduceData<'a>>(c, v >= 9, v)?;
+            if v >= 9 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -288,40 +308,46 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 12 {
-            n += rt::write::str_size(self.name, v >= 9, "topic_data[].name")?;
-        }
-        if v >= 13 {
-            n += 16;
-        }
-        n += rt::write::array_size(&self.partition_data, v >= 9, v, "topic_data[].partition_data")?;
-        if v >= 9 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_data[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 12 {
+                n += rt::write::str_size(self.name, v >= 9, "topic_data[].name")?;
             }
-        }
-        Ok(n)
+            if v >= 13 {
+                n += 16;
+            }
+            n += rt::write::array_size(&self.partition_data, v >= 9, v, "topic_data[].partition_data")?;
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_data[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 12 {
-            w.str(self.name, v >= 9, "topic_data[].name");
-        }
-        if v >= 13 {
-            w.uuid(self.topic_id, "topic_data[].topic_id");
-        }
-        w.array(&self.partition_data, v >= 9, v, "topic_data[].partition_data");
-        if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_data[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 12 {
+                w.str(self.name, v >= 9, "topic_data[].name");
+            }
+            if v >= 13 {
+                w.uuid(self.topic_id, "topic_data[].topic_id");
+            }
+            w.array(&self.partition_data, v >= 9, v, "topic_data[].partition_data");
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_data[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -348,6 +374,7 @@ impl<'a> PartitionProduceData<'a> {
 }
 
 impl Default for PartitionProduceData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -355,14 +382,17 @@ impl Default for PartitionProduceData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionProduceData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "PartitionProduceData {{ index: {=i32}, records: {}, unknown_tagged_fields: {} }}",
-            self.index,
-            self.records,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "PartitionProduceData {{ index: {=i32}, records: {}, unknown_tagged_fields: {} }}",
+                self.index,
+                self.records,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -398,13 +428,16 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_bytes(c, v >= 9)?;
-        if v >= 9 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_bytes(c, v >= 9)?;
+            if v >= 9 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -435,34 +468,40 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::opt_bytes_size(self.records, v >= 9, true, "topic_data[].partition_data[].records")?;
-        if v >= 9 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topic_data[].partition_data[]._tagged_fields",
-                ));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::opt_bytes_size(self.records, v >= 9, true, "topic_data[].partition_data[].records")?;
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "topic_data[].partition_data[]._tagged_fields",
+                    ));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.index, "topic_data[].partition_data[].index");
-        w.opt_bytes(self.records, v >= 9, true, "topic_data[].partition_data[].records");
-        if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topic_data[].partition_data[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            w.i32(self.index, "topic_data[].partition_data[].index");
+            w.opt_bytes(self.records, v >= 9, true, "topic_data[].partition_data[].records");
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "topic_data[].partition_data[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -707,6 +746,7 @@ pub mod owned {
     }
 
     impl Default for ProduceRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 transactional_id: None,
@@ -719,89 +759,101 @@ pub mod owned {
     }
 
     impl From<&super::ProduceRequest<'_>> for ProduceRequest {
+        #[inline]
         fn from(v: &super::ProduceRequest<'_>) -> Self {
-            Self {
-                transactional_id: v.transactional_id.map(rt::CompactString::from),
-                acks: v.acks,
-                timeout_ms: v.timeout_ms,
-                topic_data: v.topic_data.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    transactional_id: v.transactional_id.map(rt::CompactString::from),
+                    acks: v.acks,
+                    timeout_ms: v.timeout_ms,
+                    topic_data: v.topic_data.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ProduceRequest {}
 
     impl rt::OwnedStruct for ProduceRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let transactional_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?.map(rt::CompactString::from)
-            } else {
-                None
-            };
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i16(c, "acks")?;
-                    rt::read::i32(c, "timeout_ms")?;
-                    return Err(rt::read::short(c, "acks"));
-                }
-            };
-            let acks = rt::read::i16_at::<6, 0>(&r);
-            let timeout_ms = rt::read::i32_at::<6, 2>(&r);
-            let topic_data = rt::owned::read_array::<TopicProduceData, _>(c, v >= 9, v, "topic_data")?;
-            let unknown_tagged_fields = if v >= 9 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                transactional_id,
-                acks,
-                timeout_ms,
-                topic_data,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let transactional_id = if v >= 3 {
+                    rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?.map(rt::CompactString::from)
+                } else {
+                    None
+                };
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i16(c, "acks")?;
+                        rt::read::i32(c, "timeout_ms")?;
+                        return Err(rt::read::short(c, "acks"));
+                    }
+                };
+                let acks = rt::read::i16_at::<6, 0>(&r);
+                let timeout_ms = rt::read::i32_at::<6, 2>(&r);
+                let topic_data = rt::owned::read_array::<TopicProduceData, _>(c, v >= 9, v, "topic_data")?;
+                let unknown_tagged_fields = if v >= 9 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    transactional_id,
+                    acks,
+                    timeout_ms,
+                    topic_data,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            if v >= 3 {
-                n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id")?;
-            }
-            if v <= 2 && self.transactional_id.is_some() {
-                return Err(rt::write::not_in_version("transactional_id"));
-            }
-            n += rt::owned::vec_size(&self.topic_data, v >= 9, v, "topic_data")?;
-            if v >= 9 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                if v >= 3 {
+                    n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id")?;
                 }
-            }
-            Ok(n)
+                if v <= 2 && self.transactional_id.is_some() {
+                    return Err(rt::write::not_in_version("transactional_id"));
+                }
+                n += rt::owned::vec_size(&self.topic_data, v >= 9, v, "topic_data")?;
+                if v >= 9 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 2 && self.transactional_id.is_some() {
-                w.fail(rt::write::not_in_version("transactional_id"));
-            }
-            if v >= 3 {
-                w.opt_str(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id");
-            }
-            if let Some(r) = w.run::<6>("acks") {
-                r[0..2].copy_from_slice(&self.acks.to_be_bytes());
-                r[2..6].copy_from_slice(&self.timeout_ms.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.topic_data, v >= 9, v, "topic_data");
-            if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 2 && self.transactional_id.is_some() {
+                    w.fail(rt::write::not_in_version("transactional_id"));
+                }
+                if v >= 3 {
+                    w.opt_str(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id");
+                }
+                if let Some(r) = w.run::<6>("acks") {
+                    r[0..2].copy_from_slice(&self.acks.to_be_bytes());
+                    r[2..6].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.topic_data, v >= 9, v, "topic_data");
+                if v >= 9 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -819,6 +871,7 @@ pub mod owned {
     }
 
     impl Default for TopicProduceData {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -830,13 +883,16 @@ pub mod owned {
     }
 
     impl From<&super::TopicProduceData<'_>> for TopicProduceData {
+        #[inline]
         fn from(v: &super::TopicProduceData<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                topic_id: v.topic_id,
-                partition_data: v.partition_data.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    topic_id: v.topic_id,
+                    partition_data: v.partition_data.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -872,25 +928,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 12 {
-                n += rt::write::str_size(&self.name, v >= 9, "topic_data[].name")?;
-            }
-            if v >= 13 {
-                n += 16;
-            }
-            n += rt::owned::vec_size(&self.partition_data, v >= 9, v, "topic_data[].partition_data")?;
-            if v >= 9 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topic_data[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 12 {
+                    n += rt::write::str_size(&self.name, v >= 9, "topic_data[].name")?;
                 }
-            }
-            Ok(n)
+                if v >= 13 {
+                    n += 16;
+                }
+                n += rt::owned::vec_size(&self.partition_data, v >= 9, v, "topic_data[].partition_data")?;
+                if v >= 9 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topic_data[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -922,6 +981,7 @@ pub mod owned {
     }
 
     impl Default for PartitionProduceData {
+        #[inline]
         fn default() -> Self {
             Self {
                 index: 0_i32,
@@ -932,12 +992,15 @@ pub mod owned {
     }
 
     impl From<&super::PartitionProduceData<'_>> for PartitionProduceData {
+        #[inline]
         fn from(v: &super::PartitionProduceData<'_>) -> Self {
-            Self {
-                index: v.index,
-                records: v.records.map(<[u8]>::to_vec),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    index: v.index,
+                    records: v.records.map(<[u8]>::to_vec),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -966,26 +1029,29 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::opt_bytes_size(
-                self.records.as_deref(),
-                v >= 9,
-                true,
-                "topic_data[].partition_data[].records",
-            )?;
-            if v >= 9 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "topic_data[].partition_data[]._tagged_fields",
-                    ));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::opt_bytes_size(
+                    self.records.as_deref(),
+                    v >= 9,
+                    true,
+                    "topic_data[].partition_data[].records",
+                )?;
+                if v >= 9 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "topic_data[].partition_data[]._tagged_fields",
+                        ));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1010,6 +1076,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ProduceRequest {
         type View<'a> = super::ProduceRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ProduceRequest<'_>) -> Self {
             Self::from(v)
         }

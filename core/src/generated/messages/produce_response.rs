@@ -37,6 +37,7 @@ impl<'a> ProduceResponse<'a> {
 }
 
 impl Default for ProduceResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,51 +45,57 @@ impl Default for ProduceResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ProduceResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ProduceResponse {{ responses: {}, throttle_time_ms: {=i32}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.responses, self.throttle_time_ms, self.node_endpoints, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ProduceResponse {{ responses: {}, throttle_time_ms: {=i32}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.responses, self.throttle_time_ms, self.node_endpoints, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for ProduceResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let responses = rt::read::array::<TopicProduceResponse<'a>>(c, v >= 9, v, "responses")?;
-        let throttle_time_ms = if v >= 1 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
-        let unknown_tagged_fields = if v >= 9 {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 10 => {
-                        node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-                        rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                        rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
-                    }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let responses = rt::read::array::<TopicProduceResponse<'a>>(c, v >= 9, v, "responses")?;
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
+            let unknown_tagged_fields = if v >= 9 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 10 => {
+                            node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
+                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            responses,
-            throttle_time_ms,
-            node_endpoints: node_endpoints_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                responses,
+                throttle_time_ms,
+                node_endpoints: node_endpoints_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -131,57 +138,63 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.responses, v >= 9, v, "responses")?;
-        if v >= 1 {
-            n += 4;
-        }
-        if v <= 9 && !self.node_endpoints.is_empty() {
-            return Err(rt::write::not_in_version("node_endpoints"));
-        }
-        if v >= 9 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if v >= 10 && !self.node_endpoints.is_empty() {
-                let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.responses, v >= 9, v, "responses")?;
+            if v >= 1 {
+                n += 4;
             }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            if v <= 9 && !self.node_endpoints.is_empty() {
+                return Err(rt::write::not_in_version("node_endpoints"));
             }
-        }
-        Ok(n)
+            if v >= 9 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 10 && !self.node_endpoints.is_empty() {
+                    let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 9 && !self.node_endpoints.is_empty() {
-            w.fail(rt::write::not_in_version("node_endpoints"));
-        }
-        w.array(&self.responses, v >= 9, v, "responses");
-        if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        if v >= 9 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = v >= 10 && !self.node_endpoints.is_empty();
-            tags += usize::from(has_node_endpoints);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_node_endpoints {
-                let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
-                w.uvarint(0, "node_endpoints");
-                w.uvarint(s as u32, "node_endpoints");
-                w.array(&self.node_endpoints, true, v, "node_endpoints");
+        rt::outline(move || {
+            if v <= 9 && !self.node_endpoints.is_empty() {
+                w.fail(rt::write::not_in_version("node_endpoints"));
             }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.array(&self.responses, v >= 9, v, "responses");
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            if v >= 9 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_node_endpoints = v >= 10 && !self.node_endpoints.is_empty();
+                tags += usize::from(has_node_endpoints);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_node_endpoints {
+                    let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
+                    w.uvarint(0, "node_endpoints");
+                    w.uvarint(s as u32, "node_endpoints");
+                    w.array(&self.node_endpoints, true, v, "node_endpoints");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            }
+        })
     }
 }
 
@@ -211,6 +224,7 @@ impl<'a> TopicProduceResponse<'a> {
 }
 
 impl Default for TopicProduceResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -218,69 +232,87 @@ impl Default for TopicProduceResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicProduceResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TopicProduceResponse {{ name: \"{=str}\", topic_id: {}, partition_responses: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_responses, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TopicProduceResponse {{ name: \"{=str}\", topic_id: {}, partition_responses: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_responses, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for TopicProduceResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let name = if v <= 12 {
-            rt::read::str(c, v >= 9, "responses[].name")?
-        } else {
-            ""
-        };
-        let topic_id = if v >= 13 {
-            rt::read::uuid(c, "responses[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partition_responses =
-            rt::read::array::<PartitionProduceResponse<'a>>(c, v >= 9, v, "responses[].partition_responses")?;
-        let unknown_tagged_fields = if v >= 9 {
-            rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            topic_id,
-            partition_responses,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let name = if v <= 12 {
+                rt::read::str(c, v >= 9, "responses[].name")?
+            } else {
+                ""
+            };
+            let topic_id = if v >= 13 {
+                rt::read::uuid(c, "responses[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partition_responses =
+                rt::read::array::<PartitionProduceResponse<'a>>(c, v >= 9, v, "responses[].partition_responses")?;
+            let unknown_tagged_fields = if v >= 9 {
+                rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                partition_responses,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 12 {
-            rt::read::str(c, v >= 9, "responses[].name")?;
-        }
-        if v >= 13 {
-            rt::read::uuid(c, "responses[].topic_id")?;
-        }
-        rt::read::check_array::<PartitionProduceResponse<'a>>(c, v >= 9, false, v, "responses[].partition_responses")?;
-        if v >= 9 {
-            rt::read::check_tags(c, "responses[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            if v <= 12 {
+                rt::read::str(c, v >= 9, "responses[].name")?;
+            }
+            if v >= 13 {
+                rt::read::uuid(c, "responses[].topic_id")?;
+            }
+            rt::read::check_array::<PartitionProduceResponse<'a>>(
+                c,
+                v >= 9,
+                false,
+                v,
+                "responses[].partition_responses",
+            )?;
+            if v >= 9 {
+                rt::read::check_tags(c, "responses[]._tagged_fields")?;
+            }
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 12 {
-            rt::read::skip_str(c, v >= 9)?;
-        }
-        if v >= 13 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip_array::<PartitionProduceResponse<'a>>(c, v >= 9, v)?;
-        if v >= 9 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 12 {
+                rt::read::skip_str(c, v >= 9)?;
+            }
+            if v >= 13 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip_array::<PartitionProduceResponse<'a>>(c, v >= 9, v)?;
+            if v >= 9 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -315,40 +347,46 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 12 {
-            n += rt::write::str_size(self.name, v >= 9, "responses[].name")?;
-        }
-        if v >= 13 {
-            n += 16;
-        }
-        n += rt::write::array_size(&self.partition_responses, v >= 9, v, "responses[].partition_responses")?;
-        if v >= 9 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 12 {
+                n += rt::write::str_size(self.name, v >= 9, "responses[].name")?;
             }
-        }
-        Ok(n)
+            if v >= 13 {
+                n += 16;
+            }
+            n += rt::write::array_size(&self.partition_responses, v >= 9, v, "responses[].partition_responses")?;
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 12 {
-            w.str(self.name, v >= 9, "responses[].name");
-        }
-        if v >= 13 {
-            w.uuid(self.topic_id, "responses[].topic_id");
-        }
-        w.array(&self.partition_responses, v >= 9, v, "responses[].partition_responses");
-        if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 12 {
+                w.str(self.name, v >= 9, "responses[].name");
+            }
+            if v >= 13 {
+                w.uuid(self.topic_id, "responses[].topic_id");
+            }
+            w.array(&self.partition_responses, v >= 9, v, "responses[].partition_responses");
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -381,6 +419,7 @@ impl<'a> NodeEndpoint<'a> {
 }
 
 impl Default for NodeEndpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -388,16 +427,11 @@ impl Default for NodeEndpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for NodeEndpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}",
-            self.node_id,
-            self.host,
-            self.port,
-            rt::defmt_fmt::OptStr(self.rack),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}", self.node_id, self.host, self.port, rt::defmt_fmt::OptStr(self.rack), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -463,23 +497,26 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 10 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 10 {
-            rt::read::skip_str(c, v >= 9)?;
-        }
-        if v >= 10 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 10 {
-            rt::read::skip_str(c, v >= 9)?;
-        }
-        if v >= 9 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 10 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 10 {
+                rt::read::skip_str(c, v >= 9)?;
+            }
+            if v >= 10 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 10 {
+                rt::read::skip_str(c, v >= 9)?;
+            }
+            if v >= 9 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -523,74 +560,80 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 10 {
-            n += 4;
-        }
-        if v <= 9 && self.node_id != 0_i32 {
-            return Err(rt::write::not_in_version("node_endpoints[].node_id"));
-        }
-        if v >= 10 {
-            n += rt::write::str_size(self.host, v >= 9, "node_endpoints[].host")?;
-        }
-        if v <= 9 && !self.host.is_empty() {
-            return Err(rt::write::not_in_version("node_endpoints[].host"));
-        }
-        if v >= 10 {
-            n += 4;
-        }
-        if v <= 9 && self.port != 0_i32 {
-            return Err(rt::write::not_in_version("node_endpoints[].port"));
-        }
-        if v >= 10 {
-            n += rt::write::opt_str_size(self.rack, v >= 9, v >= 10, "node_endpoints[].rack")?;
-        }
-        if v <= 9 && self.rack.is_some() {
-            return Err(rt::write::not_in_version("node_endpoints[].rack"));
-        }
-        if v >= 9 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 10 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v <= 9 && self.node_id != 0_i32 {
+                return Err(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if v >= 10 {
+                n += rt::write::str_size(self.host, v >= 9, "node_endpoints[].host")?;
+            }
+            if v <= 9 && !self.host.is_empty() {
+                return Err(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if v >= 10 {
+                n += 4;
+            }
+            if v <= 9 && self.port != 0_i32 {
+                return Err(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            if v >= 10 {
+                n += rt::write::opt_str_size(self.rack, v >= 9, v >= 10, "node_endpoints[].rack")?;
+            }
+            if v <= 9 && self.rack.is_some() {
+                return Err(rt::write::not_in_version("node_endpoints[].rack"));
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 9 && self.node_id != 0_i32 {
-            w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
-        }
-        if v <= 9 && !self.host.is_empty() {
-            w.fail(rt::write::not_in_version("node_endpoints[].host"));
-        }
-        if v <= 9 && self.port != 0_i32 {
-            w.fail(rt::write::not_in_version("node_endpoints[].port"));
-        }
-        if v <= 9 && self.rack.is_some() {
-            w.fail(rt::write::not_in_version("node_endpoints[].rack"));
-        }
-        if v >= 10 {
-            w.i32(self.node_id, "node_endpoints[].node_id");
-        }
-        if v >= 10 {
-            w.str(self.host, v >= 9, "node_endpoints[].host");
-        }
-        if v >= 10 {
-            w.i32(self.port, "node_endpoints[].port");
-        }
-        if v >= 10 {
-            w.opt_str(self.rack, v >= 9, v >= 10, "node_endpoints[].rack");
-        }
-        if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 9 && self.node_id != 0_i32 {
+                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if v <= 9 && !self.host.is_empty() {
+                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if v <= 9 && self.port != 0_i32 {
+                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            if v <= 9 && self.rack.is_some() {
+                w.fail(rt::write::not_in_version("node_endpoints[].rack"));
+            }
+            if v >= 10 {
+                w.i32(self.node_id, "node_endpoints[].node_id");
+            }
+            if v >= 10 {
+                w.str(self.host, v >= 9, "node_endpoints[].host");
+            }
+            if v >= 10 {
+                w.i32(self.port, "node_endpoints[].port");
+            }
+            if v >= 10 {
+                w.opt_str(self.rack, v >= 9, v >= 10, "node_endpoints[].rack");
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -635,6 +678,7 @@ impl<'a> PartitionProduceResponse<'a> {
 }
 
 impl Default for PartitionProduceResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -642,8 +686,11 @@ impl Default for PartitionProduceResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionProduceResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionProduceResponse {{ index: {=i32}, error_code: {=i16}, base_offset: {=i64}, log_append_time_ms: {=i64}, log_start_offset: {=i64}, record_errors: {}, error_message: {}, current_leader: {}, unknown_tagged_fields: {} }}", self.index, self.error_code, self.base_offset, self.log_append_time_ms, self.log_start_offset, self.record_errors, rt::defmt_fmt::OptStr(self.error_message), self.current_leader, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionProduceResponse {{ index: {=i32}, error_code: {=i16}, base_offset: {=i64}, log_append_time_ms: {=i64}, log_start_offset: {=i64}, record_errors: {}, error_message: {}, current_leader: {}, unknown_tagged_fields: {} }}", self.index, self.error_code, self.base_offset, self.log_append_time_ms, self.log_start_offset, self.record_errors, rt::defmt_fmt::OptStr(self.error_message), self.current_leader, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -740,24 +787,27 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 14)?;
-        if v >= 2 {
-            rt::read::skip(c, 8)?;
-        }
-        if v >= 5 {
-            rt::read::skip(c, 8)?;
-        }
-        if v >= 8 {
-            rt::read::skip_array::<BatchIndexAndErrorMessage<'a>>(c, v >= 9, v)?;
-        }
-        if v >= 8 {
-            rt::read::skip_str(c, v >= 9)?;
-        }
-        if v >= 9 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 14)?;
+            if v >= 2 {
+                rt::read::skip(c, 8)?;
+            }
+            if v >= 5 {
+                rt::read::skip(c, 8)?;
+            }
+            if v >= 8 {
+                rt::read::skip_array::<BatchIndexAndErrorMessage<'a>>(c, v >= 9, v)?;
+            }
+            if v >= 8 {
+                rt::read::skip_str(c, v >= 9)?;
+            }
+            if v >= 9 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -856,111 +906,117 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 14;
-        if v >= 2 {
-            n += 8;
-        }
-        if v >= 5 {
-            n += 8;
-        }
-        if v >= 8 {
-            n += rt::write::array_size(
-                &self.record_errors,
-                v >= 9,
-                v,
-                "responses[].partition_responses[].record_errors",
-            )?;
-        }
-        if v >= 8 {
-            n += rt::write::opt_str_size(
-                self.error_message,
-                v >= 9,
-                v >= 8,
-                "responses[].partition_responses[].error_message",
-            )?;
-        }
-        if v <= 9 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
-            return Err(rt::write::not_in_version(
-                "responses[].partition_responses[].current_leader",
-            ));
-        }
-        if v >= 9 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if v >= 10 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
-                let s = rt::Struct::size(&self.current_leader, v)?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 14;
+            if v >= 2 {
+                n += 8;
             }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partition_responses[]._tagged_fields",
+            if v >= 5 {
+                n += 8;
+            }
+            if v >= 8 {
+                n += rt::write::array_size(
+                    &self.record_errors,
+                    v >= 9,
+                    v,
+                    "responses[].partition_responses[].record_errors",
+                )?;
+            }
+            if v >= 8 {
+                n += rt::write::opt_str_size(
+                    self.error_message,
+                    v >= 9,
+                    v >= 8,
+                    "responses[].partition_responses[].error_message",
+                )?;
+            }
+            if v <= 9 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
+                return Err(rt::write::not_in_version(
+                    "responses[].partition_responses[].current_leader",
                 ));
             }
-        }
-        Ok(n)
+            if v >= 9 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 10 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
+                    let s = rt::Struct::size(&self.current_leader, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partition_responses[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 9 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
-            w.fail(rt::write::not_in_version(
-                "responses[].partition_responses[].current_leader",
-            ));
-        }
-        w.i32(self.index, "responses[].partition_responses[].index");
-        w.i16(self.error_code, "responses[].partition_responses[].error_code");
-        w.i64(self.base_offset, "responses[].partition_responses[].base_offset");
-        if v >= 2 {
-            w.i64(
-                self.log_append_time_ms,
-                "responses[].partition_responses[].log_append_time_ms",
-            );
-        }
-        if v >= 5 {
-            w.i64(
-                self.log_start_offset,
-                "responses[].partition_responses[].log_start_offset",
-            );
-        }
-        if v >= 8 {
-            w.array(
-                &self.record_errors,
-                v >= 9,
-                v,
-                "responses[].partition_responses[].record_errors",
-            );
-        }
-        if v >= 8 {
-            w.opt_str(
-                self.error_message,
-                v >= 9,
-                v >= 8,
-                "responses[].partition_responses[].error_message",
-            );
-        }
-        if v >= 9 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_current_leader = v >= 10 && self.current_leader != LeaderIdAndEpoch::DEFAULT;
-            tags += usize::from(has_current_leader);
-            w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_current_leader {
-                let s = w.ok(rt::Struct::size(&self.current_leader, v));
-                w.uvarint(0, "responses[].partition_responses[].current_leader");
-                w.uvarint(s as u32, "responses[].partition_responses[].current_leader");
-                rt::Struct::write(&self.current_leader, w, v);
+        rt::outline(move || {
+            if v <= 9 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partition_responses[].current_leader",
+                ));
             }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partition_responses[]._tagged_fields",
-            );
-        }
+            w.i32(self.index, "responses[].partition_responses[].index");
+            w.i16(self.error_code, "responses[].partition_responses[].error_code");
+            w.i64(self.base_offset, "responses[].partition_responses[].base_offset");
+            if v >= 2 {
+                w.i64(
+                    self.log_append_time_ms,
+                    "responses[].partition_responses[].log_append_time_ms",
+                );
+            }
+            if v >= 5 {
+                w.i64(
+                    self.log_start_offset,
+                    "responses[].partition_responses[].log_start_offset",
+                );
+            }
+            if v >= 8 {
+                w.array(
+                    &self.record_errors,
+                    v >= 9,
+                    v,
+                    "responses[].partition_responses[].record_errors",
+                );
+            }
+            if v >= 8 {
+                w.opt_str(
+                    self.error_message,
+                    v >= 9,
+                    v >= 8,
+                    "responses[].partition_responses[].error_message",
+                );
+            }
+            if v >= 9 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_current_leader = v >= 10 && self.current_leader != LeaderIdAndEpoch::DEFAULT;
+                tags += usize::from(has_current_leader);
+                w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_current_leader {
+                    let s = w.ok(rt::Struct::size(&self.current_leader, v));
+                    w.uvarint(0, "responses[].partition_responses[].current_leader");
+                    w.uvarint(s as u32, "responses[].partition_responses[].current_leader");
+                    rt::Struct::write(&self.current_leader, w, v);
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "responses[].partition_responses[]._tagged_fields",
+                );
+            }
+        })
     }
 }
 
@@ -987,6 +1043,7 @@ impl<'a> BatchIndexAndErrorMessage<'a> {
 }
 
 impl Default for BatchIndexAndErrorMessage<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -994,8 +1051,11 @@ impl Default for BatchIndexAndErrorMessage<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for BatchIndexAndErrorMessage<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "BatchIndexAndErrorMessage {{ batch_index: {=i32}, batch_index_error_message: {}, unknown_tagged_fields: {} }}", self.batch_index, rt::defmt_fmt::OptStr(self.batch_index_error_message), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "BatchIndexAndErrorMessage {{ batch_index: {=i32}, batch_index_error_message: {}, unknown_tagged_fields: {} }}", self.batch_index, rt::defmt_fmt::OptStr(self.batch_index_error_message), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -1053,17 +1113,20 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 8 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 8 {
-            rt::read::skip_str(c, v >= 9)?;
-        }
-        if v >= 9 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 8 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 8 {
+                rt::read::skip_str(c, v >= 9)?;
+            }
+            if v >= 9 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -1103,76 +1166,82 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 8 {
-            n += 4;
-        }
-        if v <= 7 && self.batch_index != 0_i32 {
-            return Err(rt::write::not_in_version(
-                "responses[].partition_responses[].record_errors[].batch_index",
-            ));
-        }
-        if v >= 8 {
-            n += rt::write::opt_str_size(
-                self.batch_index_error_message,
-                v >= 9,
-                v >= 8,
-                "responses[].partition_responses[].record_errors[].batch_index_error_message",
-            )?;
-        }
-        if v <= 7 && self.batch_index_error_message.is_some() {
-            return Err(rt::write::not_in_version(
-                "responses[].partition_responses[].record_errors[].batch_index_error_message",
-            ));
-        }
-        if v >= 9 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partition_responses[].record_errors[]._tagged_fields",
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 8 {
+                n += 4;
+            }
+            if v <= 7 && self.batch_index != 0_i32 {
+                return Err(rt::write::not_in_version(
+                    "responses[].partition_responses[].record_errors[].batch_index",
                 ));
             }
-        }
-        Ok(n)
+            if v >= 8 {
+                n += rt::write::opt_str_size(
+                    self.batch_index_error_message,
+                    v >= 9,
+                    v >= 8,
+                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                )?;
+            }
+            if v <= 7 && self.batch_index_error_message.is_some() {
+                return Err(rt::write::not_in_version(
+                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                ));
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partition_responses[].record_errors[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 7 && self.batch_index != 0_i32 {
-            w.fail(rt::write::not_in_version(
-                "responses[].partition_responses[].record_errors[].batch_index",
-            ));
-        }
-        if v <= 7 && self.batch_index_error_message.is_some() {
-            w.fail(rt::write::not_in_version(
-                "responses[].partition_responses[].record_errors[].batch_index_error_message",
-            ));
-        }
-        if v >= 8 {
-            w.i32(
-                self.batch_index,
-                "responses[].partition_responses[].record_errors[].batch_index",
-            );
-        }
-        if v >= 8 {
-            w.opt_str(
-                self.batch_index_error_message,
-                v >= 9,
-                v >= 8,
-                "responses[].partition_responses[].record_errors[].batch_index_error_message",
-            );
-        }
-        if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partition_responses[].record_errors[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 7 && self.batch_index != 0_i32 {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partition_responses[].record_errors[].batch_index",
+                ));
+            }
+            if v <= 7 && self.batch_index_error_message.is_some() {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                ));
+            }
+            if v >= 8 {
+                w.i32(
+                    self.batch_index,
+                    "responses[].partition_responses[].record_errors[].batch_index",
+                );
+            }
+            if v >= 8 {
+                w.opt_str(
+                    self.batch_index_error_message,
+                    v >= 9,
+                    v >= 8,
+                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                );
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "responses[].partition_responses[].record_errors[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -1199,6 +1268,7 @@ impl<'a> LeaderIdAndEpoch<'a> {
 }
 
 impl Default for LeaderIdAndEpoch<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1206,14 +1276,17 @@ impl Default for LeaderIdAndEpoch<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderIdAndEpoch<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
-            self.leader_id,
-            self.leader_epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
+                self.leader_id,
+                self.leader_epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -1278,14 +1351,17 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 10 {
-            rt::read::skip(c, 8)?;
-        }
-        if v >= 9 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 10 {
+                rt::read::skip(c, 8)?;
+            }
+            if v >= 9 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -1320,69 +1396,75 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 10 {
-            n += 4;
-        }
-        if v <= 9 && self.leader_id != -1_i32 {
-            return Err(rt::write::not_in_version(
-                "responses[].partition_responses[].current_leader.leader_id",
-            ));
-        }
-        if v >= 10 {
-            n += 4;
-        }
-        if v <= 9 && self.leader_epoch != -1_i32 {
-            return Err(rt::write::not_in_version(
-                "responses[].partition_responses[].current_leader.leader_epoch",
-            ));
-        }
-        if v >= 9 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partition_responses[].current_leader._tagged_fields",
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 10 {
+                n += 4;
+            }
+            if v <= 9 && self.leader_id != -1_i32 {
+                return Err(rt::write::not_in_version(
+                    "responses[].partition_responses[].current_leader.leader_id",
                 ));
             }
-        }
-        Ok(n)
+            if v >= 10 {
+                n += 4;
+            }
+            if v <= 9 && self.leader_epoch != -1_i32 {
+                return Err(rt::write::not_in_version(
+                    "responses[].partition_responses[].current_leader.leader_epoch",
+                ));
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partition_responses[].current_leader._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 9 && self.leader_id != -1_i32 {
-            w.fail(rt::write::not_in_version(
-                "responses[].partition_responses[].current_leader.leader_id",
-            ));
-        }
-        if v <= 9 && self.leader_epoch != -1_i32 {
-            w.fail(rt::write::not_in_version(
-                "responses[].partition_responses[].current_leader.leader_epoch",
-            ));
-        }
-        if v >= 10 {
-            w.i32(
-                self.leader_id,
-                "responses[].partition_responses[].current_leader.leader_id",
-            );
-        }
-        if v >= 10 {
-            w.i32(
-                self.leader_epoch,
-                "responses[].partition_responses[].current_leader.leader_epoch",
-            );
-        }
-        if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partition_responses[].current_leader._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 9 && self.leader_id != -1_i32 {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partition_responses[].current_leader.leader_id",
+                ));
+            }
+            if v <= 9 && self.leader_epoch != -1_i32 {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partition_responses[].current_leader.leader_epoch",
+                ));
+            }
+            if v >= 10 {
+                w.i32(
+                    self.leader_id,
+                    "responses[].partition_responses[].current_leader.leader_id",
+                );
+            }
+            if v >= 10 {
+                w.i32(
+                    self.leader_epoch,
+                    "responses[].partition_responses[].current_leader.leader_epoch",
+                );
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "responses[].partition_responses[].current_leader._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -1882,6 +1964,7 @@ pub mod owned {
     }
 
     impl Default for ProduceResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 responses: Vec::new(),
@@ -1893,111 +1976,123 @@ pub mod owned {
     }
 
     impl From<&super::ProduceResponse<'_>> for ProduceResponse {
+        #[inline]
         fn from(v: &super::ProduceResponse<'_>) -> Self {
-            Self {
-                responses: v.responses.iter().map(|e| (&e).into()).collect(),
-                throttle_time_ms: v.throttle_time_ms,
-                node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                    throttle_time_ms: v.throttle_time_ms,
+                    node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ProduceResponse {}
 
     impl rt::OwnedStruct for ProduceResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let responses = rt::owned::read_array::<TopicProduceResponse, _>(c, v >= 9, v, "responses")?;
-            let throttle_time_ms = if v >= 1 {
-                rt::read::i32(c, "throttle_time_ms")?
-            } else {
-                0_i32
-            };
-            let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
-            let unknown_tagged_fields = if v >= 9 {
-                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-                let mut unknown = 0u32;
-                let mut next_tag = 0u64;
-                for _ in 0..n {
-                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                    let before = c.len();
-                    match tag {
-                        0 if v >= 10 => {
-                            node_endpoints_tag =
-                                rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
-                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
-                        }
-                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
-                        _ => {
-                            rt::read::skip_tag(c, size, "_tagged_fields")?;
-                            unknown += 1;
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let responses = rt::owned::read_array::<TopicProduceResponse, _>(c, v >= 9, v, "responses")?;
+                let throttle_time_ms = if v >= 1 {
+                    rt::read::i32(c, "throttle_time_ms")?
+                } else {
+                    0_i32
+                };
+                let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
+                let unknown_tagged_fields = if v >= 9 {
+                    let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                    let mut unknown = 0u32;
+                    let mut next_tag = 0u64;
+                    for _ in 0..n {
+                        let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                        let before = c.len();
+                        match tag {
+                            0 if v >= 10 => {
+                                node_endpoints_tag =
+                                    rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
+                                rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                                rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                            }
+                            0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                            _ => {
+                                rt::read::skip_tag(c, size, "_tagged_fields")?;
+                                unknown += 1;
+                            }
                         }
                     }
-                }
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                responses,
-                throttle_time_ms,
-                node_endpoints: node_endpoints_tag,
-                unknown_tagged_fields,
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    responses,
+                    throttle_time_ms,
+                    node_endpoints: node_endpoints_tag,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.responses, v >= 9, v, "responses")?;
-            if v >= 1 {
-                n += 4;
-            }
-            if v <= 9 && !self.node_endpoints.is_empty() {
-                return Err(rt::write::not_in_version("node_endpoints"));
-            }
-            if v >= 9 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if v >= 10 && !self.node_endpoints.is_empty() {
-                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.responses, v >= 9, v, "responses")?;
+                if v >= 1 {
+                    n += 4;
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                if v <= 9 && !self.node_endpoints.is_empty() {
+                    return Err(rt::write::not_in_version("node_endpoints"));
                 }
-            }
-            Ok(n)
+                if v >= 9 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if v >= 10 && !self.node_endpoints.is_empty() {
+                        let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 9 && !self.node_endpoints.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints"));
-            }
-            rt::owned::write_vec(w, &self.responses, v >= 9, v, "responses");
-            if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            if v >= 9 {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_node_endpoints = v >= 10 && !self.node_endpoints.is_empty();
-                tags += usize::from(has_node_endpoints);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_node_endpoints {
-                    let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
-                    w.uvarint(0, "node_endpoints");
-                    w.uvarint(s as u32, "node_endpoints");
-                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
+            rt::outline(move || {
+                if v <= 9 && !self.node_endpoints.is_empty() {
+                    w.fail(rt::write::not_in_version("node_endpoints"));
                 }
-                w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                rt::owned::write_vec(w, &self.responses, v >= 9, v, "responses");
+                if v >= 1 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                if v >= 9 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_node_endpoints = v >= 10 && !self.node_endpoints.is_empty();
+                    tags += usize::from(has_node_endpoints);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_node_endpoints {
+                        let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
+                        w.uvarint(0, "node_endpoints");
+                        w.uvarint(s as u32, "node_endpoints");
+                        rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
+            })
         }
     }
 
@@ -2015,6 +2110,7 @@ pub mod owned {
     }
 
     impl Default for TopicProduceResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -2026,66 +2122,79 @@ pub mod owned {
     }
 
     impl From<&super::TopicProduceResponse<'_>> for TopicProduceResponse {
+        #[inline]
         fn from(v: &super::TopicProduceResponse<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                topic_id: v.topic_id,
-                partition_responses: v.partition_responses.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    topic_id: v.topic_id,
+                    partition_responses: v.partition_responses.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for TopicProduceResponse {}
 
     impl rt::OwnedStruct for TopicProduceResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = if v <= 12 {
-                rt::CompactString::from(rt::read::str(c, v >= 9, "responses[].name")?)
-            } else {
-                rt::CompactString::const_new("")
-            };
-            let topic_id = if v >= 13 {
-                rt::read::uuid(c, "responses[].topic_id")?
-            } else {
-                rt::Uuid::nil()
-            };
-            let partition_responses =
-                rt::owned::read_array::<PartitionProduceResponse, _>(c, v >= 9, v, "responses[].partition_responses")?;
-            let unknown_tagged_fields = if v >= 9 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                name,
-                topic_id,
-                partition_responses,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let name = if v <= 12 {
+                    rt::CompactString::from(rt::read::str(c, v >= 9, "responses[].name")?)
+                } else {
+                    rt::CompactString::const_new("")
+                };
+                let topic_id = if v >= 13 {
+                    rt::read::uuid(c, "responses[].topic_id")?
+                } else {
+                    rt::Uuid::nil()
+                };
+                let partition_responses = rt::owned::read_array::<PartitionProduceResponse, _>(
+                    c,
+                    v >= 9,
+                    v,
+                    "responses[].partition_responses",
+                )?;
+                let unknown_tagged_fields = if v >= 9 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    name,
+                    topic_id,
+                    partition_responses,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 12 {
-                n += rt::write::str_size(&self.name, v >= 9, "responses[].name")?;
-            }
-            if v >= 13 {
-                n += 16;
-            }
-            n += rt::owned::vec_size(&self.partition_responses, v >= 9, v, "responses[].partition_responses")?;
-            if v >= 9 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 12 {
+                    n += rt::write::str_size(&self.name, v >= 9, "responses[].name")?;
                 }
-            }
-            Ok(n)
+                if v >= 13 {
+                    n += 16;
+                }
+                n += rt::owned::vec_size(&self.partition_responses, v >= 9, v, "responses[].partition_responses")?;
+                if v >= 9 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2127,6 +2236,7 @@ pub mod owned {
     }
 
     impl Default for NodeEndpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
@@ -2139,14 +2249,17 @@ pub mod owned {
     }
 
     impl From<&super::NodeEndpoint<'_>> for NodeEndpoint {
+        #[inline]
         fn from(v: &super::NodeEndpoint<'_>) -> Self {
-            Self {
-                node_id: v.node_id,
-                host: v.host.into(),
-                port: v.port,
-                rack: v.rack.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    node_id: v.node_id,
+                    host: v.host.into(),
+                    port: v.port,
+                    rack: v.rack.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2191,42 +2304,45 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 10 {
-                n += 4;
-            }
-            if v <= 9 && self.node_id != 0_i32 {
-                return Err(rt::write::not_in_version("node_endpoints[].node_id"));
-            }
-            if v >= 10 {
-                n += rt::write::str_size(&self.host, v >= 9, "node_endpoints[].host")?;
-            }
-            if v <= 9 && !self.host.is_empty() {
-                return Err(rt::write::not_in_version("node_endpoints[].host"));
-            }
-            if v >= 10 {
-                n += 4;
-            }
-            if v <= 9 && self.port != 0_i32 {
-                return Err(rt::write::not_in_version("node_endpoints[].port"));
-            }
-            if v >= 10 {
-                n += rt::write::opt_str_size(self.rack.as_deref(), v >= 9, v >= 10, "node_endpoints[].rack")?;
-            }
-            if v <= 9 && self.rack.is_some() {
-                return Err(rt::write::not_in_version("node_endpoints[].rack"));
-            }
-            if v >= 9 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 10 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v <= 9 && self.node_id != 0_i32 {
+                    return Err(rt::write::not_in_version("node_endpoints[].node_id"));
+                }
+                if v >= 10 {
+                    n += rt::write::str_size(&self.host, v >= 9, "node_endpoints[].host")?;
+                }
+                if v <= 9 && !self.host.is_empty() {
+                    return Err(rt::write::not_in_version("node_endpoints[].host"));
+                }
+                if v >= 10 {
+                    n += 4;
+                }
+                if v <= 9 && self.port != 0_i32 {
+                    return Err(rt::write::not_in_version("node_endpoints[].port"));
+                }
+                if v >= 10 {
+                    n += rt::write::opt_str_size(self.rack.as_deref(), v >= 9, v >= 10, "node_endpoints[].rack")?;
+                }
+                if v <= 9 && self.rack.is_some() {
+                    return Err(rt::write::not_in_version("node_endpoints[].rack"));
+                }
+                if v >= 9 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2287,6 +2403,7 @@ pub mod owned {
     }
 
     impl Default for PartitionProduceResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 index: 0_i32,
@@ -2303,18 +2420,21 @@ pub mod owned {
     }
 
     impl From<&super::PartitionProduceResponse<'_>> for PartitionProduceResponse {
+        #[inline]
         fn from(v: &super::PartitionProduceResponse<'_>) -> Self {
-            Self {
-                index: v.index,
-                error_code: v.error_code,
-                base_offset: v.base_offset,
-                log_append_time_ms: v.log_append_time_ms,
-                log_start_offset: v.log_start_offset,
-                record_errors: v.record_errors.iter().map(|e| (&e).into()).collect(),
-                error_message: v.error_message.map(rt::CompactString::from),
-                current_leader: (&v.current_leader).into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    index: v.index,
+                    error_code: v.error_code,
+                    base_offset: v.base_offset,
+                    log_append_time_ms: v.log_append_time_ms,
+                    log_start_offset: v.log_start_offset,
+                    record_errors: v.record_errors.iter().map(|e| (&e).into()).collect(),
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    current_leader: (&v.current_leader).into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2414,52 +2534,55 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 14;
-            if v >= 2 {
-                n += 8;
-            }
-            if v >= 5 {
-                n += 8;
-            }
-            if v >= 8 {
-                n += rt::owned::vec_size(
-                    &self.record_errors,
-                    v >= 9,
-                    v,
-                    "responses[].partition_responses[].record_errors",
-                )?;
-            }
-            if v >= 8 {
-                n += rt::write::opt_str_size(
-                    self.error_message.as_deref(),
-                    v >= 9,
-                    v >= 8,
-                    "responses[].partition_responses[].error_message",
-                )?;
-            }
-            if v <= 9 && self.current_leader != LeaderIdAndEpoch::default() {
-                return Err(rt::write::not_in_version(
-                    "responses[].partition_responses[].current_leader",
-                ));
-            }
-            if v >= 9 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if v >= 10 && self.current_leader != LeaderIdAndEpoch::default() {
-                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 14;
+                if v >= 2 {
+                    n += 8;
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "responses[].partition_responses[]._tagged_fields",
+                if v >= 5 {
+                    n += 8;
+                }
+                if v >= 8 {
+                    n += rt::owned::vec_size(
+                        &self.record_errors,
+                        v >= 9,
+                        v,
+                        "responses[].partition_responses[].record_errors",
+                    )?;
+                }
+                if v >= 8 {
+                    n += rt::write::opt_str_size(
+                        self.error_message.as_deref(),
+                        v >= 9,
+                        v >= 8,
+                        "responses[].partition_responses[].error_message",
+                    )?;
+                }
+                if v <= 9 && self.current_leader != LeaderIdAndEpoch::default() {
+                    return Err(rt::write::not_in_version(
+                        "responses[].partition_responses[].current_leader",
                     ));
                 }
-            }
-            Ok(n)
+                if v >= 9 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if v >= 10 && self.current_leader != LeaderIdAndEpoch::default() {
+                        let s = rt::OwnedStruct::size(&self.current_leader, v)?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "responses[].partition_responses[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2538,6 +2661,7 @@ pub mod owned {
     }
 
     impl Default for BatchIndexAndErrorMessage {
+        #[inline]
         fn default() -> Self {
             Self {
                 batch_index: 0_i32,
@@ -2548,12 +2672,15 @@ pub mod owned {
     }
 
     impl From<&super::BatchIndexAndErrorMessage<'_>> for BatchIndexAndErrorMessage {
+        #[inline]
         fn from(v: &super::BatchIndexAndErrorMessage<'_>) -> Self {
-            Self {
-                batch_index: v.batch_index,
-                batch_index_error_message: v.batch_index_error_message.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    batch_index: v.batch_index,
+                    batch_index_error_message: v.batch_index_error_message.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2595,41 +2722,44 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 8 {
-                n += 4;
-            }
-            if v <= 7 && self.batch_index != 0_i32 {
-                return Err(rt::write::not_in_version(
-                    "responses[].partition_responses[].record_errors[].batch_index",
-                ));
-            }
-            if v >= 8 {
-                n += rt::write::opt_str_size(
-                    self.batch_index_error_message.as_deref(),
-                    v >= 9,
-                    v >= 8,
-                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
-                )?;
-            }
-            if v <= 7 && self.batch_index_error_message.is_some() {
-                return Err(rt::write::not_in_version(
-                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
-                ));
-            }
-            if v >= 9 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "responses[].partition_responses[].record_errors[]._tagged_fields",
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 8 {
+                    n += 4;
+                }
+                if v <= 7 && self.batch_index != 0_i32 {
+                    return Err(rt::write::not_in_version(
+                        "responses[].partition_responses[].record_errors[].batch_index",
                     ));
                 }
-            }
-            Ok(n)
+                if v >= 8 {
+                    n += rt::write::opt_str_size(
+                        self.batch_index_error_message.as_deref(),
+                        v >= 9,
+                        v >= 8,
+                        "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                    )?;
+                }
+                if v <= 7 && self.batch_index_error_message.is_some() {
+                    return Err(rt::write::not_in_version(
+                        "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                    ));
+                }
+                if v >= 9 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "responses[].partition_responses[].record_errors[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2681,6 +2811,7 @@ pub mod owned {
     }
 
     impl Default for LeaderIdAndEpoch {
+        #[inline]
         fn default() -> Self {
             Self {
                 leader_id: -1_i32,
@@ -2691,12 +2822,15 @@ pub mod owned {
     }
 
     impl From<&super::LeaderIdAndEpoch<'_>> for LeaderIdAndEpoch {
+        #[inline]
         fn from(v: &super::LeaderIdAndEpoch<'_>) -> Self {
-            Self {
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2742,36 +2876,39 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 10 {
-                n += 4;
-            }
-            if v <= 9 && self.leader_id != -1_i32 {
-                return Err(rt::write::not_in_version(
-                    "responses[].partition_responses[].current_leader.leader_id",
-                ));
-            }
-            if v >= 10 {
-                n += 4;
-            }
-            if v <= 9 && self.leader_epoch != -1_i32 {
-                return Err(rt::write::not_in_version(
-                    "responses[].partition_responses[].current_leader.leader_epoch",
-                ));
-            }
-            if v >= 9 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "responses[].partition_responses[].current_leader._tagged_fields",
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 10 {
+                    n += 4;
+                }
+                if v <= 9 && self.leader_id != -1_i32 {
+                    return Err(rt::write::not_in_version(
+                        "responses[].partition_responses[].current_leader.leader_id",
                     ));
                 }
-            }
-            Ok(n)
+                if v >= 10 {
+                    n += 4;
+                }
+                if v <= 9 && self.leader_epoch != -1_i32 {
+                    return Err(rt::write::not_in_version(
+                        "responses[].partition_responses[].current_leader.leader_epoch",
+                    ));
+                }
+                if v >= 9 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "responses[].partition_responses[].current_leader._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2813,6 +2950,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ProduceResponse {
         type View<'a> = super::ProduceResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ProduceResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -43,6 +43,7 @@ impl<'a> PushTelemetryRequest<'a> {
 }
 
 impl Default for PushTelemetryRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -50,8 +51,11 @@ impl Default for PushTelemetryRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PushTelemetryRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PushTelemetryRequest {{ client_instance_id: {}, subscription_id: {=i32}, terminating: {=bool}, compression_type: {=i8}, metrics: {=[u8]}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.client_instance_id), self.subscription_id, self.terminating, self.compression_type, self.metrics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PushTelemetryRequest {{ client_instance_id: {}, subscription_id: {=i32}, terminating: {=bool}, compression_type: {=i8}, metrics: {=[u8]}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.client_instance_id), self.subscription_id, self.terminating, self.compression_type, self.metrics, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -104,24 +108,30 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 22;
-        n += rt::write::bytes_size(self.metrics, true, "metrics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 22;
+            n += rt::write::bytes_size(self.metrics, true, "metrics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.uuid(self.client_instance_id, "client_instance_id");
-        w.i32(self.subscription_id, "subscription_id");
-        w.bool(self.terminating, "terminating");
-        w.i8(self.compression_type, "compression_type");
-        w.bytes(self.metrics, true, "metrics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.client_instance_id, "client_instance_id");
+            w.i32(self.subscription_id, "subscription_id");
+            w.bool(self.terminating, "terminating");
+            w.i8(self.compression_type, "compression_type");
+            w.bytes(self.metrics, true, "metrics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -276,6 +286,7 @@ pub mod owned {
     }
 
     impl Default for PushTelemetryRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 client_instance_id: rt::Uuid::nil(),
@@ -289,15 +300,18 @@ pub mod owned {
     }
 
     impl From<&super::PushTelemetryRequest<'_>> for PushTelemetryRequest {
+        #[inline]
         fn from(v: &super::PushTelemetryRequest<'_>) -> Self {
-            Self {
-                client_instance_id: v.client_instance_id,
-                subscription_id: v.subscription_id,
-                terminating: v.terminating,
-                compression_type: v.compression_type,
-                metrics: v.metrics.to_vec(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    client_instance_id: v.client_instance_id,
+                    subscription_id: v.subscription_id,
+                    terminating: v.terminating,
+                    compression_type: v.compression_type,
+                    metrics: v.metrics.to_vec(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -332,31 +346,38 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 22;
-            n += rt::write::bytes_size(&self.metrics, true, "metrics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 22;
+                n += rt::write::bytes_size(&self.metrics, true, "metrics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if let Some(r) = w.run::<22>("client_instance_id") {
-                r[0..16].copy_from_slice(self.client_instance_id.as_bytes());
-                r[16..20].copy_from_slice(&self.subscription_id.to_be_bytes());
-                r[20] = u8::from(self.terminating);
-                r[21..22].copy_from_slice(&self.compression_type.to_be_bytes());
-            }
-            w.bytes(&self.metrics, true, "metrics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<22>("client_instance_id") {
+                    r[0..16].copy_from_slice(self.client_instance_id.as_bytes());
+                    r[16..20].copy_from_slice(&self.subscription_id.to_be_bytes());
+                    r[20] = u8::from(self.terminating);
+                    r[21..22].copy_from_slice(&self.compression_type.to_be_bytes());
+                }
+                w.bytes(&self.metrics, true, "metrics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
     impl rt::OwnedMessage for PushTelemetryRequest {
         type View<'a> = super::PushTelemetryRequest<'a>;
+        #[inline]
         fn from_view(v: &super::PushTelemetryRequest<'_>) -> Self {
             Self::from(v)
         }

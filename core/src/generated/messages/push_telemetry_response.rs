@@ -33,6 +33,7 @@ impl<'a> PushTelemetryResponse<'a> {
 }
 
 impl Default for PushTelemetryResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for PushTelemetryResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PushTelemetryResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "PushTelemetryResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.error_code,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "PushTelemetryResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.error_code,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -89,20 +93,26 @@ impl<'a> rt::Struct<'a> for PushTelemetryResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -195,6 +205,7 @@ pub mod owned {
     }
 
     impl Default for PushTelemetryResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -205,12 +216,15 @@ pub mod owned {
     }
 
     impl From<&super::PushTelemetryResponse<'_>> for PushTelemetryResponse {
+        #[inline]
         fn from(v: &super::PushTelemetryResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -237,35 +251,42 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<7>("throttle_time_ms") {
-                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[6] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<7>("throttle_time_ms") {
+                        r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                        r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[6] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<6>("throttle_time_ms") {
+                        r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                        r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<6>("throttle_time_ms") {
-                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for PushTelemetryResponse {
         type View<'a> = super::PushTelemetryResponse<'a>;
+        #[inline]
         fn from_view(v: &super::PushTelemetryResponse<'_>) -> Self {
             Self::from(v)
         }

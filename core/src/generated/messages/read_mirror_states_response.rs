@@ -44,6 +44,7 @@ impl<'a> ReadMirrorStatesResponse<'a> {
 }
 
 impl Default for ReadMirrorStatesResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -51,34 +52,40 @@ impl Default for ReadMirrorStatesResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReadMirrorStatesResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ReadMirrorStatesResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, topics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ReadMirrorStatesResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, topics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for ReadMirrorStatesResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ReadMirrorStatesResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "error_message")?;
-        let topics = rt::read::array::<TopicResult<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?;
+            let topics = rt::read::array::<TopicResult<'a>>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -101,24 +108,30 @@ impl<'a> rt::Struct<'a> for ReadMirrorStatesResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, true, true, "error_message");
-        w.array(&self.topics, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, true, true, "error_message");
+            w.array(&self.topics, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -145,6 +158,7 @@ impl<'a> TopicResult<'a> {
 }
 
 impl Default for TopicResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -152,14 +166,17 @@ impl Default for TopicResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicResult {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicResult {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -189,11 +206,14 @@ impl<'a> rt::Struct<'a> for TopicResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -219,22 +239,28 @@ impl<'a> rt::Struct<'a> for TopicResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, true, "topics[].name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, true, "topics[].name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, true, "topics[].name");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "topics[].name");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -267,6 +293,7 @@ impl<'a> PartitionResult<'a> {
 }
 
 impl Default for PartitionResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -274,8 +301,11 @@ impl Default for PartitionResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionResult {{ partition_index: {=i32}, last_mirror_epoch: {=i32}, state: {=i8}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.last_mirror_epoch, self.state, self.error_code, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionResult {{ partition_index: {=i32}, last_mirror_epoch: {=i32}, state: {=i8}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.last_mirror_epoch, self.state, self.error_code, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -327,10 +357,13 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 11)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 11)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -367,22 +400,28 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 11;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 11;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i32(self.last_mirror_epoch, "topics[].partitions[].last_mirror_epoch");
-        w.i8(self.state, "topics[].partitions[].state");
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i32(self.last_mirror_epoch, "topics[].partitions[].last_mirror_epoch");
+            w.i8(self.state, "topics[].partitions[].state");
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -644,6 +683,7 @@ pub mod owned {
     }
 
     impl Default for ReadMirrorStatesResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -656,63 +696,76 @@ pub mod owned {
     }
 
     impl From<&super::ReadMirrorStatesResponse<'_>> for ReadMirrorStatesResponse {
+        #[inline]
         fn from(v: &super::ReadMirrorStatesResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ReadMirrorStatesResponse {}
 
     impl rt::OwnedStruct for ReadMirrorStatesResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
-            let topics = rt::owned::read_array::<TopicResult, _>(c, true, v, "topics")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                error_message,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let topics = rt::owned::read_array::<TopicResult, _>(c, true, v, "topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    error_message,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -728,6 +781,7 @@ pub mod owned {
     }
 
     impl Default for TopicResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -738,12 +792,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicResult<'_>> for TopicResult {
+        #[inline]
         fn from(v: &super::TopicResult<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -765,16 +822,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, true, "topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, true, "topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -801,6 +861,7 @@ pub mod owned {
     }
 
     impl Default for PartitionResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -813,14 +874,17 @@ pub mod owned {
     }
 
     impl From<&super::PartitionResult<'_>> for PartitionResult {
+        #[inline]
         fn from(v: &super::PartitionResult<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                last_mirror_epoch: v.last_mirror_epoch,
-                state: v.state,
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    last_mirror_epoch: v.last_mirror_epoch,
+                    state: v.state,
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -856,14 +920,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 11;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 11;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -890,6 +957,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ReadMirrorStatesResponse {
         type View<'a> = super::ReadMirrorStatesResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ReadMirrorStatesResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -34,6 +34,7 @@ impl<'a> ReadShareGroupStateRequest<'a> {
 }
 
 impl Default for ReadShareGroupStateRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,28 +42,34 @@ impl Default for ReadShareGroupStateRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReadShareGroupStateRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ReadShareGroupStateRequest {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
-            self.group_id,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ReadShareGroupStateRequest {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
+                self.group_id,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for ReadShareGroupStateRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ReadShareGroupStateRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let group_id = rt::read::str(c, true, "group_id")?;
-        let topics = rt::read::array::<ReadStateData<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            group_id,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let group_id = rt::read::str(c, true, "group_id")?;
+            let topics = rt::read::array::<ReadStateData<'a>>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                group_id,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -80,22 +87,28 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.group_id, true, "group_id")?;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.group_id, true, "group_id")?;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.group_id, true, "group_id");
-        w.array(&self.topics, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.group_id, true, "group_id");
+            w.array(&self.topics, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -122,6 +135,7 @@ impl<'a> ReadStateData<'a> {
 }
 
 impl Default for ReadStateData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -129,14 +143,17 @@ impl Default for ReadStateData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReadStateData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ReadStateData {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ReadStateData {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -166,11 +183,14 @@ impl<'a> rt::Struct<'a> for ReadStateData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -196,21 +216,27 @@ impl<'a> rt::Struct<'a> for ReadStateData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "topics[].topic_id");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "topics[].topic_id");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -237,6 +263,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -244,14 +271,17 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "PartitionData {{ partition: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
-            self.partition,
-            self.leader_epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "PartitionData {{ partition: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
+                self.partition,
+                self.leader_epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -295,10 +325,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 8)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 8)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -327,20 +360,26 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.partition, "topics[].partitions[].partition");
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition, "topics[].partitions[].partition");
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -530,6 +569,7 @@ pub mod owned {
     }
 
     impl Default for ReadShareGroupStateRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -540,45 +580,58 @@ pub mod owned {
     }
 
     impl From<&super::ReadShareGroupStateRequest<'_>> for ReadShareGroupStateRequest {
+        #[inline]
         fn from(v: &super::ReadShareGroupStateRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ReadShareGroupStateRequest {}
 
     impl rt::OwnedStruct for ReadShareGroupStateRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
-            let topics = rt::owned::read_array::<ReadStateData, _>(c, true, v, "topics")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                group_id,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+                let topics = rt::owned::read_array::<ReadStateData, _>(c, true, v, "topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    group_id,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.group_id, true, "group_id")?;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.group_id, true, "group_id")?;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.str(&self.group_id, true, "group_id");
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.str(&self.group_id, true, "group_id");
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -594,6 +647,7 @@ pub mod owned {
     }
 
     impl Default for ReadStateData {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -604,12 +658,15 @@ pub mod owned {
     }
 
     impl From<&super::ReadStateData<'_>> for ReadStateData {
+        #[inline]
         fn from(v: &super::ReadStateData<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -631,15 +688,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -662,6 +722,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition: 0_i32,
@@ -672,12 +733,15 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition: v.partition,
-                leader_epoch: v.leader_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition: v.partition,
+                    leader_epoch: v.leader_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -707,14 +771,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -737,6 +804,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ReadShareGroupStateRequest {
         type View<'a> = super::ReadShareGroupStateRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ReadShareGroupStateRequest<'_>) -> Self {
             Self::from(v)
         }

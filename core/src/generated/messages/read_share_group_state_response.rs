@@ -30,6 +30,7 @@ impl<'a> ReadShareGroupStateResponse<'a> {
 }
 
 impl Default for ReadShareGroupStateResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,25 +38,31 @@ impl Default for ReadShareGroupStateResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReadShareGroupStateResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ReadShareGroupStateResponse {{ results: {}, unknown_tagged_fields: {} }}",
-            self.results,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ReadShareGroupStateResponse {{ results: {}, unknown_tagged_fields: {} }}",
+                self.results,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for ReadShareGroupStateResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let results = rt::read::array::<ReadStateResult<'a>>(c, true, v, "results")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            results,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let results = rt::read::array::<ReadStateResult<'a>>(c, true, v, "results")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                results,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -72,20 +79,26 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.results, true, v, "results")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.results, true, v, "results")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.results, true, v, "results");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.results, true, v, "results");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -112,6 +125,7 @@ impl<'a> ReadStateResult<'a> {
 }
 
 impl Default for ReadStateResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -119,46 +133,58 @@ impl Default for ReadStateResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReadStateResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ReadStateResult {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ReadStateResult {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for ReadStateResult<'_> {}
 
 impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let topic_id = rt::read::uuid(c, "results[].topic_id")?;
-        let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "results[].topic_id")?;
+            let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "results[].topic_id")?;
-        rt::read::check_array::<PartitionResult<'a>>(c, true, false, v, "results[].partitions")?;
-        rt::read::check_tags(c, "results[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::uuid(c, "results[].topic_id")?;
+            rt::read::check_array::<PartitionResult<'a>>(c, true, false, v, "results[].partitions")?;
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -183,21 +209,27 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "results[].topic_id");
-        w.array(&self.partitions, true, v, "results[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "results[].topic_id");
+            w.array(&self.partitions, true, v, "results[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -236,6 +268,7 @@ impl<'a> PartitionResult<'a> {
 }
 
 impl Default for PartitionResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -243,8 +276,11 @@ impl Default for PartitionResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionResult {{ partition: {=i32}, error_code: {=i16}, error_message: {}, state_epoch: {=i32}, start_offset: {=i64}, state_batches: {}, unknown_tagged_fields: {} }}", self.partition, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.state_epoch, self.start_offset, self.state_batches, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionResult {{ partition: {=i32}, error_code: {=i16}, error_message: {}, state_epoch: {=i32}, start_offset: {=i64}, state_batches: {}, unknown_tagged_fields: {} }}", self.partition, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.state_epoch, self.start_offset, self.state_batches, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -314,13 +350,16 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 12)?;
-        rt::read::skip_array::<StateBatch<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 12)?;
+            rt::read::skip_array::<StateBatch<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -370,26 +409,32 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 18;
-        n += rt::write::opt_str_size(self.error_message, true, true, "results[].partitions[].error_message")?;
-        n += rt::write::array_size(&self.state_batches, true, v, "results[].partitions[].state_batches")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 18;
+            n += rt::write::opt_str_size(self.error_message, true, true, "results[].partitions[].error_message")?;
+            n += rt::write::array_size(&self.state_batches, true, v, "results[].partitions[].state_batches")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition, "results[].partitions[].partition");
-        w.i16(self.error_code, "results[].partitions[].error_code");
-        w.opt_str(self.error_message, true, true, "results[].partitions[].error_message");
-        w.i32(self.state_epoch, "results[].partitions[].state_epoch");
-        w.i64(self.start_offset, "results[].partitions[].start_offset");
-        w.array(&self.state_batches, true, v, "results[].partitions[].state_batches");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition, "results[].partitions[].partition");
+            w.i16(self.error_code, "results[].partitions[].error_code");
+            w.opt_str(self.error_message, true, true, "results[].partitions[].error_message");
+            w.i32(self.state_epoch, "results[].partitions[].state_epoch");
+            w.i64(self.start_offset, "results[].partitions[].start_offset");
+            w.array(&self.state_batches, true, v, "results[].partitions[].state_batches");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -422,6 +467,7 @@ impl<'a> StateBatch<'a> {
 }
 
 impl Default for StateBatch<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -429,8 +475,11 @@ impl Default for StateBatch<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StateBatch<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StateBatch {{ first_offset: {=i64}, last_offset: {=i64}, delivery_state: {=i8}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_state, self.delivery_count, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StateBatch {{ first_offset: {=i64}, last_offset: {=i64}, delivery_state: {=i8}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_state, self.delivery_count, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -489,10 +538,13 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 19)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 19)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -529,28 +581,34 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 19;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 19;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i64(self.first_offset, "results[].partitions[].state_batches[].first_offset");
-        w.i64(self.last_offset, "results[].partitions[].state_batches[].last_offset");
-        w.i8(
-            self.delivery_state,
-            "results[].partitions[].state_batches[].delivery_state",
-        );
-        w.i16(
-            self.delivery_count,
-            "results[].partitions[].state_batches[].delivery_count",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i64(self.first_offset, "results[].partitions[].state_batches[].first_offset");
+            w.i64(self.last_offset, "results[].partitions[].state_batches[].last_offset");
+            w.i8(
+                self.delivery_state,
+                "results[].partitions[].state_batches[].delivery_state",
+            );
+            w.i16(
+                self.delivery_count,
+                "results[].partitions[].state_batches[].delivery_count",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -867,6 +925,7 @@ pub mod owned {
     }
 
     impl Default for ReadShareGroupStateResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 results: Vec::new(),
@@ -876,40 +935,53 @@ pub mod owned {
     }
 
     impl From<&super::ReadShareGroupStateResponse<'_>> for ReadShareGroupStateResponse {
+        #[inline]
         fn from(v: &super::ReadShareGroupStateResponse<'_>) -> Self {
-            Self {
-                results: v.results.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    results: v.results.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ReadShareGroupStateResponse {}
 
     impl rt::OwnedStruct for ReadShareGroupStateResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let results = rt::owned::read_array::<ReadStateResult, _>(c, true, v, "results")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                results,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let results = rt::owned::read_array::<ReadStateResult, _>(c, true, v, "results")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    results,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.results, true, v, "results")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.results, true, v, "results")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.results, true, v, "results");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.results, true, v, "results");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -925,6 +997,7 @@ pub mod owned {
     }
 
     impl Default for ReadStateResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -935,41 +1008,50 @@ pub mod owned {
     }
 
     impl From<&super::ReadStateResult<'_>> for ReadStateResult {
+        #[inline]
         fn from(v: &super::ReadStateResult<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ReadStateResult {}
 
     impl rt::OwnedStruct for ReadStateResult {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_id = rt::read::uuid(c, "results[].topic_id")?;
-            let partitions = rt::owned::read_array::<PartitionResult, _>(c, true, v, "results[].partitions")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?);
-            Ok(Self {
-                topic_id,
-                partitions,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let topic_id = rt::read::uuid(c, "results[].topic_id")?;
+                let partitions = rt::owned::read_array::<PartitionResult, _>(c, true, v, "results[].partitions")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?);
+                Ok(Self {
+                    topic_id,
+                    partitions,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1000,6 +1082,7 @@ pub mod owned {
     }
 
     impl Default for PartitionResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition: 0_i32,
@@ -1014,16 +1097,19 @@ pub mod owned {
     }
 
     impl From<&super::PartitionResult<'_>> for PartitionResult {
+        #[inline]
         fn from(v: &super::PartitionResult<'_>) -> Self {
-            Self {
-                partition: v.partition,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                state_epoch: v.state_epoch,
-                start_offset: v.start_offset,
-                state_batches: v.state_batches.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition: v.partition,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    state_epoch: v.state_epoch,
+                    start_offset: v.start_offset,
+                    state_batches: v.state_batches.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1073,21 +1159,24 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 18;
-            n += rt::write::opt_str_size(
-                self.error_message.as_deref(),
-                true,
-                true,
-                "results[].partitions[].error_message",
-            )?;
-            n += rt::owned::vec_size(&self.state_batches, true, v, "results[].partitions[].state_batches")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 18;
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    true,
+                    true,
+                    "results[].partitions[].error_message",
+                )?;
+                n += rt::owned::vec_size(&self.state_batches, true, v, "results[].partitions[].state_batches")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1127,6 +1216,7 @@ pub mod owned {
     }
 
     impl Default for StateBatch {
+        #[inline]
         fn default() -> Self {
             Self {
                 first_offset: 0_i64,
@@ -1139,14 +1229,17 @@ pub mod owned {
     }
 
     impl From<&super::StateBatch<'_>> for StateBatch {
+        #[inline]
         fn from(v: &super::StateBatch<'_>) -> Self {
-            Self {
-                first_offset: v.first_offset,
-                last_offset: v.last_offset,
-                delivery_state: v.delivery_state,
-                delivery_count: v.delivery_count,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    first_offset: v.first_offset,
+                    last_offset: v.last_offset,
+                    delivery_state: v.delivery_state,
+                    delivery_count: v.delivery_count,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1187,14 +1280,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 19;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 19;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1221,6 +1317,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ReadShareGroupStateResponse {
         type View<'a> = super::ReadShareGroupStateResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ReadShareGroupStateResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -30,6 +30,7 @@ impl<'a> ReadShareGroupStateSummaryResponse<'a> {
 }
 
 impl Default for ReadShareGroupStateSummaryResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,25 +38,31 @@ impl Default for ReadShareGroupStateSummaryResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReadShareGroupStateSummaryResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ReadShareGroupStateSummaryResponse {{ results: {}, unknown_tagged_fields: {} }}",
-            self.results,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ReadShareGroupStateSummaryResponse {{ results: {}, unknown_tagged_fields: {} }}",
+                self.results,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for ReadShareGroupStateSummaryResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let results = rt::read::array::<ReadStateSummaryResult<'a>>(c, true, v, "results")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            results,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let results = rt::read::array::<ReadStateSummaryResult<'a>>(c, true, v, "results")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                results,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -72,20 +79,26 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.results, true, v, "results")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.results, true, v, "results")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.results, true, v, "results");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.results, true, v, "results");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -112,6 +125,7 @@ impl<'a> ReadStateSummaryResult<'a> {
 }
 
 impl Default for ReadStateSummaryResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -119,14 +133,17 @@ impl Default for ReadStateSummaryResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ReadStateSummaryResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ReadStateSummaryResult {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ReadStateSummaryResult {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -156,11 +173,14 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -186,21 +206,27 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "results[].topic_id");
-        w.array(&self.partitions, true, v, "results[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "results[].topic_id");
+            w.array(&self.partitions, true, v, "results[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -242,6 +268,7 @@ impl<'a> PartitionResult<'a> {
 }
 
 impl Default for PartitionResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -249,8 +276,11 @@ impl Default for PartitionResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionResult {{ partition: {=i32}, error_code: {=i16}, error_message: {}, state_epoch: {=i32}, leader_epoch: {=i32}, start_offset: {=i64}, delivery_complete_count: {=i32}, unknown_tagged_fields: {} }}", self.partition, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.state_epoch, self.leader_epoch, self.start_offset, self.delivery_complete_count, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionResult {{ partition: {=i32}, error_code: {=i16}, error_message: {}, state_epoch: {=i32}, leader_epoch: {=i32}, start_offset: {=i64}, delivery_complete_count: {=i32}, unknown_tagged_fields: {} }}", self.partition, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.state_epoch, self.leader_epoch, self.start_offset, self.delivery_complete_count, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -330,15 +360,18 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 16)?;
-        if v >= 1 {
-            rt::read::skip(c, 4)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 16)?;
+            if v >= 1 {
+                rt::read::skip(c, 4)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -389,34 +422,40 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 22;
-        n += rt::write::opt_str_size(self.error_message, true, true, "results[].partitions[].error_message")?;
-        if v >= 1 {
-            n += 4;
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 22;
+            n += rt::write::opt_str_size(self.error_message, true, true, "results[].partitions[].error_message")?;
+            if v >= 1 {
+                n += 4;
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition, "results[].partitions[].partition");
-        w.i16(self.error_code, "results[].partitions[].error_code");
-        w.opt_str(self.error_message, true, true, "results[].partitions[].error_message");
-        w.i32(self.state_epoch, "results[].partitions[].state_epoch");
-        w.i32(self.leader_epoch, "results[].partitions[].leader_epoch");
-        w.i64(self.start_offset, "results[].partitions[].start_offset");
-        if v >= 1 {
-            w.i32(
-                self.delivery_complete_count,
-                "results[].partitions[].delivery_complete_count",
-            );
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition, "results[].partitions[].partition");
+            w.i16(self.error_code, "results[].partitions[].error_code");
+            w.opt_str(self.error_message, true, true, "results[].partitions[].error_message");
+            w.i32(self.state_epoch, "results[].partitions[].state_epoch");
+            w.i32(self.leader_epoch, "results[].partitions[].leader_epoch");
+            w.i64(self.start_offset, "results[].partitions[].start_offset");
+            if v >= 1 {
+                w.i32(
+                    self.delivery_complete_count,
+                    "results[].partitions[].delivery_complete_count",
+                );
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -670,6 +709,7 @@ pub mod owned {
     }
 
     impl Default for ReadShareGroupStateSummaryResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 results: Vec::new(),
@@ -679,40 +719,53 @@ pub mod owned {
     }
 
     impl From<&super::ReadShareGroupStateSummaryResponse<'_>> for ReadShareGroupStateSummaryResponse {
+        #[inline]
         fn from(v: &super::ReadShareGroupStateSummaryResponse<'_>) -> Self {
-            Self {
-                results: v.results.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    results: v.results.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ReadShareGroupStateSummaryResponse {}
 
     impl rt::OwnedStruct for ReadShareGroupStateSummaryResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let results = rt::owned::read_array::<ReadStateSummaryResult, _>(c, true, v, "results")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                results,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let results = rt::owned::read_array::<ReadStateSummaryResult, _>(c, true, v, "results")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    results,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.results, true, v, "results")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.results, true, v, "results")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.results, true, v, "results");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.results, true, v, "results");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -728,6 +781,7 @@ pub mod owned {
     }
 
     impl Default for ReadStateSummaryResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -738,12 +792,15 @@ pub mod owned {
     }
 
     impl From<&super::ReadStateSummaryResult<'_>> for ReadStateSummaryResult {
+        #[inline]
         fn from(v: &super::ReadStateSummaryResult<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -765,15 +822,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -806,6 +866,7 @@ pub mod owned {
     }
 
     impl Default for PartitionResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition: 0_i32,
@@ -821,17 +882,20 @@ pub mod owned {
     }
 
     impl From<&super::PartitionResult<'_>> for PartitionResult {
+        #[inline]
         fn from(v: &super::PartitionResult<'_>) -> Self {
-            Self {
-                partition: v.partition,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                state_epoch: v.state_epoch,
-                leader_epoch: v.leader_epoch,
-                start_offset: v.start_offset,
-                delivery_complete_count: v.delivery_complete_count,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition: v.partition,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    state_epoch: v.state_epoch,
+                    leader_epoch: v.leader_epoch,
+                    start_offset: v.start_offset,
+                    delivery_complete_count: v.delivery_complete_count,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -887,23 +951,26 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 22;
-            n += rt::write::opt_str_size(
-                self.error_message.as_deref(),
-                true,
-                true,
-                "results[].partitions[].error_message",
-            )?;
-            if v >= 1 {
-                n += 4;
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 22;
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    true,
+                    true,
+                    "results[].partitions[].error_message",
+                )?;
+                if v >= 1 {
+                    n += 4;
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -942,6 +1009,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ReadShareGroupStateSummaryResponse {
         type View<'a> = super::ReadShareGroupStateSummaryResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ReadShareGroupStateSummaryResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -37,6 +37,7 @@ impl<'a> RemoveRaftVoterRequest<'a> {
 }
 
 impl Default for RemoveRaftVoterRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,8 +45,11 @@ impl Default for RemoveRaftVoterRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RemoveRaftVoterRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "RemoveRaftVoterRequest {{ cluster_id: {}, voter_id: {=i32}, voter_directory_id: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.voter_id, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "RemoveRaftVoterRequest {{ cluster_id: {}, voter_id: {=i32}, voter_directory_id: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.voter_id, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -90,22 +94,28 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.opt_str(self.cluster_id, true, true, "cluster_id");
-        w.i32(self.voter_id, "voter_id");
-        w.uuid(self.voter_directory_id, "voter_directory_id");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.opt_str(self.cluster_id, true, true, "cluster_id");
+            w.i32(self.voter_id, "voter_id");
+            w.uuid(self.voter_directory_id, "voter_directory_id");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -216,6 +226,7 @@ pub mod owned {
     }
 
     impl Default for RemoveRaftVoterRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 cluster_id: Some(rt::CompactString::const_new("")),
@@ -227,13 +238,16 @@ pub mod owned {
     }
 
     impl From<&super::RemoveRaftVoterRequest<'_>> for RemoveRaftVoterRequest {
+        #[inline]
         fn from(v: &super::RemoveRaftVoterRequest<'_>) -> Self {
-            Self {
-                cluster_id: v.cluster_id.map(rt::CompactString::from),
-                voter_id: v.voter_id,
-                voter_directory_id: v.voter_directory_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    voter_id: v.voter_id,
+                    voter_directory_id: v.voter_directory_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -262,37 +276,44 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<21>("voter_id") {
-                    r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
-                    r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
-                    r[20] = 0;
+            rt::outline(move || {
+                w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<21>("voter_id") {
+                        r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+                        r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
+                        r[20] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<20>("voter_id") {
+                        r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+                        r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<20>("voter_id") {
-                    r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
-                    r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for RemoveRaftVoterRequest {
         type View<'a> = super::RemoveRaftVoterRequest<'a>;
+        #[inline]
         fn from_view(v: &super::RemoveRaftVoterRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -36,6 +36,7 @@ impl<'a> RemoveRaftVoterResponse<'a> {
 }
 
 impl Default for RemoveRaftVoterResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,8 +44,11 @@ impl Default for RemoveRaftVoterResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RemoveRaftVoterResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "RemoveRaftVoterResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "RemoveRaftVoterResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -92,22 +96,28 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, true, true, "error_message");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, true, true, "error_message");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -218,6 +228,7 @@ pub mod owned {
     }
 
     impl Default for RemoveRaftVoterResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -229,13 +240,16 @@ pub mod owned {
     }
 
     impl From<&super::RemoveRaftVoterResponse<'_>> for RemoveRaftVoterResponse {
+        #[inline]
         fn from(v: &super::RemoveRaftVoterResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -264,29 +278,36 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
     impl rt::OwnedMessage for RemoveRaftVoterResponse {
         type View<'a> = super::RemoveRaftVoterResponse<'a>;
+        #[inline]
         fn from_view(v: &super::RemoveRaftVoterResponse<'_>) -> Self {
             Self::from(v)
         }

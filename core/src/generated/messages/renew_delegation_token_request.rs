@@ -35,6 +35,7 @@ impl<'a> RenewDelegationTokenRequest<'a> {
 }
 
 impl Default for RenewDelegationTokenRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -42,14 +43,17 @@ impl Default for RenewDelegationTokenRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RenewDelegationTokenRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "RenewDelegationTokenRequest {{ hmac: {=[u8]}, renew_period_ms: {=i64}, unknown_tagged_fields: {} }}",
-            self.hmac,
-            self.renew_period_ms,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "RenewDelegationTokenRequest {{ hmac: {=[u8]}, renew_period_ms: {=i64}, unknown_tagged_fields: {} }}",
+                self.hmac,
+                self.renew_period_ms,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -89,29 +93,35 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::bytes_size(self.hmac, v >= 2, "hmac")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::bytes_size(self.hmac, v >= 2, "hmac")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.bytes(self.hmac, v >= 2, "hmac");
-        w.i64(self.renew_period_ms, "renew_period_ms");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.bytes(self.hmac, v >= 2, "hmac");
+            w.i64(self.renew_period_ms, "renew_period_ms");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -205,6 +215,7 @@ pub mod owned {
     }
 
     impl Default for RenewDelegationTokenRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 hmac: Vec::new(),
@@ -215,12 +226,15 @@ pub mod owned {
     }
 
     impl From<&super::RenewDelegationTokenRequest<'_>> for RenewDelegationTokenRequest {
+        #[inline]
         fn from(v: &super::RenewDelegationTokenRequest<'_>) -> Self {
-            Self {
-                hmac: v.hmac.to_vec(),
-                renew_period_ms: v.renew_period_ms,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    hmac: v.hmac.to_vec(),
+                    renew_period_ms: v.renew_period_ms,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -243,41 +257,48 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.bytes(&self.hmac, v >= 2, "hmac");
-            if v >= 2 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<9>("renew_period_ms") {
-                    r[0..8].copy_from_slice(&self.renew_period_ms.to_be_bytes());
-                    r[8] = 0;
-                }
-            } else {
-                w.i64(self.renew_period_ms, "renew_period_ms");
-                if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            rt::outline(move || {
+                w.bytes(&self.hmac, v >= 2, "hmac");
+                if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<9>("renew_period_ms") {
+                        r[0..8].copy_from_slice(&self.renew_period_ms.to_be_bytes());
+                        r[8] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.i64(self.renew_period_ms, "renew_period_ms");
+                    if v >= 2 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for RenewDelegationTokenRequest {
         type View<'a> = super::RenewDelegationTokenRequest<'a>;
+        #[inline]
         fn from_view(v: &super::RenewDelegationTokenRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -37,6 +37,7 @@ impl<'a> RenewDelegationTokenResponse<'a> {
 }
 
 impl Default for RenewDelegationTokenResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,8 +45,11 @@ impl Default for RenewDelegationTokenResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RenewDelegationTokenResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "RenewDelegationTokenResponse {{ error_code: {=i16}, expiry_timestamp_ms: {=i64}, throttle_time_ms: {=i32}, unknown_tagged_fields: {} }}", self.error_code, self.expiry_timestamp_ms, self.throttle_time_ms, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "RenewDelegationTokenResponse {{ error_code: {=i16}, expiry_timestamp_ms: {=i64}, throttle_time_ms: {=i32}, unknown_tagged_fields: {} }}", self.error_code, self.expiry_timestamp_ms, self.throttle_time_ms, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -97,29 +101,35 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 14;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 14;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "error_code");
-        w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms");
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "error_code");
+            w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms");
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -235,6 +245,7 @@ pub mod owned {
     }
 
     impl Default for RenewDelegationTokenResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -246,13 +257,16 @@ pub mod owned {
     }
 
     impl From<&super::RenewDelegationTokenResponse<'_>> for RenewDelegationTokenResponse {
+        #[inline]
         fn from(v: &super::RenewDelegationTokenResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                expiry_timestamp_ms: v.expiry_timestamp_ms,
-                throttle_time_ms: v.throttle_time_ms,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    expiry_timestamp_ms: v.expiry_timestamp_ms,
+                    throttle_time_ms: v.throttle_time_ms,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -286,45 +300,52 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 14;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 14;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 2 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<15>("error_code") {
-                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
-                    r[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                    r[14] = 0;
-                }
-            } else {
-                if let Some(r) = w.run::<14>("error_code") {
-                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
-                    r[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                }
-                if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            rt::outline(move || {
+                if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<15>("error_code") {
+                        r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+                        r[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                        r[14] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if let Some(r) = w.run::<14>("error_code") {
+                        r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+                        r[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    }
+                    if v >= 2 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for RenewDelegationTokenResponse {
         type View<'a> = super::RenewDelegationTokenResponse<'a>;
+        #[inline]
         fn from_view(v: &super::RenewDelegationTokenResponse<'_>) -> Self {
             Self::from(v)
         }

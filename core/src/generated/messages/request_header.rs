@@ -40,6 +40,7 @@ impl<'a> RequestHeader<'a> {
 }
 
 impl Default for RequestHeader<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -47,8 +48,11 @@ impl Default for RequestHeader<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RequestHeader<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "RequestHeader {{ request_api_key: {=i16}, request_api_version: {=i16}, correlation_id: {=i32}, client_id: {}, unknown_tagged_fields: {} }}", self.request_api_key, self.request_api_version, self.correlation_id, rt::defmt_fmt::OptStr(self.client_id), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "RequestHeader {{ request_api_key: {=i16}, request_api_version: {=i16}, correlation_id: {=i32}, client_id: {}, unknown_tagged_fields: {} }}", self.request_api_key, self.request_api_version, self.correlation_id, rt::defmt_fmt::OptStr(self.client_id), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -109,41 +113,47 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        if v >= 1 {
-            n += rt::write::opt_str_size(self.client_id, false, v >= 1, "client_id")?;
-        }
-        if v <= 0 && self.client_id != Some("") {
-            return Err(rt::write::not_in_version("client_id"));
-        }
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            if v >= 1 {
+                n += rt::write::opt_str_size(self.client_id, false, v >= 1, "client_id")?;
             }
-        }
-        Ok(n)
+            if v <= 0 && self.client_id != Some("") {
+                return Err(rt::write::not_in_version("client_id"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.client_id != Some("") {
-            w.fail(rt::write::not_in_version("client_id"));
-        }
-        w.i16(self.request_api_key, "request_api_key");
-        w.i16(self.request_api_version, "request_api_version");
-        w.i32(self.correlation_id, "correlation_id");
-        if v >= 1 {
-            w.opt_str(self.client_id, false, v >= 1, "client_id");
-        }
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && self.client_id != Some("") {
+                w.fail(rt::write::not_in_version("client_id"));
+            }
+            w.i16(self.request_api_key, "request_api_key");
+            w.i16(self.request_api_version, "request_api_version");
+            w.i32(self.correlation_id, "correlation_id");
+            if v >= 1 {
+                w.opt_str(self.client_id, false, v >= 1, "client_id");
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -278,6 +288,7 @@ pub mod owned {
     }
 
     impl Default for RequestHeader {
+        #[inline]
         fn default() -> Self {
             Self {
                 request_api_key: 0_i16,
@@ -290,14 +301,17 @@ pub mod owned {
     }
 
     impl From<&super::RequestHeader<'_>> for RequestHeader {
+        #[inline]
         fn from(v: &super::RequestHeader<'_>) -> Self {
-            Self {
-                request_api_key: v.request_api_key,
-                request_api_version: v.request_api_version,
-                correlation_id: v.correlation_id,
-                client_id: v.client_id.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    request_api_key: v.request_api_key,
+                    request_api_version: v.request_api_version,
+                    correlation_id: v.correlation_id,
+                    client_id: v.client_id.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -337,48 +351,55 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            if v >= 1 {
-                n += rt::write::opt_str_size(self.client_id.as_deref(), false, v >= 1, "client_id")?;
-            }
-            if v <= 0 && self.client_id.as_deref() != Some("") {
-                return Err(rt::write::not_in_version("client_id"));
-            }
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                if v >= 1 {
+                    n += rt::write::opt_str_size(self.client_id.as_deref(), false, v >= 1, "client_id")?;
                 }
-            }
-            Ok(n)
+                if v <= 0 && self.client_id.as_deref() != Some("") {
+                    return Err(rt::write::not_in_version("client_id"));
+                }
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.client_id.as_deref() != Some("") {
-                w.fail(rt::write::not_in_version("client_id"));
-            }
-            if let Some(r) = w.run::<8>("request_api_key") {
-                r[0..2].copy_from_slice(&self.request_api_key.to_be_bytes());
-                r[2..4].copy_from_slice(&self.request_api_version.to_be_bytes());
-                r[4..8].copy_from_slice(&self.correlation_id.to_be_bytes());
-            }
-            if v >= 1 {
-                w.opt_str(self.client_id.as_deref(), false, v >= 1, "client_id");
-            }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 0 && self.client_id.as_deref() != Some("") {
+                    w.fail(rt::write::not_in_version("client_id"));
+                }
+                if let Some(r) = w.run::<8>("request_api_key") {
+                    r[0..2].copy_from_slice(&self.request_api_key.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.request_api_version.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.correlation_id.to_be_bytes());
+                }
+                if v >= 1 {
+                    w.opt_str(self.client_id.as_deref(), false, v >= 1, "client_id");
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
     impl rt::OwnedMessage for RequestHeader {
         type View<'a> = super::RequestHeader<'a>;
+        #[inline]
         fn from_view(v: &super::RequestHeader<'_>) -> Self {
             Self::from(v)
         }

@@ -30,6 +30,7 @@ impl<'a> ResponseHeader<'a> {
 }
 
 impl Default for ResponseHeader<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,13 +38,16 @@ impl Default for ResponseHeader<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ResponseHeader<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ResponseHeader {{ correlation_id: {=i32}, unknown_tagged_fields: {} }}",
-            self.correlation_id,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ResponseHeader {{ correlation_id: {=i32}, unknown_tagged_fields: {} }}",
+                self.correlation_id,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -80,27 +84,33 @@ impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.correlation_id, "correlation_id");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.correlation_id, "correlation_id");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -173,6 +183,7 @@ pub mod owned {
     }
 
     impl Default for ResponseHeader {
+        #[inline]
         fn default() -> Self {
             Self {
                 correlation_id: 0_i32,
@@ -182,11 +193,14 @@ pub mod owned {
     }
 
     impl From<&super::ResponseHeader<'_>> for ResponseHeader {
+        #[inline]
         fn from(v: &super::ResponseHeader<'_>) -> Self {
-            Self {
-                correlation_id: v.correlation_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    correlation_id: v.correlation_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -207,39 +221,46 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 1 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<5>("correlation_id") {
-                    r[0..4].copy_from_slice(&self.correlation_id.to_be_bytes());
-                    r[4] = 0;
-                }
-            } else {
-                w.i32(self.correlation_id, "correlation_id");
-                if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            rt::outline(move || {
+                if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<5>("correlation_id") {
+                        r[0..4].copy_from_slice(&self.correlation_id.to_be_bytes());
+                        r[4] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.i32(self.correlation_id, "correlation_id");
+                    if v >= 1 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for ResponseHeader {
         type View<'a> = super::ResponseHeader<'a>;
+        #[inline]
         fn from_view(v: &super::ResponseHeader<'_>) -> Self {
             Self::from(v)
         }

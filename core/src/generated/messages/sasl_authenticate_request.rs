@@ -31,6 +31,7 @@ impl<'a> SaslAuthenticateRequest<'a> {
 }
 
 impl Default for SaslAuthenticateRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -38,13 +39,16 @@ impl Default for SaslAuthenticateRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SaslAuthenticateRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "SaslAuthenticateRequest {{ auth_bytes: {=[u8]}, unknown_tagged_fields: {} }}",
-            self.auth_bytes,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "SaslAuthenticateRequest {{ auth_bytes: {=[u8]}, unknown_tagged_fields: {} }}",
+                self.auth_bytes,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -81,28 +85,34 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::bytes_size(self.auth_bytes, v >= 2, "auth_bytes")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::bytes_size(self.auth_bytes, v >= 2, "auth_bytes")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.bytes(self.auth_bytes, v >= 2, "auth_bytes");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.bytes(self.auth_bytes, v >= 2, "auth_bytes");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -176,6 +186,7 @@ pub mod owned {
     }
 
     impl Default for SaslAuthenticateRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 auth_bytes: Vec::new(),
@@ -185,11 +196,14 @@ pub mod owned {
     }
 
     impl From<&super::SaslAuthenticateRequest<'_>> for SaslAuthenticateRequest {
+        #[inline]
         fn from(v: &super::SaslAuthenticateRequest<'_>) -> Self {
-            Self {
-                auth_bytes: v.auth_bytes.to_vec(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    auth_bytes: v.auth_bytes.to_vec(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -210,33 +224,40 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::bytes_size(&self.auth_bytes, v >= 2, "auth_bytes")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::bytes_size(&self.auth_bytes, v >= 2, "auth_bytes")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.bytes(&self.auth_bytes, v >= 2, "auth_bytes");
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.bytes(&self.auth_bytes, v >= 2, "auth_bytes");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
     impl rt::OwnedMessage for SaslAuthenticateRequest {
         type View<'a> = super::SaslAuthenticateRequest<'a>;
+        #[inline]
         fn from_view(v: &super::SaslAuthenticateRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -39,6 +39,7 @@ impl<'a> SaslAuthenticateResponse<'a> {
 }
 
 impl Default for SaslAuthenticateResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for SaslAuthenticateResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SaslAuthenticateResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "SaslAuthenticateResponse {{ error_code: {=i16}, error_message: {}, auth_bytes: {=[u8]}, session_lifetime_ms: {=i64}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.auth_bytes, self.session_lifetime_ms, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "SaslAuthenticateResponse {{ error_code: {=i16}, error_message: {}, auth_bytes: {=[u8]}, session_lifetime_ms: {=i64}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.auth_bytes, self.session_lifetime_ms, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -102,37 +106,43 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::opt_str_size(self.error_message, v >= 2, true, "error_message")?;
-        n += rt::write::bytes_size(self.auth_bytes, v >= 2, "auth_bytes")?;
-        if v >= 1 {
-            n += 8;
-        }
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::opt_str_size(self.error_message, v >= 2, true, "error_message")?;
+            n += rt::write::bytes_size(self.auth_bytes, v >= 2, "auth_bytes")?;
+            if v >= 1 {
+                n += 8;
             }
-        }
-        Ok(n)
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, v >= 2, true, "error_message");
-        w.bytes(self.auth_bytes, v >= 2, "auth_bytes");
-        if v >= 1 {
-            w.i64(self.session_lifetime_ms, "session_lifetime_ms");
-        }
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, v >= 2, true, "error_message");
+            w.bytes(self.auth_bytes, v >= 2, "auth_bytes");
+            if v >= 1 {
+                w.i64(self.session_lifetime_ms, "session_lifetime_ms");
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -268,6 +278,7 @@ pub mod owned {
     }
 
     impl Default for SaslAuthenticateResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -280,14 +291,17 @@ pub mod owned {
     }
 
     impl From<&super::SaslAuthenticateResponse<'_>> for SaslAuthenticateResponse {
+        #[inline]
         fn from(v: &super::SaslAuthenticateResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                auth_bytes: v.auth_bytes.to_vec(),
-                session_lifetime_ms: v.session_lifetime_ms,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    auth_bytes: v.auth_bytes.to_vec(),
+                    session_lifetime_ms: v.session_lifetime_ms,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -318,49 +332,56 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
-            n += rt::write::bytes_size(&self.auth_bytes, v >= 2, "auth_bytes")?;
-            if v >= 1 {
-                n += 8;
-            }
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
-                }
-            }
-            Ok(n)
-        }
-
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i16(self.error_code, "error_code");
-            w.opt_str(self.error_message.as_deref(), v >= 2, true, "error_message");
-            w.bytes(&self.auth_bytes, v >= 2, "auth_bytes");
-            if v >= 2 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<9>("session_lifetime_ms") {
-                    r[0..8].copy_from_slice(&self.session_lifetime_ms.to_be_bytes());
-                    r[8] = 0;
-                }
-            } else {
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
+                n += rt::write::bytes_size(&self.auth_bytes, v >= 2, "auth_bytes")?;
                 if v >= 1 {
-                    w.i64(self.session_lifetime_ms, "session_lifetime_ms");
+                    n += 8;
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
+        }
+
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::outline(move || {
+                w.i16(self.error_code, "error_code");
+                w.opt_str(self.error_message.as_deref(), v >= 2, true, "error_message");
+                w.bytes(&self.auth_bytes, v >= 2, "auth_bytes");
+                if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<9>("session_lifetime_ms") {
+                        r[0..8].copy_from_slice(&self.session_lifetime_ms.to_be_bytes());
+                        r[8] = 0;
+                    }
+                } else {
+                    if v >= 1 {
+                        w.i64(self.session_lifetime_ms, "session_lifetime_ms");
+                    }
+                    if v >= 2 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for SaslAuthenticateResponse {
         type View<'a> = super::SaslAuthenticateResponse<'a>;
+        #[inline]
         fn from_view(v: &super::SaslAuthenticateResponse<'_>) -> Self {
             Self::from(v)
         }

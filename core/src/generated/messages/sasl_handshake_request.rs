@@ -31,6 +31,7 @@ impl<'a> SaslHandshakeRequest<'a> {
 }
 
 impl Default for SaslHandshakeRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -38,13 +39,16 @@ impl Default for SaslHandshakeRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SaslHandshakeRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "SaslHandshakeRequest {{ mechanism: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.mechanism,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "SaslHandshakeRequest {{ mechanism: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.mechanism,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -73,18 +77,24 @@ impl<'a> rt::Struct<'a> for SaslHandshakeRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.mechanism, false, "mechanism")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.mechanism, false, "mechanism")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.mechanism, false, "mechanism");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.str(self.mechanism, false, "mechanism");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -157,6 +167,7 @@ pub mod owned {
     }
 
     impl Default for SaslHandshakeRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 mechanism: rt::CompactString::const_new(""),
@@ -166,11 +177,14 @@ pub mod owned {
     }
 
     impl From<&super::SaslHandshakeRequest<'_>> for SaslHandshakeRequest {
+        #[inline]
         fn from(v: &super::SaslHandshakeRequest<'_>) -> Self {
-            Self {
-                mechanism: v.mechanism.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    mechanism: v.mechanism.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -186,23 +200,30 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.mechanism, false, "mechanism")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.mechanism, false, "mechanism")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.mechanism, false, "mechanism");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.str(&self.mechanism, false, "mechanism");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for SaslHandshakeRequest {
         type View<'a> = super::SaslHandshakeRequest<'a>;
+        #[inline]
         fn from_view(v: &super::SaslHandshakeRequest<'_>) -> Self {
             Self::from(v)
         }

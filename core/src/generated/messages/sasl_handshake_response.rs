@@ -33,6 +33,7 @@ impl<'a> SaslHandshakeResponse<'a> {
 }
 
 impl Default for SaslHandshakeResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for SaslHandshakeResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SaslHandshakeResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "SaslHandshakeResponse {{ error_code: {=i16}, mechanisms: {}, unknown_tagged_fields: {} }}",
-            self.error_code,
-            self.mechanisms,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "SaslHandshakeResponse {{ error_code: {=i16}, mechanisms: {}, unknown_tagged_fields: {} }}",
+                self.error_code,
+                self.mechanisms,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -79,19 +83,25 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::array_size(&self.mechanisms, false, v, "mechanisms")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::array_size(&self.mechanisms, false, v, "mechanisms")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "error_code");
-        w.array(&self.mechanisms, false, v, "mechanisms");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.i16(self.error_code, "error_code");
+            w.array(&self.mechanisms, false, v, "mechanisms");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -185,6 +195,7 @@ pub mod owned {
     }
 
     impl Default for SaslHandshakeResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -195,12 +206,15 @@ pub mod owned {
     }
 
     impl From<&super::SaslHandshakeResponse<'_>> for SaslHandshakeResponse {
+        #[inline]
         fn from(v: &super::SaslHandshakeResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                mechanisms: v.mechanisms.iter().map(rt::CompactString::from).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    mechanisms: v.mechanisms.iter().map(rt::CompactString::from).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -218,24 +232,31 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::owned::vec_size(&self.mechanisms, false, v, "mechanisms")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::owned::vec_size(&self.mechanisms, false, v, "mechanisms")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i16(self.error_code, "error_code");
-            rt::owned::write_vec(w, &self.mechanisms, false, v, "mechanisms");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.i16(self.error_code, "error_code");
+                rt::owned::write_vec(w, &self.mechanisms, false, v, "mechanisms");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
     impl rt::OwnedMessage for SaslHandshakeResponse {
         type View<'a> = super::SaslHandshakeResponse<'a>;
+        #[inline]
         fn from_view(v: &super::SaslHandshakeResponse<'_>) -> Self {
             Self::from(v)
         }

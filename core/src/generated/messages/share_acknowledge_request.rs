@@ -44,6 +44,7 @@ impl<'a> ShareAcknowledgeRequest<'a> {
 }
 
 impl Default for ShareAcknowledgeRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -51,32 +52,38 @@ impl Default for ShareAcknowledgeRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareAcknowledgeRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ShareAcknowledgeRequest {{ group_id: {}, member_id: {}, share_session_epoch: {=i32}, is_renew_ack: {=bool}, topics: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.group_id), rt::defmt_fmt::OptStr(self.member_id), self.share_session_epoch, self.is_renew_ack, self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ShareAcknowledgeRequest {{ group_id: {}, member_id: {}, share_session_epoch: {=i32}, is_renew_ack: {=bool}, topics: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.group_id), rt::defmt_fmt::OptStr(self.member_id), self.share_session_epoch, self.is_renew_ack, self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for ShareAcknowledgeRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let group_id = rt::read::opt_str(c, true, true, "group_id")?;
-        let member_id = rt::read::opt_str(c, true, true, "member_id")?;
-        let share_session_epoch = rt::read::i32(c, "share_session_epoch")?;
-        let is_renew_ack = if v >= 2 {
-            rt::read::bool(c, "is_renew_ack")?
-        } else {
-            false
-        };
-        let topics = rt::read::array::<AcknowledgeTopic<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            group_id,
-            member_id,
-            share_session_epoch,
-            is_renew_ack,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let group_id = rt::read::opt_str(c, true, true, "group_id")?;
+            let member_id = rt::read::opt_str(c, true, true, "member_id")?;
+            let share_session_epoch = rt::read::i32(c, "share_session_epoch")?;
+            let is_renew_ack = if v >= 2 {
+                rt::read::bool(c, "is_renew_ack")?
+            } else {
+                false
+            };
+            let topics = rt::read::array::<AcknowledgeTopic<'a>>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                group_id,
+                member_id,
+                share_session_epoch,
+                is_renew_ack,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -99,37 +106,43 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::opt_str_size(self.group_id, true, true, "group_id")?;
-        n += rt::write::opt_str_size(self.member_id, true, true, "member_id")?;
-        if v >= 2 {
-            n += 1;
-        }
-        if v <= 1 && self.is_renew_ack {
-            return Err(rt::write::not_in_version("is_renew_ack"));
-        }
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::opt_str_size(self.group_id, true, true, "group_id")?;
+            n += rt::write::opt_str_size(self.member_id, true, true, "member_id")?;
+            if v >= 2 {
+                n += 1;
+            }
+            if v <= 1 && self.is_renew_ack {
+                return Err(rt::write::not_in_version("is_renew_ack"));
+            }
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 && self.is_renew_ack {
-            w.fail(rt::write::not_in_version("is_renew_ack"));
-        }
-        w.opt_str(self.group_id, true, true, "group_id");
-        w.opt_str(self.member_id, true, true, "member_id");
-        w.i32(self.share_session_epoch, "share_session_epoch");
-        if v >= 2 {
-            w.bool(self.is_renew_ack, "is_renew_ack");
-        }
-        w.array(&self.topics, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 1 && self.is_renew_ack {
+                w.fail(rt::write::not_in_version("is_renew_ack"));
+            }
+            w.opt_str(self.group_id, true, true, "group_id");
+            w.opt_str(self.member_id, true, true, "member_id");
+            w.i32(self.share_session_epoch, "share_session_epoch");
+            if v >= 2 {
+                w.bool(self.is_renew_ack, "is_renew_ack");
+            }
+            w.array(&self.topics, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -156,6 +169,7 @@ impl<'a> AcknowledgeTopic<'a> {
 }
 
 impl Default for AcknowledgeTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -163,46 +177,58 @@ impl Default for AcknowledgeTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AcknowledgeTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AcknowledgeTopic {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AcknowledgeTopic {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for AcknowledgeTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
-        let partitions = rt::read::array::<AcknowledgePartition<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
+            let partitions = rt::read::array::<AcknowledgePartition<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "topics[].topic_id")?;
-        rt::read::check_array::<AcknowledgePartition<'a>>(c, true, false, v, "topics[].partitions")?;
-        rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::uuid(c, "topics[].topic_id")?;
+            rt::read::check_array::<AcknowledgePartition<'a>>(c, true, false, v, "topics[].partitions")?;
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<AcknowledgePartition<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<AcknowledgePartition<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -227,21 +253,27 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "topics[].topic_id");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "topics[].topic_id");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -268,6 +300,7 @@ impl<'a> AcknowledgePartition<'a> {
 }
 
 impl Default for AcknowledgePartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -275,8 +308,11 @@ impl Default for AcknowledgePartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AcknowledgePartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AcknowledgePartition {{ partition_index: {=i32}, acknowledgement_batches: {}, unknown_tagged_fields: {} }}", self.partition_index, self.acknowledgement_batches, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AcknowledgePartition {{ partition_index: {=i32}, acknowledgement_batches: {}, unknown_tagged_fields: {} }}", self.partition_index, self.acknowledgement_batches, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -313,11 +349,14 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_array::<AcknowledgementBatch<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_array::<AcknowledgementBatch<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -351,31 +390,37 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(
-            &self.acknowledgement_batches,
-            true,
-            v,
-            "topics[].partitions[].acknowledgement_batches",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(
+                &self.acknowledgement_batches,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.array(
-            &self.acknowledgement_batches,
-            true,
-            v,
-            "topics[].partitions[].acknowledgement_batches",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.array(
+                &self.acknowledgement_batches,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -405,6 +450,7 @@ impl<'a> AcknowledgementBatch<'a> {
 }
 
 impl Default for AcknowledgementBatch<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -412,8 +458,11 @@ impl Default for AcknowledgementBatch<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AcknowledgementBatch<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AcknowledgementBatch {{ first_offset: {=i64}, last_offset: {=i64}, acknowledge_types: {}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.acknowledge_types, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AcknowledgementBatch {{ first_offset: {=i64}, last_offset: {=i64}, acknowledge_types: {}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.acknowledge_types, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -478,11 +527,14 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<i8>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<i8>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -520,38 +572,44 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(
-            &self.acknowledge_types,
-            true,
-            v,
-            "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(
+                &self.acknowledge_types,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i64(
-            self.first_offset,
-            "topics[].partitions[].acknowledgement_batches[].first_offset",
-        );
-        w.i64(
-            self.last_offset,
-            "topics[].partitions[].acknowledgement_batches[].last_offset",
-        );
-        w.array(
-            &self.acknowledge_types,
-            true,
-            v,
-            "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i64(
+                self.first_offset,
+                "topics[].partitions[].acknowledgement_batches[].first_offset",
+            );
+            w.i64(
+                self.last_offset,
+                "topics[].partitions[].acknowledgement_batches[].last_offset",
+            );
+            w.array(
+                &self.acknowledge_types,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -861,6 +919,7 @@ pub mod owned {
     }
 
     impl Default for ShareAcknowledgeRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: None,
@@ -874,73 +933,86 @@ pub mod owned {
     }
 
     impl From<&super::ShareAcknowledgeRequest<'_>> for ShareAcknowledgeRequest {
+        #[inline]
         fn from(v: &super::ShareAcknowledgeRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.map(rt::CompactString::from),
-                member_id: v.member_id.map(rt::CompactString::from),
-                share_session_epoch: v.share_session_epoch,
-                is_renew_ack: v.is_renew_ack,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.map(rt::CompactString::from),
+                    member_id: v.member_id.map(rt::CompactString::from),
+                    share_session_epoch: v.share_session_epoch,
+                    is_renew_ack: v.is_renew_ack,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ShareAcknowledgeRequest {}
 
     impl rt::OwnedStruct for ShareAcknowledgeRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::read::opt_str(c, true, true, "group_id")?.map(rt::CompactString::from);
-            let member_id = rt::read::opt_str(c, true, true, "member_id")?.map(rt::CompactString::from);
-            let share_session_epoch = rt::read::i32(c, "share_session_epoch")?;
-            let is_renew_ack = if v >= 2 {
-                rt::read::bool(c, "is_renew_ack")?
-            } else {
-                false
-            };
-            let topics = rt::owned::read_array::<AcknowledgeTopic, _>(c, true, v, "topics")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                group_id,
-                member_id,
-                share_session_epoch,
-                is_renew_ack,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let group_id = rt::read::opt_str(c, true, true, "group_id")?.map(rt::CompactString::from);
+                let member_id = rt::read::opt_str(c, true, true, "member_id")?.map(rt::CompactString::from);
+                let share_session_epoch = rt::read::i32(c, "share_session_epoch")?;
+                let is_renew_ack = if v >= 2 {
+                    rt::read::bool(c, "is_renew_ack")?
+                } else {
+                    false
+                };
+                let topics = rt::owned::read_array::<AcknowledgeTopic, _>(c, true, v, "topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    group_id,
+                    member_id,
+                    share_session_epoch,
+                    is_renew_ack,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
-            n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
-            if v >= 2 {
-                n += 1;
-            }
-            if v <= 1 && self.is_renew_ack {
-                return Err(rt::write::not_in_version("is_renew_ack"));
-            }
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
+                n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
+                if v >= 2 {
+                    n += 1;
+                }
+                if v <= 1 && self.is_renew_ack {
+                    return Err(rt::write::not_in_version("is_renew_ack"));
+                }
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 1 && self.is_renew_ack {
-                w.fail(rt::write::not_in_version("is_renew_ack"));
-            }
-            w.opt_str(self.group_id.as_deref(), true, true, "group_id");
-            w.opt_str(self.member_id.as_deref(), true, true, "member_id");
-            w.i32(self.share_session_epoch, "share_session_epoch");
-            if v >= 2 {
-                w.bool(self.is_renew_ack, "is_renew_ack");
-            }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if v <= 1 && self.is_renew_ack {
+                    w.fail(rt::write::not_in_version("is_renew_ack"));
+                }
+                w.opt_str(self.group_id.as_deref(), true, true, "group_id");
+                w.opt_str(self.member_id.as_deref(), true, true, "member_id");
+                w.i32(self.share_session_epoch, "share_session_epoch");
+                if v >= 2 {
+                    w.bool(self.is_renew_ack, "is_renew_ack");
+                }
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -956,6 +1028,7 @@ pub mod owned {
     }
 
     impl Default for AcknowledgeTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -966,41 +1039,50 @@ pub mod owned {
     }
 
     impl From<&super::AcknowledgeTopic<'_>> for AcknowledgeTopic {
+        #[inline]
         fn from(v: &super::AcknowledgeTopic<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for AcknowledgeTopic {}
 
     impl rt::OwnedStruct for AcknowledgeTopic {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
-            let partitions = rt::owned::read_array::<AcknowledgePartition, _>(c, true, v, "topics[].partitions")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
-            Ok(Self {
-                topic_id,
-                partitions,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
+                let partitions = rt::owned::read_array::<AcknowledgePartition, _>(c, true, v, "topics[].partitions")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+                Ok(Self {
+                    topic_id,
+                    partitions,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1023,6 +1105,7 @@ pub mod owned {
     }
 
     impl Default for AcknowledgePartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1033,12 +1116,15 @@ pub mod owned {
     }
 
     impl From<&super::AcknowledgePartition<'_>> for AcknowledgePartition {
+        #[inline]
         fn from(v: &super::AcknowledgePartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                acknowledgement_batches: v.acknowledgement_batches.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    acknowledgement_batches: v.acknowledgement_batches.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1065,20 +1151,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(
-                &self.acknowledgement_batches,
-                true,
-                v,
-                "topics[].partitions[].acknowledgement_batches",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(
+                    &self.acknowledgement_batches,
+                    true,
+                    v,
+                    "topics[].partitions[].acknowledgement_batches",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1109,6 +1198,7 @@ pub mod owned {
     }
 
     impl Default for AcknowledgementBatch {
+        #[inline]
         fn default() -> Self {
             Self {
                 first_offset: 0_i64,
@@ -1120,13 +1210,16 @@ pub mod owned {
     }
 
     impl From<&super::AcknowledgementBatch<'_>> for AcknowledgementBatch {
+        #[inline]
         fn from(v: &super::AcknowledgementBatch<'_>) -> Self {
-            Self {
-                first_offset: v.first_offset,
-                last_offset: v.last_offset,
-                acknowledge_types: v.acknowledge_types.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    first_offset: v.first_offset,
+                    last_offset: v.last_offset,
+                    acknowledge_types: v.acknowledge_types.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1168,20 +1261,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(
-                &self.acknowledge_types,
-                true,
-                v,
-                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(
+                    &self.acknowledge_types,
+                    true,
+                    v,
+                    "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1203,6 +1299,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ShareAcknowledgeRequest {
         type View<'a> = super::ShareAcknowledgeRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ShareAcknowledgeRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -46,6 +46,7 @@ impl<'a> ShareAcknowledgeResponse<'a> {
 }
 
 impl Default for ShareAcknowledgeResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -53,42 +54,48 @@ impl Default for ShareAcknowledgeResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareAcknowledgeResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ShareAcknowledgeResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, acquisition_lock_timeout_ms: {=i32}, responses: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.acquisition_lock_timeout_ms, self.responses, self.node_endpoints, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ShareAcknowledgeResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, acquisition_lock_timeout_ms: {=i32}, responses: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.acquisition_lock_timeout_ms, self.responses, self.node_endpoints, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for ShareAcknowledgeResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "error_message")?;
-        let acquisition_lock_timeout_ms = if v >= 2 {
-            rt::read::i32(c, "acquisition_lock_timeout_ms")?
-        } else {
-            0_i32
-        };
-        let responses = rt::read::array::<ShareAcknowledgeTopicResponse<'a>>(c, true, v, "responses")?;
-        let node_endpoints = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            acquisition_lock_timeout_ms,
-            responses,
-            node_endpoints,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?;
+            let acquisition_lock_timeout_ms = if v >= 2 {
+                rt::read::i32(c, "acquisition_lock_timeout_ms")?
+            } else {
+                0_i32
+            };
+            let responses = rt::read::array::<ShareAcknowledgeTopicResponse<'a>>(c, true, v, "responses")?;
+            let node_endpoints = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                acquisition_lock_timeout_ms,
+                responses,
+                node_endpoints,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -126,32 +133,38 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        if v >= 2 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.responses, true, v, "responses")?;
-        n += rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
+            if v >= 2 {
+                n += 4;
+            }
+            n += rt::write::array_size(&self.responses, true, v, "responses")?;
+            n += rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, true, true, "error_message");
-        if v >= 2 {
-            w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms");
-        }
-        w.array(&self.responses, true, v, "responses");
-        w.array(&self.node_endpoints, true, v, "node_endpoints");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, true, true, "error_message");
+            if v >= 2 {
+                w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms");
+            }
+            w.array(&self.responses, true, v, "responses");
+            w.array(&self.node_endpoints, true, v, "node_endpoints");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -178,6 +191,7 @@ impl<'a> ShareAcknowledgeTopicResponse<'a> {
 }
 
 impl Default for ShareAcknowledgeTopicResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -185,46 +199,58 @@ impl Default for ShareAcknowledgeTopicResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareAcknowledgeTopicResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ShareAcknowledgeTopicResponse {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ShareAcknowledgeTopicResponse {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for ShareAcknowledgeTopicResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
-        let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "responses[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
+            let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "responses[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "responses[].topic_id")?;
-        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "responses[].partitions")?;
-        rt::read::check_tags(c, "responses[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::uuid(c, "responses[].topic_id")?;
+            rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "responses[].partitions")?;
+            rt::read::check_tags(c, "responses[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -249,21 +275,27 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "responses[].topic_id");
-        w.array(&self.partitions, true, v, "responses[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "responses[].topic_id");
+            w.array(&self.partitions, true, v, "responses[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -296,6 +328,7 @@ impl<'a> NodeEndpoint<'a> {
 }
 
 impl Default for NodeEndpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -303,16 +336,11 @@ impl Default for NodeEndpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for NodeEndpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}",
-            self.node_id,
-            self.host,
-            self.port,
-            rt::defmt_fmt::OptStr(self.rack),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}", self.node_id, self.host, self.port, rt::defmt_fmt::OptStr(self.rack), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -348,13 +376,16 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -388,24 +419,30 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
-        n += rt::write::opt_str_size(self.rack, true, true, "node_endpoints[].rack")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
+            n += rt::write::opt_str_size(self.rack, true, true, "node_endpoints[].rack")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.node_id, "node_endpoints[].node_id");
-        w.str(self.host, true, "node_endpoints[].host");
-        w.i32(self.port, "node_endpoints[].port");
-        w.opt_str(self.rack, true, true, "node_endpoints[].rack");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.node_id, "node_endpoints[].node_id");
+            w.str(self.host, true, "node_endpoints[].host");
+            w.i32(self.port, "node_endpoints[].port");
+            w.opt_str(self.rack, true, true, "node_endpoints[].rack");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -438,6 +475,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -445,8 +483,11 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, current_leader: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.current_leader, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, current_leader: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.current_leader, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -496,12 +537,15 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        rt::read::skip_str(c, true)?;
-        <LeaderIdAndEpoch as rt::Struct>::skip(c, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            rt::read::skip_str(c, true)?;
+            <LeaderIdAndEpoch as rt::Struct>::skip(c, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -542,24 +586,30 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, true, true, "responses[].partitions[].error_message")?;
-        n += rt::Struct::size(&self.current_leader, v)?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, true, true, "responses[].partitions[].error_message")?;
+            n += rt::Struct::size(&self.current_leader, v)?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "responses[].partitions[].partition_index");
-        w.i16(self.error_code, "responses[].partitions[].error_code");
-        w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
-        rt::Struct::write(&self.current_leader, w, v);
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "responses[].partitions[].partition_index");
+            w.i16(self.error_code, "responses[].partitions[].error_code");
+            w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
+            rt::Struct::write(&self.current_leader, w, v);
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -586,6 +636,7 @@ impl<'a> LeaderIdAndEpoch<'a> {
 }
 
 impl Default for LeaderIdAndEpoch<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -593,14 +644,17 @@ impl Default for LeaderIdAndEpoch<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderIdAndEpoch<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
-            self.leader_id,
-            self.leader_epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
+                self.leader_id,
+                self.leader_epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -645,10 +699,13 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 8)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 8)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -677,23 +734,29 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id");
-        w.i32(
-            self.leader_epoch,
-            "responses[].partitions[].current_leader.leader_epoch",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id");
+            w.i32(
+                self.leader_epoch,
+                "responses[].partitions[].current_leader.leader_epoch",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1119,6 +1182,7 @@ pub mod owned {
     }
 
     impl Default for ShareAcknowledgeResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -1133,81 +1197,94 @@ pub mod owned {
     }
 
     impl From<&super::ShareAcknowledgeResponse<'_>> for ShareAcknowledgeResponse {
+        #[inline]
         fn from(v: &super::ShareAcknowledgeResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                acquisition_lock_timeout_ms: v.acquisition_lock_timeout_ms,
-                responses: v.responses.iter().map(|e| (&e).into()).collect(),
-                node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    acquisition_lock_timeout_ms: v.acquisition_lock_timeout_ms,
+                    responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                    node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ShareAcknowledgeResponse {}
 
     impl rt::OwnedStruct for ShareAcknowledgeResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
-            let acquisition_lock_timeout_ms = if v >= 2 {
-                rt::read::i32(c, "acquisition_lock_timeout_ms")?
-            } else {
-                0_i32
-            };
-            let responses = rt::owned::read_array::<ShareAcknowledgeTopicResponse, _>(c, true, v, "responses")?;
-            let node_endpoints = rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                error_message,
-                acquisition_lock_timeout_ms,
-                responses,
-                node_endpoints,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let acquisition_lock_timeout_ms = if v >= 2 {
+                    rt::read::i32(c, "acquisition_lock_timeout_ms")?
+                } else {
+                    0_i32
+                };
+                let responses = rt::owned::read_array::<ShareAcknowledgeTopicResponse, _>(c, true, v, "responses")?;
+                let node_endpoints = rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    error_message,
+                    acquisition_lock_timeout_ms,
+                    responses,
+                    node_endpoints,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            if v >= 2 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
-            n += rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+                if v >= 2 {
+                    n += 4;
+                }
+                n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
+                n += rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            if v >= 2 {
-                w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms");
-            }
-            rt::owned::write_vec(w, &self.responses, true, v, "responses");
-            rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+                if v >= 2 {
+                    w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms");
+                }
+                rt::owned::write_vec(w, &self.responses, true, v, "responses");
+                rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -1223,6 +1300,7 @@ pub mod owned {
     }
 
     impl Default for ShareAcknowledgeTopicResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -1233,41 +1311,50 @@ pub mod owned {
     }
 
     impl From<&super::ShareAcknowledgeTopicResponse<'_>> for ShareAcknowledgeTopicResponse {
+        #[inline]
         fn from(v: &super::ShareAcknowledgeTopicResponse<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ShareAcknowledgeTopicResponse {}
 
     impl rt::OwnedStruct for ShareAcknowledgeTopicResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
-            let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "responses[].partitions")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?);
-            Ok(Self {
-                topic_id,
-                partitions,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
+                let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "responses[].partitions")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?);
+                Ok(Self {
+                    topic_id,
+                    partitions,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1294,6 +1381,7 @@ pub mod owned {
     }
 
     impl Default for NodeEndpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
@@ -1306,14 +1394,17 @@ pub mod owned {
     }
 
     impl From<&super::NodeEndpoint<'_>> for NodeEndpoint {
+        #[inline]
         fn from(v: &super::NodeEndpoint<'_>) -> Self {
-            Self {
-                node_id: v.node_id,
-                host: v.host.into(),
-                port: v.port,
-                rack: v.rack.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    node_id: v.node_id,
+                    host: v.host.into(),
+                    port: v.port,
+                    rack: v.rack.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1339,16 +1430,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
-            n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "node_endpoints[].rack")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
+                n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "node_endpoints[].rack")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1377,6 +1471,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1389,14 +1484,17 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                current_leader: (&v.current_leader).into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    current_leader: (&v.current_leader).into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1433,21 +1531,24 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(
-                self.error_message.as_deref(),
-                true,
-                true,
-                "responses[].partitions[].error_message",
-            )?;
-            n += rt::OwnedStruct::size(&self.current_leader, v)?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    true,
+                    true,
+                    "responses[].partitions[].error_message",
+                )?;
+                n += rt::OwnedStruct::size(&self.current_leader, v)?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1479,6 +1580,7 @@ pub mod owned {
     }
 
     impl Default for LeaderIdAndEpoch {
+        #[inline]
         fn default() -> Self {
             Self {
                 leader_id: 0_i32,
@@ -1489,12 +1591,15 @@ pub mod owned {
     }
 
     impl From<&super::LeaderIdAndEpoch<'_>> for LeaderIdAndEpoch {
+        #[inline]
         fn from(v: &super::LeaderIdAndEpoch<'_>) -> Self {
-            Self {
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1526,14 +1631,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1556,6 +1664,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ShareAcknowledgeResponse {
         type View<'a> = super::ShareAcknowledgeResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ShareAcknowledgeResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -65,6 +65,7 @@ impl<'a> ShareFetchRequest<'a> {
 }
 
 impl Default for ShareFetchRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -72,82 +73,88 @@ impl Default for ShareFetchRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareFetchRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ShareFetchRequest {{ group_id: {}, member_id: {}, share_session_epoch: {=i32}, max_wait_ms: {=i32}, min_bytes: {=i32}, max_bytes: {=i32}, max_records: {=i32}, batch_size: {=i32}, share_acquire_mode: {=i8}, is_renew_ack: {=bool}, topics: {}, forgotten_topics_data: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.group_id), rt::defmt_fmt::OptStr(self.member_id), self.share_session_epoch, self.max_wait_ms, self.min_bytes, self.max_bytes, self.max_records, self.batch_size, self.share_acquire_mode, self.is_renew_ack, self.topics, self.forgotten_topics_data, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ShareFetchRequest {{ group_id: {}, member_id: {}, share_session_epoch: {=i32}, max_wait_ms: {=i32}, min_bytes: {=i32}, max_bytes: {=i32}, max_records: {=i32}, batch_size: {=i32}, share_acquire_mode: {=i8}, is_renew_ack: {=bool}, topics: {}, forgotten_topics_data: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.group_id), rt::defmt_fmt::OptStr(self.member_id), self.share_session_epoch, self.max_wait_ms, self.min_bytes, self.max_bytes, self.max_records, self.batch_size, self.share_acquire_mode, self.is_renew_ack, self.topics, self.forgotten_topics_data, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for ShareFetchRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let group_id = rt::read::opt_str(c, true, true, "group_id")?;
-        let member_id = rt::read::opt_str(c, true, true, "member_id")?;
-        let r: [u8; 16] = match rt::read::run::<16>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "share_session_epoch")?;
-                rt::read::i32(c, "max_wait_ms")?;
-                rt::read::i32(c, "min_bytes")?;
-                rt::read::i32(c, "max_bytes")?;
-                return Err(rt::read::short(c, "share_session_epoch"));
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let group_id = rt::read::opt_str(c, true, true, "group_id")?;
+            let member_id = rt::read::opt_str(c, true, true, "member_id")?;
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "share_session_epoch")?;
+                    rt::read::i32(c, "max_wait_ms")?;
+                    rt::read::i32(c, "min_bytes")?;
+                    rt::read::i32(c, "max_bytes")?;
+                    return Err(rt::read::short(c, "share_session_epoch"));
+                }
+            };
+            let share_session_epoch = rt::read::i32_at::<16, 0>(&r);
+            let max_wait_ms = rt::read::i32_at::<16, 4>(&r);
+            let min_bytes = rt::read::i32_at::<16, 8>(&r);
+            let max_bytes = rt::read::i32_at::<16, 12>(&r);
+            let max_records;
+            let batch_size;
+            if v >= 1 {
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "max_records")?;
+                        rt::read::i32(c, "batch_size")?;
+                        return Err(rt::read::short(c, "max_records"));
+                    }
+                };
+                max_records = rt::read::i32_at::<8, 0>(&r);
+                batch_size = rt::read::i32_at::<8, 4>(&r);
+            } else {
+                max_records = 0_i32;
+                batch_size = 0_i32;
             }
-        };
-        let share_session_epoch = rt::read::i32_at::<16, 0>(&r);
-        let max_wait_ms = rt::read::i32_at::<16, 4>(&r);
-        let min_bytes = rt::read::i32_at::<16, 8>(&r);
-        let max_bytes = rt::read::i32_at::<16, 12>(&r);
-        let max_records;
-        let batch_size;
-        if v >= 1 {
-            let r: [u8; 8] = match rt::read::run::<8>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "max_records")?;
-                    rt::read::i32(c, "batch_size")?;
-                    return Err(rt::read::short(c, "max_records"));
-                }
-            };
-            max_records = rt::read::i32_at::<8, 0>(&r);
-            batch_size = rt::read::i32_at::<8, 4>(&r);
-        } else {
-            max_records = 0_i32;
-            batch_size = 0_i32;
-        }
-        let share_acquire_mode;
-        let is_renew_ack;
-        if v >= 2 {
-            let r: [u8; 2] = match rt::read::run::<2>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i8(c, "share_acquire_mode")?;
-                    rt::read::bool(c, "is_renew_ack")?;
-                    return Err(rt::read::short(c, "share_acquire_mode"));
-                }
-            };
-            share_acquire_mode = rt::read::i8_at::<2, 0>(&r);
-            is_renew_ack = rt::read::canon_bool(c, rt::read::u8_at::<2, 1>(&r));
-        } else {
-            share_acquire_mode = 0_i8;
-            is_renew_ack = false;
-        }
-        let topics = rt::read::array::<FetchTopic<'a>>(c, true, v, "topics")?;
-        let forgotten_topics_data = rt::read::array::<ForgottenTopic<'a>>(c, true, v, "forgotten_topics_data")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            group_id,
-            member_id,
-            share_session_epoch,
-            max_wait_ms,
-            min_bytes,
-            max_bytes,
-            max_records,
-            batch_size,
-            share_acquire_mode,
-            is_renew_ack,
-            topics,
-            forgotten_topics_data,
-            unknown_tagged_fields,
+            let share_acquire_mode;
+            let is_renew_ack;
+            if v >= 2 {
+                let r: [u8; 2] = match rt::read::run::<2>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i8(c, "share_acquire_mode")?;
+                        rt::read::bool(c, "is_renew_ack")?;
+                        return Err(rt::read::short(c, "share_acquire_mode"));
+                    }
+                };
+                share_acquire_mode = rt::read::i8_at::<2, 0>(&r);
+                is_renew_ack = rt::read::canon_bool(c, rt::read::u8_at::<2, 1>(&r));
+            } else {
+                share_acquire_mode = 0_i8;
+                is_renew_ack = false;
+            }
+            let topics = rt::read::array::<FetchTopic<'a>>(c, true, v, "topics")?;
+            let forgotten_topics_data = rt::read::array::<ForgottenTopic<'a>>(c, true, v, "forgotten_topics_data")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                group_id,
+                member_id,
+                share_session_epoch,
+                max_wait_ms,
+                min_bytes,
+                max_bytes,
+                max_records,
+                batch_size,
+                share_acquire_mode,
+                is_renew_ack,
+                topics,
+                forgotten_topics_data,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -191,72 +198,78 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::opt_str_size(self.group_id, true, true, "group_id")?;
-        n += rt::write::opt_str_size(self.member_id, true, true, "member_id")?;
-        if v >= 1 {
-            n += 4;
-        }
-        if v <= 0 && self.max_records != 0_i32 {
-            return Err(rt::write::not_in_version("max_records"));
-        }
-        if v >= 1 {
-            n += 4;
-        }
-        if v <= 0 && self.batch_size != 0_i32 {
-            return Err(rt::write::not_in_version("batch_size"));
-        }
-        if v >= 2 {
-            n += 1;
-        }
-        if v >= 2 {
-            n += 1;
-        }
-        if v <= 1 && self.is_renew_ack {
-            return Err(rt::write::not_in_version("is_renew_ack"));
-        }
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        n += rt::write::array_size(&self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::opt_str_size(self.group_id, true, true, "group_id")?;
+            n += rt::write::opt_str_size(self.member_id, true, true, "member_id")?;
+            if v >= 1 {
+                n += 4;
+            }
+            if v <= 0 && self.max_records != 0_i32 {
+                return Err(rt::write::not_in_version("max_records"));
+            }
+            if v >= 1 {
+                n += 4;
+            }
+            if v <= 0 && self.batch_size != 0_i32 {
+                return Err(rt::write::not_in_version("batch_size"));
+            }
+            if v >= 2 {
+                n += 1;
+            }
+            if v >= 2 {
+                n += 1;
+            }
+            if v <= 1 && self.is_renew_ack {
+                return Err(rt::write::not_in_version("is_renew_ack"));
+            }
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            n += rt::write::array_size(&self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.max_records != 0_i32 {
-            w.fail(rt::write::not_in_version("max_records"));
-        }
-        if v <= 0 && self.batch_size != 0_i32 {
-            w.fail(rt::write::not_in_version("batch_size"));
-        }
-        if v <= 1 && self.is_renew_ack {
-            w.fail(rt::write::not_in_version("is_renew_ack"));
-        }
-        w.opt_str(self.group_id, true, true, "group_id");
-        w.opt_str(self.member_id, true, true, "member_id");
-        w.i32(self.share_session_epoch, "share_session_epoch");
-        w.i32(self.max_wait_ms, "max_wait_ms");
-        w.i32(self.min_bytes, "min_bytes");
-        w.i32(self.max_bytes, "max_bytes");
-        if v >= 1 {
-            w.i32(self.max_records, "max_records");
-        }
-        if v >= 1 {
-            w.i32(self.batch_size, "batch_size");
-        }
-        if v >= 2 {
-            w.i8(self.share_acquire_mode, "share_acquire_mode");
-        }
-        if v >= 2 {
-            w.bool(self.is_renew_ack, "is_renew_ack");
-        }
-        w.array(&self.topics, true, v, "topics");
-        w.array(&self.forgotten_topics_data, true, v, "forgotten_topics_data");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.max_records != 0_i32 {
+                w.fail(rt::write::not_in_version("max_records"));
+            }
+            if v <= 0 && self.batch_size != 0_i32 {
+                w.fail(rt::write::not_in_version("batch_size"));
+            }
+            if v <= 1 && self.is_renew_ack {
+                w.fail(rt::write::not_in_version("is_renew_ack"));
+            }
+            w.opt_str(self.group_id, true, true, "group_id");
+            w.opt_str(self.member_id, true, true, "member_id");
+            w.i32(self.share_session_epoch, "share_session_epoch");
+            w.i32(self.max_wait_ms, "max_wait_ms");
+            w.i32(self.min_bytes, "min_bytes");
+            w.i32(self.max_bytes, "max_bytes");
+            if v >= 1 {
+                w.i32(self.max_records, "max_records");
+            }
+            if v >= 1 {
+                w.i32(self.batch_size, "batch_size");
+            }
+            if v >= 2 {
+                w.i8(self.share_acquire_mode, "share_acquire_mode");
+            }
+            if v >= 2 {
+                w.bool(self.is_renew_ack, "is_renew_ack");
+            }
+            w.array(&self.topics, true, v, "topics");
+            w.array(&self.forgotten_topics_data, true, v, "forgotten_topics_data");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -283,6 +296,7 @@ impl<'a> FetchTopic<'a> {
 }
 
 impl Default for FetchTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -290,46 +304,58 @@ impl Default for FetchTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FetchTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "FetchTopic {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "FetchTopic {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for FetchTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
-        let partitions = rt::read::array::<FetchPartition<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
+            let partitions = rt::read::array::<FetchPartition<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "topics[].topic_id")?;
-        rt::read::check_array::<FetchPartition<'a>>(c, true, false, v, "topics[].partitions")?;
-        rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::uuid(c, "topics[].topic_id")?;
+            rt::read::check_array::<FetchPartition<'a>>(c, true, false, v, "topics[].partitions")?;
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<FetchPartition<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<FetchPartition<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -354,21 +380,27 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "topics[].topic_id");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "topics[].topic_id");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -395,6 +427,7 @@ impl<'a> ForgottenTopic<'a> {
 }
 
 impl Default for ForgottenTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -402,14 +435,17 @@ impl Default for ForgottenTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ForgottenTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ForgottenTopic {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ForgottenTopic {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -439,11 +475,14 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -477,21 +516,27 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
-        w.array(&self.partitions, true, v, "forgotten_topics_data[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
+            w.array(&self.partitions, true, v, "forgotten_topics_data[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -521,6 +566,7 @@ impl<'a> FetchPartition<'a> {
 }
 
 impl Default for FetchPartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -528,8 +574,11 @@ impl Default for FetchPartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FetchPartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "FetchPartition {{ partition_index: {=i32}, partition_max_bytes: {=i32}, acknowledgement_batches: {}, unknown_tagged_fields: {} }}", self.partition_index, self.partition_max_bytes, self.acknowledgement_batches, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "FetchPartition {{ partition_index: {=i32}, partition_max_bytes: {=i32}, acknowledgement_batches: {}, unknown_tagged_fields: {} }}", self.partition_index, self.partition_max_bytes, self.acknowledgement_batches, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -575,14 +624,17 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        if v <= 0 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
-        }
-        rt::read::skip_array::<AcknowledgementBatch<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+            if v <= 0 {
+                rt::read::skip(c, 4)?;
+            }
+            rt::read::skip_array::<AcknowledgementBatch<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -622,43 +674,49 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        if v <= 0 {
-            n += 4;
-        }
-        if v >= 1 && self.partition_max_bytes != 0_i32 {
-            return Err(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
-        }
-        n += rt::write::array_size(
-            &self.acknowledgement_batches,
-            true,
-            v,
-            "topics[].partitions[].acknowledgement_batches",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            if v <= 0 {
+                n += 4;
+            }
+            if v >= 1 && self.partition_max_bytes != 0_i32 {
+                return Err(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
+            }
+            n += rt::write::array_size(
+                &self.acknowledgement_batches,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 && self.partition_max_bytes != 0_i32 {
-            w.fail(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
-        }
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        if v <= 0 {
-            w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes");
-        }
-        w.array(
-            &self.acknowledgement_batches,
-            true,
-            v,
-            "topics[].partitions[].acknowledgement_batches",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v >= 1 && self.partition_max_bytes != 0_i32 {
+                w.fail(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
+            }
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            if v <= 0 {
+                w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes");
+            }
+            w.array(
+                &self.acknowledgement_batches,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -688,6 +746,7 @@ impl<'a> AcknowledgementBatch<'a> {
 }
 
 impl Default for AcknowledgementBatch<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -695,8 +754,11 @@ impl Default for AcknowledgementBatch<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AcknowledgementBatch<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AcknowledgementBatch {{ first_offset: {=i64}, last_offset: {=i64}, acknowledge_types: {}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.acknowledge_types, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AcknowledgementBatch {{ first_offset: {=i64}, last_offset: {=i64}, acknowledge_types: {}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.acknowledge_types, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -761,11 +823,14 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<i8>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<i8>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -803,38 +868,44 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(
-            &self.acknowledge_types,
-            true,
-            v,
-            "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(
+                &self.acknowledge_types,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i64(
-            self.first_offset,
-            "topics[].partitions[].acknowledgement_batches[].first_offset",
-        );
-        w.i64(
-            self.last_offset,
-            "topics[].partitions[].acknowledgement_batches[].last_offset",
-        );
-        w.array(
-            &self.acknowledge_types,
-            true,
-            v,
-            "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i64(
+                self.first_offset,
+                "topics[].partitions[].acknowledgement_batches[].first_offset",
+            );
+            w.i64(
+                self.last_offset,
+                "topics[].partitions[].acknowledgement_batches[].last_offset",
+            );
+            w.array(
+                &self.acknowledge_types,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1340,6 +1411,7 @@ pub mod owned {
     }
 
     impl Default for ShareFetchRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: None,
@@ -1360,168 +1432,181 @@ pub mod owned {
     }
 
     impl From<&super::ShareFetchRequest<'_>> for ShareFetchRequest {
+        #[inline]
         fn from(v: &super::ShareFetchRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.map(rt::CompactString::from),
-                member_id: v.member_id.map(rt::CompactString::from),
-                share_session_epoch: v.share_session_epoch,
-                max_wait_ms: v.max_wait_ms,
-                min_bytes: v.min_bytes,
-                max_bytes: v.max_bytes,
-                max_records: v.max_records,
-                batch_size: v.batch_size,
-                share_acquire_mode: v.share_acquire_mode,
-                is_renew_ack: v.is_renew_ack,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                forgotten_topics_data: v.forgotten_topics_data.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.map(rt::CompactString::from),
+                    member_id: v.member_id.map(rt::CompactString::from),
+                    share_session_epoch: v.share_session_epoch,
+                    max_wait_ms: v.max_wait_ms,
+                    min_bytes: v.min_bytes,
+                    max_bytes: v.max_bytes,
+                    max_records: v.max_records,
+                    batch_size: v.batch_size,
+                    share_acquire_mode: v.share_acquire_mode,
+                    is_renew_ack: v.is_renew_ack,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    forgotten_topics_data: v.forgotten_topics_data.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ShareFetchRequest {}
 
     impl rt::OwnedStruct for ShareFetchRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::read::opt_str(c, true, true, "group_id")?.map(rt::CompactString::from);
-            let member_id = rt::read::opt_str(c, true, true, "member_id")?.map(rt::CompactString::from);
-            let r: [u8; 16] = match rt::read::run::<16>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "share_session_epoch")?;
-                    rt::read::i32(c, "max_wait_ms")?;
-                    rt::read::i32(c, "min_bytes")?;
-                    rt::read::i32(c, "max_bytes")?;
-                    return Err(rt::read::short(c, "share_session_epoch"));
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let group_id = rt::read::opt_str(c, true, true, "group_id")?.map(rt::CompactString::from);
+                let member_id = rt::read::opt_str(c, true, true, "member_id")?.map(rt::CompactString::from);
+                let r: [u8; 16] = match rt::read::run::<16>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "share_session_epoch")?;
+                        rt::read::i32(c, "max_wait_ms")?;
+                        rt::read::i32(c, "min_bytes")?;
+                        rt::read::i32(c, "max_bytes")?;
+                        return Err(rt::read::short(c, "share_session_epoch"));
+                    }
+                };
+                let share_session_epoch = rt::read::i32_at::<16, 0>(&r);
+                let max_wait_ms = rt::read::i32_at::<16, 4>(&r);
+                let min_bytes = rt::read::i32_at::<16, 8>(&r);
+                let max_bytes = rt::read::i32_at::<16, 12>(&r);
+                let max_records;
+                let batch_size;
+                if v >= 1 {
+                    let r: [u8; 8] = match rt::read::run::<8>(c) {
+                        Some(r) => r,
+                        None => {
+                            rt::read::i32(c, "max_records")?;
+                            rt::read::i32(c, "batch_size")?;
+                            return Err(rt::read::short(c, "max_records"));
+                        }
+                    };
+                    max_records = rt::read::i32_at::<8, 0>(&r);
+                    batch_size = rt::read::i32_at::<8, 4>(&r);
+                } else {
+                    max_records = 0_i32;
+                    batch_size = 0_i32;
                 }
-            };
-            let share_session_epoch = rt::read::i32_at::<16, 0>(&r);
-            let max_wait_ms = rt::read::i32_at::<16, 4>(&r);
-            let min_bytes = rt::read::i32_at::<16, 8>(&r);
-            let max_bytes = rt::read::i32_at::<16, 12>(&r);
-            let max_records;
-            let batch_size;
-            if v >= 1 {
-                let r: [u8; 8] = match rt::read::run::<8>(c) {
-                    Some(r) => r,
-                    None => {
-                        rt::read::i32(c, "max_records")?;
-                        rt::read::i32(c, "batch_size")?;
-                        return Err(rt::read::short(c, "max_records"));
-                    }
-                };
-                max_records = rt::read::i32_at::<8, 0>(&r);
-                batch_size = rt::read::i32_at::<8, 4>(&r);
-            } else {
-                max_records = 0_i32;
-                batch_size = 0_i32;
-            }
-            let share_acquire_mode;
-            let is_renew_ack;
-            if v >= 2 {
-                let r: [u8; 2] = match rt::read::run::<2>(c) {
-                    Some(r) => r,
-                    None => {
-                        rt::read::i8(c, "share_acquire_mode")?;
-                        rt::read::bool(c, "is_renew_ack")?;
-                        return Err(rt::read::short(c, "share_acquire_mode"));
-                    }
-                };
-                share_acquire_mode = rt::read::i8_at::<2, 0>(&r);
-                is_renew_ack = rt::read::canon_bool(c, rt::read::u8_at::<2, 1>(&r));
-            } else {
-                share_acquire_mode = 0_i8;
-                is_renew_ack = false;
-            }
-            let topics = rt::owned::read_array::<FetchTopic, _>(c, true, v, "topics")?;
-            let forgotten_topics_data =
-                rt::owned::read_array::<ForgottenTopic, _>(c, true, v, "forgotten_topics_data")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                group_id,
-                member_id,
-                share_session_epoch,
-                max_wait_ms,
-                min_bytes,
-                max_bytes,
-                max_records,
-                batch_size,
-                share_acquire_mode,
-                is_renew_ack,
-                topics,
-                forgotten_topics_data,
-                unknown_tagged_fields,
+                let share_acquire_mode;
+                let is_renew_ack;
+                if v >= 2 {
+                    let r: [u8; 2] = match rt::read::run::<2>(c) {
+                        Some(r) => r,
+                        None => {
+                            rt::read::i8(c, "share_acquire_mode")?;
+                            rt::read::bool(c, "is_renew_ack")?;
+                            return Err(rt::read::short(c, "share_acquire_mode"));
+                        }
+                    };
+                    share_acquire_mode = rt::read::i8_at::<2, 0>(&r);
+                    is_renew_ack = rt::read::canon_bool(c, rt::read::u8_at::<2, 1>(&r));
+                } else {
+                    share_acquire_mode = 0_i8;
+                    is_renew_ack = false;
+                }
+                let topics = rt::owned::read_array::<FetchTopic, _>(c, true, v, "topics")?;
+                let forgotten_topics_data =
+                    rt::owned::read_array::<ForgottenTopic, _>(c, true, v, "forgotten_topics_data")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    group_id,
+                    member_id,
+                    share_session_epoch,
+                    max_wait_ms,
+                    min_bytes,
+                    max_bytes,
+                    max_records,
+                    batch_size,
+                    share_acquire_mode,
+                    is_renew_ack,
+                    topics,
+                    forgotten_topics_data,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
-            n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
-            if v >= 1 {
-                n += 4;
-            }
-            if v <= 0 && self.max_records != 0_i32 {
-                return Err(rt::write::not_in_version("max_records"));
-            }
-            if v >= 1 {
-                n += 4;
-            }
-            if v <= 0 && self.batch_size != 0_i32 {
-                return Err(rt::write::not_in_version("batch_size"));
-            }
-            if v >= 2 {
-                n += 1;
-            }
-            if v >= 2 {
-                n += 1;
-            }
-            if v <= 1 && self.is_renew_ack {
-                return Err(rt::write::not_in_version("is_renew_ack"));
-            }
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            n += rt::owned::vec_size(&self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
+                n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
+                if v >= 1 {
+                    n += 4;
+                }
+                if v <= 0 && self.max_records != 0_i32 {
+                    return Err(rt::write::not_in_version("max_records"));
+                }
+                if v >= 1 {
+                    n += 4;
+                }
+                if v <= 0 && self.batch_size != 0_i32 {
+                    return Err(rt::write::not_in_version("batch_size"));
+                }
+                if v >= 2 {
+                    n += 1;
+                }
+                if v >= 2 {
+                    n += 1;
+                }
+                if v <= 1 && self.is_renew_ack {
+                    return Err(rt::write::not_in_version("is_renew_ack"));
+                }
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                n += rt::owned::vec_size(&self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.max_records != 0_i32 {
-                w.fail(rt::write::not_in_version("max_records"));
-            }
-            if v <= 0 && self.batch_size != 0_i32 {
-                w.fail(rt::write::not_in_version("batch_size"));
-            }
-            if v <= 1 && self.is_renew_ack {
-                w.fail(rt::write::not_in_version("is_renew_ack"));
-            }
-            w.opt_str(self.group_id.as_deref(), true, true, "group_id");
-            w.opt_str(self.member_id.as_deref(), true, true, "member_id");
-            if let Some(r) = w.run::<16>("share_session_epoch") {
-                r[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
-                r[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
-                r[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
-                r[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
-            }
-            if v >= 1 {
-                if let Some(r) = w.run::<8>("max_records") {
-                    r[0..4].copy_from_slice(&self.max_records.to_be_bytes());
-                    r[4..8].copy_from_slice(&self.batch_size.to_be_bytes());
+            rt::outline(move || {
+                if v <= 0 && self.max_records != 0_i32 {
+                    w.fail(rt::write::not_in_version("max_records"));
                 }
-            }
-            if v >= 2 {
-                if let Some(r) = w.run::<2>("share_acquire_mode") {
-                    r[0..1].copy_from_slice(&self.share_acquire_mode.to_be_bytes());
-                    r[1] = u8::from(self.is_renew_ack);
+                if v <= 0 && self.batch_size != 0_i32 {
+                    w.fail(rt::write::not_in_version("batch_size"));
                 }
-            }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            rt::owned::write_vec(w, &self.forgotten_topics_data, true, v, "forgotten_topics_data");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                if v <= 1 && self.is_renew_ack {
+                    w.fail(rt::write::not_in_version("is_renew_ack"));
+                }
+                w.opt_str(self.group_id.as_deref(), true, true, "group_id");
+                w.opt_str(self.member_id.as_deref(), true, true, "member_id");
+                if let Some(r) = w.run::<16>("share_session_epoch") {
+                    r[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+                    r[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
+                    r[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
+                }
+                if v >= 1 {
+                    if let Some(r) = w.run::<8>("max_records") {
+                        r[0..4].copy_from_slice(&self.max_records.to_be_bytes());
+                        r[4..8].copy_from_slice(&self.batch_size.to_be_bytes());
+                    }
+                }
+                if v >= 2 {
+                    if let Some(r) = w.run::<2>("share_acquire_mode") {
+                        r[0..1].copy_from_slice(&self.share_acquire_mode.to_be_bytes());
+                        r[1] = u8::from(self.is_renew_ack);
+                    }
+                }
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                rt::owned::write_vec(w, &self.forgotten_topics_data, true, v, "forgotten_topics_data");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -1537,6 +1622,7 @@ pub mod owned {
     }
 
     impl Default for FetchTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -1547,41 +1633,50 @@ pub mod owned {
     }
 
     impl From<&super::FetchTopic<'_>> for FetchTopic {
+        #[inline]
         fn from(v: &super::FetchTopic<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for FetchTopic {}
 
     impl rt::OwnedStruct for FetchTopic {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
-            let partitions = rt::owned::read_array::<FetchPartition, _>(c, true, v, "topics[].partitions")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
-            Ok(Self {
-                topic_id,
-                partitions,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
+                let partitions = rt::owned::read_array::<FetchPartition, _>(c, true, v, "topics[].partitions")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+                Ok(Self {
+                    topic_id,
+                    partitions,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1604,6 +1699,7 @@ pub mod owned {
     }
 
     impl Default for ForgottenTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -1614,12 +1710,15 @@ pub mod owned {
     }
 
     impl From<&super::ForgottenTopic<'_>> for ForgottenTopic {
+        #[inline]
         fn from(v: &super::ForgottenTopic<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1643,15 +1742,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1676,6 +1778,7 @@ pub mod owned {
     }
 
     impl Default for FetchPartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1687,13 +1790,16 @@ pub mod owned {
     }
 
     impl From<&super::FetchPartition<'_>> for FetchPartition {
+        #[inline]
         fn from(v: &super::FetchPartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                partition_max_bytes: v.partition_max_bytes,
-                acknowledgement_batches: v.acknowledgement_batches.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    partition_max_bytes: v.partition_max_bytes,
+                    acknowledgement_batches: v.acknowledgement_batches.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1726,26 +1832,29 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            if v <= 0 {
-                n += 4;
-            }
-            if v >= 1 && self.partition_max_bytes != 0_i32 {
-                return Err(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
-            }
-            n += rt::owned::vec_size(
-                &self.acknowledgement_batches,
-                true,
-                v,
-                "topics[].partitions[].acknowledgement_batches",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                if v <= 0 {
+                    n += 4;
+                }
+                if v >= 1 && self.partition_max_bytes != 0_i32 {
+                    return Err(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
+                }
+                n += rt::owned::vec_size(
+                    &self.acknowledgement_batches,
+                    true,
+                    v,
+                    "topics[].partitions[].acknowledgement_batches",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1782,6 +1891,7 @@ pub mod owned {
     }
 
     impl Default for AcknowledgementBatch {
+        #[inline]
         fn default() -> Self {
             Self {
                 first_offset: 0_i64,
@@ -1793,13 +1903,16 @@ pub mod owned {
     }
 
     impl From<&super::AcknowledgementBatch<'_>> for AcknowledgementBatch {
+        #[inline]
         fn from(v: &super::AcknowledgementBatch<'_>) -> Self {
-            Self {
-                first_offset: v.first_offset,
-                last_offset: v.last_offset,
-                acknowledge_types: v.acknowledge_types.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    first_offset: v.first_offset,
+                    last_offset: v.last_offset,
+                    acknowledge_types: v.acknowledge_types.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1841,20 +1954,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(
-                &self.acknowledge_types,
-                true,
-                v,
-                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(
+                    &self.acknowledge_types,
+                    true,
+                    v,
+                    "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1876,6 +1992,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ShareFetchRequest {
         type View<'a> = super::ShareFetchRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ShareFetchRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -46,6 +46,7 @@ impl<'a> ShareFetchResponse<'a> {
 }
 
 impl Default for ShareFetchResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -53,42 +54,48 @@ impl Default for ShareFetchResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareFetchResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ShareFetchResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, acquisition_lock_timeout_ms: {=i32}, responses: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.acquisition_lock_timeout_ms, self.responses, self.node_endpoints, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ShareFetchResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, acquisition_lock_timeout_ms: {=i32}, responses: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.acquisition_lock_timeout_ms, self.responses, self.node_endpoints, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for ShareFetchResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "error_message")?;
-        let acquisition_lock_timeout_ms = if v >= 1 {
-            rt::read::i32(c, "acquisition_lock_timeout_ms")?
-        } else {
-            0_i32
-        };
-        let responses = rt::read::array::<ShareFetchableTopicResponse<'a>>(c, true, v, "responses")?;
-        let node_endpoints = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            acquisition_lock_timeout_ms,
-            responses,
-            node_endpoints,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?;
+            let acquisition_lock_timeout_ms = if v >= 1 {
+                rt::read::i32(c, "acquisition_lock_timeout_ms")?
+            } else {
+                0_i32
+            };
+            let responses = rt::read::array::<ShareFetchableTopicResponse<'a>>(c, true, v, "responses")?;
+            let node_endpoints = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                acquisition_lock_timeout_ms,
+                responses,
+                node_endpoints,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -118,38 +125,44 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        if v >= 1 {
-            n += 4;
-        }
-        if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
-            return Err(rt::write::not_in_version("acquisition_lock_timeout_ms"));
-        }
-        n += rt::write::array_size(&self.responses, true, v, "responses")?;
-        n += rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
+            if v >= 1 {
+                n += 4;
+            }
+            if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
+                return Err(rt::write::not_in_version("acquisition_lock_timeout_ms"));
+            }
+            n += rt::write::array_size(&self.responses, true, v, "responses")?;
+            n += rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
-            w.fail(rt::write::not_in_version("acquisition_lock_timeout_ms"));
-        }
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, true, true, "error_message");
-        if v >= 1 {
-            w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms");
-        }
-        w.array(&self.responses, true, v, "responses");
-        w.array(&self.node_endpoints, true, v, "node_endpoints");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
+                w.fail(rt::write::not_in_version("acquisition_lock_timeout_ms"));
+            }
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, true, true, "error_message");
+            if v >= 1 {
+                w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms");
+            }
+            w.array(&self.responses, true, v, "responses");
+            w.array(&self.node_endpoints, true, v, "node_endpoints");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -176,6 +189,7 @@ impl<'a> ShareFetchableTopicResponse<'a> {
 }
 
 impl Default for ShareFetchableTopicResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -183,46 +197,58 @@ impl Default for ShareFetchableTopicResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareFetchableTopicResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ShareFetchableTopicResponse {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ShareFetchableTopicResponse {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for ShareFetchableTopicResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
-        let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "responses[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
+            let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "responses[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "responses[].topic_id")?;
-        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "responses[].partitions")?;
-        rt::read::check_tags(c, "responses[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::uuid(c, "responses[].topic_id")?;
+            rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "responses[].partitions")?;
+            rt::read::check_tags(c, "responses[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -247,21 +273,27 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "responses[].topic_id");
-        w.array(&self.partitions, true, v, "responses[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "responses[].topic_id");
+            w.array(&self.partitions, true, v, "responses[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -294,6 +326,7 @@ impl<'a> NodeEndpoint<'a> {
 }
 
 impl Default for NodeEndpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -301,16 +334,11 @@ impl Default for NodeEndpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for NodeEndpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}",
-            self.node_id,
-            self.host,
-            self.port,
-            rt::defmt_fmt::OptStr(self.rack),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}", self.node_id, self.host, self.port, rt::defmt_fmt::OptStr(self.rack), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -346,13 +374,16 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -386,24 +417,30 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
-        n += rt::write::opt_str_size(self.rack, true, true, "node_endpoints[].rack")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
+            n += rt::write::opt_str_size(self.rack, true, true, "node_endpoints[].rack")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.node_id, "node_endpoints[].node_id");
-        w.str(self.host, true, "node_endpoints[].host");
-        w.i32(self.port, "node_endpoints[].port");
-        w.opt_str(self.rack, true, true, "node_endpoints[].rack");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.node_id, "node_endpoints[].node_id");
+            w.str(self.host, true, "node_endpoints[].host");
+            w.i32(self.port, "node_endpoints[].port");
+            w.opt_str(self.rack, true, true, "node_endpoints[].rack");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -448,6 +485,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -455,8 +493,11 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, acknowledge_error_code: {=i16}, acknowledge_error_message: {}, current_leader: {}, records: {}, acquired_records: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.acknowledge_error_code, rt::defmt_fmt::OptStr(self.acknowledge_error_message), self.current_leader, self.records, self.acquired_records, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, acknowledge_error_code: {=i16}, acknowledge_error_message: {}, current_leader: {}, records: {}, acquired_records: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.acknowledge_error_code, rt::defmt_fmt::OptStr(self.acknowledge_error_message), self.current_leader, self.records, self.acquired_records, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -520,16 +561,19 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, true)?;
-        <LeaderIdAndEpoch as rt::Struct>::skip(c, v)?;
-        rt::read::skip_bytes(c, true)?;
-        rt::read::skip_array::<AcquiredRecords<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, true)?;
+            <LeaderIdAndEpoch as rt::Struct>::skip(c, v)?;
+            rt::read::skip_bytes(c, true)?;
+            rt::read::skip_array::<AcquiredRecords<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -591,54 +635,60 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::opt_str_size(self.error_message, true, true, "responses[].partitions[].error_message")?;
-        n += rt::write::opt_str_size(
-            self.acknowledge_error_message,
-            true,
-            true,
-            "responses[].partitions[].acknowledge_error_message",
-        )?;
-        n += rt::Struct::size(&self.current_leader, v)?;
-        n += rt::write::opt_bytes_size(self.records, true, v <= 0, "responses[].partitions[].records")?;
-        n += rt::write::array_size(
-            &self.acquired_records,
-            true,
-            v,
-            "responses[].partitions[].acquired_records",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::opt_str_size(self.error_message, true, true, "responses[].partitions[].error_message")?;
+            n += rt::write::opt_str_size(
+                self.acknowledge_error_message,
+                true,
+                true,
+                "responses[].partitions[].acknowledge_error_message",
+            )?;
+            n += rt::Struct::size(&self.current_leader, v)?;
+            n += rt::write::opt_bytes_size(self.records, true, v <= 0, "responses[].partitions[].records")?;
+            n += rt::write::array_size(
+                &self.acquired_records,
+                true,
+                v,
+                "responses[].partitions[].acquired_records",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "responses[].partitions[].partition_index");
-        w.i16(self.error_code, "responses[].partitions[].error_code");
-        w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
-        w.i16(
-            self.acknowledge_error_code,
-            "responses[].partitions[].acknowledge_error_code",
-        );
-        w.opt_str(
-            self.acknowledge_error_message,
-            true,
-            true,
-            "responses[].partitions[].acknowledge_error_message",
-        );
-        rt::Struct::write(&self.current_leader, w, v);
-        w.opt_bytes(self.records, true, v <= 0, "responses[].partitions[].records");
-        w.array(
-            &self.acquired_records,
-            true,
-            v,
-            "responses[].partitions[].acquired_records",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "responses[].partitions[].partition_index");
+            w.i16(self.error_code, "responses[].partitions[].error_code");
+            w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
+            w.i16(
+                self.acknowledge_error_code,
+                "responses[].partitions[].acknowledge_error_code",
+            );
+            w.opt_str(
+                self.acknowledge_error_message,
+                true,
+                true,
+                "responses[].partitions[].acknowledge_error_message",
+            );
+            rt::Struct::write(&self.current_leader, w, v);
+            w.opt_bytes(self.records, true, v <= 0, "responses[].partitions[].records");
+            w.array(
+                &self.acquired_records,
+                true,
+                v,
+                "responses[].partitions[].acquired_records",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -665,6 +715,7 @@ impl<'a> LeaderIdAndEpoch<'a> {
 }
 
 impl Default for LeaderIdAndEpoch<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -672,14 +723,17 @@ impl Default for LeaderIdAndEpoch<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for LeaderIdAndEpoch<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
-            self.leader_id,
-            self.leader_epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
+                self.leader_id,
+                self.leader_epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -724,10 +778,13 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 8)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 8)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -756,23 +813,29 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id");
-        w.i32(
-            self.leader_epoch,
-            "responses[].partitions[].current_leader.leader_epoch",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id");
+            w.i32(
+                self.leader_epoch,
+                "responses[].partitions[].current_leader.leader_epoch",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -802,6 +865,7 @@ impl<'a> AcquiredRecords<'a> {
 }
 
 impl Default for AcquiredRecords<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -809,8 +873,11 @@ impl Default for AcquiredRecords<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AcquiredRecords<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AcquiredRecords {{ first_offset: {=i64}, last_offset: {=i64}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_count, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AcquiredRecords {{ first_offset: {=i64}, last_offset: {=i64}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_count, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -865,10 +932,13 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 18)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 18)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -901,30 +971,36 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 18;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 18;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i64(
-            self.first_offset,
-            "responses[].partitions[].acquired_records[].first_offset",
-        );
-        w.i64(
-            self.last_offset,
-            "responses[].partitions[].acquired_records[].last_offset",
-        );
-        w.i16(
-            self.delivery_count,
-            "responses[].partitions[].acquired_records[].delivery_count",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i64(
+                self.first_offset,
+                "responses[].partitions[].acquired_records[].first_offset",
+            );
+            w.i64(
+                self.last_offset,
+                "responses[].partitions[].acquired_records[].last_offset",
+            );
+            w.i16(
+                self.delivery_count,
+                "responses[].partitions[].acquired_records[].delivery_count",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1481,6 +1557,7 @@ pub mod owned {
     }
 
     impl Default for ShareFetchResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -1495,87 +1572,100 @@ pub mod owned {
     }
 
     impl From<&super::ShareFetchResponse<'_>> for ShareFetchResponse {
+        #[inline]
         fn from(v: &super::ShareFetchResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                acquisition_lock_timeout_ms: v.acquisition_lock_timeout_ms,
-                responses: v.responses.iter().map(|e| (&e).into()).collect(),
-                node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    acquisition_lock_timeout_ms: v.acquisition_lock_timeout_ms,
+                    responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                    node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ShareFetchResponse {}
 
     impl rt::OwnedStruct for ShareFetchResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
-            let acquisition_lock_timeout_ms = if v >= 1 {
-                rt::read::i32(c, "acquisition_lock_timeout_ms")?
-            } else {
-                0_i32
-            };
-            let responses = rt::owned::read_array::<ShareFetchableTopicResponse, _>(c, true, v, "responses")?;
-            let node_endpoints = rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                error_message,
-                acquisition_lock_timeout_ms,
-                responses,
-                node_endpoints,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let acquisition_lock_timeout_ms = if v >= 1 {
+                    rt::read::i32(c, "acquisition_lock_timeout_ms")?
+                } else {
+                    0_i32
+                };
+                let responses = rt::owned::read_array::<ShareFetchableTopicResponse, _>(c, true, v, "responses")?;
+                let node_endpoints = rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    error_message,
+                    acquisition_lock_timeout_ms,
+                    responses,
+                    node_endpoints,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            if v >= 1 {
-                n += 4;
-            }
-            if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
-                return Err(rt::write::not_in_version("acquisition_lock_timeout_ms"));
-            }
-            n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
-            n += rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+                if v >= 1 {
+                    n += 4;
+                }
+                if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
+                    return Err(rt::write::not_in_version("acquisition_lock_timeout_ms"));
+                }
+                n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
+                n += rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
-                w.fail(rt::write::not_in_version("acquisition_lock_timeout_ms"));
-            }
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            if v >= 1 {
-                w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms");
-            }
-            rt::owned::write_vec(w, &self.responses, true, v, "responses");
-            rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
+                    w.fail(rt::write::not_in_version("acquisition_lock_timeout_ms"));
+                }
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+                if v >= 1 {
+                    w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms");
+                }
+                rt::owned::write_vec(w, &self.responses, true, v, "responses");
+                rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -1591,6 +1681,7 @@ pub mod owned {
     }
 
     impl Default for ShareFetchableTopicResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -1601,41 +1692,50 @@ pub mod owned {
     }
 
     impl From<&super::ShareFetchableTopicResponse<'_>> for ShareFetchableTopicResponse {
+        #[inline]
         fn from(v: &super::ShareFetchableTopicResponse<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ShareFetchableTopicResponse {}
 
     impl rt::OwnedStruct for ShareFetchableTopicResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
-            let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "responses[].partitions")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?);
-            Ok(Self {
-                topic_id,
-                partitions,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
+                let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "responses[].partitions")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?);
+                Ok(Self {
+                    topic_id,
+                    partitions,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1662,6 +1762,7 @@ pub mod owned {
     }
 
     impl Default for NodeEndpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
@@ -1674,14 +1775,17 @@ pub mod owned {
     }
 
     impl From<&super::NodeEndpoint<'_>> for NodeEndpoint {
+        #[inline]
         fn from(v: &super::NodeEndpoint<'_>) -> Self {
-            Self {
-                node_id: v.node_id,
-                host: v.host.into(),
-                port: v.port,
-                rack: v.rack.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    node_id: v.node_id,
+                    host: v.host.into(),
+                    port: v.port,
+                    rack: v.rack.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1707,16 +1811,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
-            n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "node_endpoints[].rack")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
+                n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "node_endpoints[].rack")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1753,6 +1860,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1769,18 +1877,21 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                acknowledge_error_code: v.acknowledge_error_code,
-                acknowledge_error_message: v.acknowledge_error_message.map(rt::CompactString::from),
-                current_leader: (&v.current_leader).into(),
-                records: v.records.map(<[u8]>::to_vec),
-                acquired_records: v.acquired_records.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    acknowledge_error_code: v.acknowledge_error_code,
+                    acknowledge_error_message: v.acknowledge_error_message.map(rt::CompactString::from),
+                    current_leader: (&v.current_leader).into(),
+                    records: v.records.map(<[u8]>::to_vec),
+                    acquired_records: v.acquired_records.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1828,39 +1939,42 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::write::opt_str_size(
-                self.error_message.as_deref(),
-                true,
-                true,
-                "responses[].partitions[].error_message",
-            )?;
-            n += rt::write::opt_str_size(
-                self.acknowledge_error_message.as_deref(),
-                true,
-                true,
-                "responses[].partitions[].acknowledge_error_message",
-            )?;
-            n += rt::OwnedStruct::size(&self.current_leader, v)?;
-            n += rt::write::opt_bytes_size(
-                self.records.as_deref(),
-                true,
-                v <= 0,
-                "responses[].partitions[].records",
-            )?;
-            n += rt::owned::vec_size(
-                &self.acquired_records,
-                true,
-                v,
-                "responses[].partitions[].acquired_records",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    true,
+                    true,
+                    "responses[].partitions[].error_message",
+                )?;
+                n += rt::write::opt_str_size(
+                    self.acknowledge_error_message.as_deref(),
+                    true,
+                    true,
+                    "responses[].partitions[].acknowledge_error_message",
+                )?;
+                n += rt::OwnedStruct::size(&self.current_leader, v)?;
+                n += rt::write::opt_bytes_size(
+                    self.records.as_deref(),
+                    true,
+                    v <= 0,
+                    "responses[].partitions[].records",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.acquired_records,
+                    true,
+                    v,
+                    "responses[].partitions[].acquired_records",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1915,6 +2029,7 @@ pub mod owned {
     }
 
     impl Default for LeaderIdAndEpoch {
+        #[inline]
         fn default() -> Self {
             Self {
                 leader_id: 0_i32,
@@ -1925,12 +2040,15 @@ pub mod owned {
     }
 
     impl From<&super::LeaderIdAndEpoch<'_>> for LeaderIdAndEpoch {
+        #[inline]
         fn from(v: &super::LeaderIdAndEpoch<'_>) -> Self {
-            Self {
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1962,14 +2080,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2004,6 +2125,7 @@ pub mod owned {
     }
 
     impl Default for AcquiredRecords {
+        #[inline]
         fn default() -> Self {
             Self {
                 first_offset: 0_i64,
@@ -2015,13 +2137,16 @@ pub mod owned {
     }
 
     impl From<&super::AcquiredRecords<'_>> for AcquiredRecords {
+        #[inline]
         fn from(v: &super::AcquiredRecords<'_>) -> Self {
-            Self {
-                first_offset: v.first_offset,
-                last_offset: v.last_offset,
-                delivery_count: v.delivery_count,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    first_offset: v.first_offset,
+                    last_offset: v.last_offset,
+                    delivery_count: v.delivery_count,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2059,14 +2184,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 18;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 18;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2091,6 +2219,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ShareFetchResponse {
         type View<'a> = super::ShareFetchResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ShareFetchResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -34,6 +34,7 @@ impl<'a> ShareGroupDescribeResponse<'a> {
 }
 
 impl Default for ShareGroupDescribeResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,28 +42,34 @@ impl Default for ShareGroupDescribeResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareGroupDescribeResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ShareGroupDescribeResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.groups,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ShareGroupDescribeResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.groups,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for ShareGroupDescribeResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            groups,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                groups,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -80,21 +87,27 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.groups, true, v, "groups")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.groups, true, v, "groups")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.groups, true, v, "groups");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.groups, true, v, "groups");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -142,6 +155,7 @@ impl<'a> DescribedGroup<'a> {
 }
 
 impl Default for DescribedGroup<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -149,81 +163,93 @@ impl Default for DescribedGroup<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribedGroup<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", group_epoch: {=i32}, assignment_epoch: {=i32}, assignor_name: \"{=str}\", members: {}, authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.group_epoch, self.assignment_epoch, self.assignor_name, self.members, self.authorized_operations, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", group_epoch: {=i32}, assignment_epoch: {=i32}, assignor_name: \"{=str}\", members: {}, authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.group_epoch, self.assignment_epoch, self.assignor_name, self.members, self.authorized_operations, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribedGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "groups[].error_code")?;
-        let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
-        let group_id = rt::read::str(c, true, "groups[].group_id")?;
-        let group_state = rt::read::str(c, true, "groups[].group_state")?;
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "groups[].group_epoch")?;
-                rt::read::i32(c, "groups[].assignment_epoch")?;
-                return Err(rt::read::short(c, "groups[].group_epoch"));
-            }
-        };
-        let group_epoch = rt::read::i32_at::<8, 0>(&r);
-        let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
-        let assignor_name = rt::read::str(c, true, "groups[].assignor_name")?;
-        let members = rt::read::array::<Member<'a>>(c, true, v, "groups[].members")?;
-        let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
-        Ok(Self {
-            error_code,
-            error_message,
-            group_id,
-            group_state,
-            group_epoch,
-            assignment_epoch,
-            assignor_name,
-            members,
-            authorized_operations,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "groups[].error_code")?;
+            let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
+            let group_id = rt::read::str(c, true, "groups[].group_id")?;
+            let group_state = rt::read::str(c, true, "groups[].group_state")?;
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "groups[].group_epoch")?;
+                    rt::read::i32(c, "groups[].assignment_epoch")?;
+                    return Err(rt::read::short(c, "groups[].group_epoch"));
+                }
+            };
+            let group_epoch = rt::read::i32_at::<8, 0>(&r);
+            let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
+            let assignor_name = rt::read::str(c, true, "groups[].assignor_name")?;
+            let members = rt::read::array::<Member<'a>>(c, true, v, "groups[].members")?;
+            let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
+            Ok(Self {
+                error_code,
+                error_message,
+                group_id,
+                group_state,
+                group_epoch,
+                assignment_epoch,
+                assignor_name,
+                members,
+                authorized_operations,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i16(c, "groups[].error_code")?;
-        rt::read::opt_str(c, true, true, "groups[].error_message")?;
-        rt::read::str(c, true, "groups[].group_id")?;
-        rt::read::str(c, true, "groups[].group_state")?;
-        match rt::read::run::<8>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::i32(c, "groups[].group_epoch")?;
-                rt::read::i32(c, "groups[].assignment_epoch")?;
-                return Err(rt::read::short(c, "groups[].group_epoch"));
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::i16(c, "groups[].error_code")?;
+            rt::read::opt_str(c, true, true, "groups[].error_message")?;
+            rt::read::str(c, true, "groups[].group_id")?;
+            rt::read::str(c, true, "groups[].group_state")?;
+            match rt::read::run::<8>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "groups[].group_epoch")?;
+                    rt::read::i32(c, "groups[].assignment_epoch")?;
+                    return Err(rt::read::short(c, "groups[].group_epoch"));
+                }
             }
-        }
-        rt::read::str(c, true, "groups[].assignor_name")?;
-        rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
-        rt::read::i32(c, "groups[].authorized_operations")?;
-        rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::read::str(c, true, "groups[].assignor_name")?;
+            rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
+            rt::read::i32(c, "groups[].authorized_operations")?;
+            rt::read::check_tags(c, "groups[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 8)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<Member<'a>>(c, true, v)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 8)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<Member<'a>>(c, true, v)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -265,32 +291,38 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 14;
-        n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
-        n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
-        n += rt::write::str_size(self.group_state, true, "groups[].group_state")?;
-        n += rt::write::str_size(self.assignor_name, true, "groups[].assignor_name")?;
-        n += rt::write::array_size(&self.members, true, v, "groups[].members")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 14;
+            n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
+            n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
+            n += rt::write::str_size(self.group_state, true, "groups[].group_state")?;
+            n += rt::write::str_size(self.assignor_name, true, "groups[].assignor_name")?;
+            n += rt::write::array_size(&self.members, true, v, "groups[].members")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "groups[].error_code");
-        w.opt_str(self.error_message, true, true, "groups[].error_message");
-        w.str(self.group_id, true, "groups[].group_id");
-        w.str(self.group_state, true, "groups[].group_state");
-        w.i32(self.group_epoch, "groups[].group_epoch");
-        w.i32(self.assignment_epoch, "groups[].assignment_epoch");
-        w.str(self.assignor_name, true, "groups[].assignor_name");
-        w.array(&self.members, true, v, "groups[].members");
-        w.i32(self.authorized_operations, "groups[].authorized_operations");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i16(self.error_code, "groups[].error_code");
+            w.opt_str(self.error_message, true, true, "groups[].error_message");
+            w.str(self.group_id, true, "groups[].group_id");
+            w.str(self.group_state, true, "groups[].group_state");
+            w.i32(self.group_epoch, "groups[].group_epoch");
+            w.i32(self.assignment_epoch, "groups[].assignment_epoch");
+            w.str(self.assignor_name, true, "groups[].assignor_name");
+            w.array(&self.members, true, v, "groups[].members");
+            w.i32(self.authorized_operations, "groups[].authorized_operations");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -332,6 +364,7 @@ impl<'a> Member<'a> {
 }
 
 impl Default for Member<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -339,61 +372,73 @@ impl Default for Member<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Member<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "Member {{ member_id: \"{=str}\", rack_id: {}, member_epoch: {=i32}, client_id: \"{=str}\", client_host: \"{=str}\", subscribed_topic_names: {}, assignment: {}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.rack_id), self.member_epoch, self.client_id, self.client_host, self.subscribed_topic_names, self.assignment, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "Member {{ member_id: \"{=str}\", rack_id: {}, member_epoch: {=i32}, client_id: \"{=str}\", client_host: \"{=str}\", subscribed_topic_names: {}, assignment: {}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.rack_id), self.member_epoch, self.client_id, self.client_host, self.subscribed_topic_names, self.assignment, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for Member<'_> {}
 
 impl<'a> rt::Struct<'a> for Member<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
-        let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
-        let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
-        let client_id = rt::read::str(c, true, "groups[].members[].client_id")?;
-        let client_host = rt::read::str(c, true, "groups[].members[].client_host")?;
-        let subscribed_topic_names =
-            rt::read::array::<&'a str>(c, true, v, "groups[].members[].subscribed_topic_names")?;
-        let assignment = <Assignment as rt::Struct>::read(c, v)?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?;
-        Ok(Self {
-            member_id,
-            rack_id,
-            member_epoch,
-            client_id,
-            client_host,
-            subscribed_topic_names,
-            assignment,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
+            let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
+            let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
+            let client_id = rt::read::str(c, true, "groups[].members[].client_id")?;
+            let client_host = rt::read::str(c, true, "groups[].members[].client_host")?;
+            let subscribed_topic_names =
+                rt::read::array::<&'a str>(c, true, v, "groups[].members[].subscribed_topic_names")?;
+            let assignment = <Assignment as rt::Struct>::read(c, v)?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?;
+            Ok(Self {
+                member_id,
+                rack_id,
+                member_epoch,
+                client_id,
+                client_host,
+                subscribed_topic_names,
+                assignment,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "groups[].members[].member_id")?;
-        rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
-        rt::read::i32(c, "groups[].members[].member_epoch")?;
-        rt::read::str(c, true, "groups[].members[].client_id")?;
-        rt::read::str(c, true, "groups[].members[].client_host")?;
-        rt::read::check_array::<&'a str>(c, true, false, v, "groups[].members[].subscribed_topic_names")?;
-        <Assignment as rt::Struct>::check(c, v)?;
-        rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::str(c, true, "groups[].members[].member_id")?;
+            rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
+            rt::read::i32(c, "groups[].members[].member_epoch")?;
+            rt::read::str(c, true, "groups[].members[].client_id")?;
+            rt::read::str(c, true, "groups[].members[].client_host")?;
+            rt::read::check_array::<&'a str>(c, true, false, v, "groups[].members[].subscribed_topic_names")?;
+            <Assignment as rt::Struct>::check(c, v)?;
+            rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        <Assignment as rt::Struct>::skip(c, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            <Assignment as rt::Struct>::skip(c, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -444,41 +489,47 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
-        n += rt::write::opt_str_size(self.rack_id, true, true, "groups[].members[].rack_id")?;
-        n += rt::write::str_size(self.client_id, true, "groups[].members[].client_id")?;
-        n += rt::write::str_size(self.client_host, true, "groups[].members[].client_host")?;
-        n += rt::write::array_size(
-            &self.subscribed_topic_names,
-            true,
-            v,
-            "groups[].members[].subscribed_topic_names",
-        )?;
-        n += rt::Struct::size(&self.assignment, v)?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
+            n += rt::write::opt_str_size(self.rack_id, true, true, "groups[].members[].rack_id")?;
+            n += rt::write::str_size(self.client_id, true, "groups[].members[].client_id")?;
+            n += rt::write::str_size(self.client_host, true, "groups[].members[].client_host")?;
+            n += rt::write::array_size(
+                &self.subscribed_topic_names,
+                true,
+                v,
+                "groups[].members[].subscribed_topic_names",
+            )?;
+            n += rt::Struct::size(&self.assignment, v)?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.member_id, true, "groups[].members[].member_id");
-        w.opt_str(self.rack_id, true, true, "groups[].members[].rack_id");
-        w.i32(self.member_epoch, "groups[].members[].member_epoch");
-        w.str(self.client_id, true, "groups[].members[].client_id");
-        w.str(self.client_host, true, "groups[].members[].client_host");
-        w.array(
-            &self.subscribed_topic_names,
-            true,
-            v,
-            "groups[].members[].subscribed_topic_names",
-        );
-        rt::Struct::write(&self.assignment, w, v);
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.member_id, true, "groups[].members[].member_id");
+            w.opt_str(self.rack_id, true, true, "groups[].members[].rack_id");
+            w.i32(self.member_epoch, "groups[].members[].member_epoch");
+            w.str(self.client_id, true, "groups[].members[].client_id");
+            w.str(self.client_host, true, "groups[].members[].client_host");
+            w.array(
+                &self.subscribed_topic_names,
+                true,
+                v,
+                "groups[].members[].subscribed_topic_names",
+            );
+            rt::Struct::write(&self.assignment, w, v);
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -502,6 +553,7 @@ impl<'a> Assignment<'a> {
 }
 
 impl Default for Assignment<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -509,13 +561,16 @@ impl Default for Assignment<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Assignment<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Assignment {{ topic_partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Assignment {{ topic_partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -549,10 +604,13 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -582,30 +640,36 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(
-            &self.topic_partitions,
-            true,
-            v,
-            "groups[].members[].assignment.topic_partitions",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(
+                &self.topic_partitions,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(
-            &self.topic_partitions,
-            true,
-            v,
-            "groups[].members[].assignment.topic_partitions",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(
+                &self.topic_partitions,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -635,6 +699,7 @@ impl<'a> TopicPartitions<'a> {
 }
 
 impl Default for TopicPartitions<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -642,15 +707,18 @@ impl Default for TopicPartitions<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartitions<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartitions {{ topic_id: {}, topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.topic_name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicPartitions {{ topic_id: {}, topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.topic_name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -695,12 +763,15 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -742,44 +813,50 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::str_size(
-            self.topic_name,
-            true,
-            "groups[].members[].assignment.topic_partitions[].topic_name",
-        )?;
-        n += rt::write::array_size(
-            &self.partitions,
-            true,
-            v,
-            "groups[].members[].assignment.topic_partitions[].partitions",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::str_size(
+                self.topic_name,
+                true,
+                "groups[].members[].assignment.topic_partitions[].topic_name",
+            )?;
+            n += rt::write::array_size(
+                &self.partitions,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions[].partitions",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(
-            self.topic_id,
-            "groups[].members[].assignment.topic_partitions[].topic_id",
-        );
-        w.str(
-            self.topic_name,
-            true,
-            "groups[].members[].assignment.topic_partitions[].topic_name",
-        );
-        w.array(
-            &self.partitions,
-            true,
-            v,
-            "groups[].members[].assignment.topic_partitions[].partitions",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(
+                self.topic_id,
+                "groups[].members[].assignment.topic_partitions[].topic_id",
+            );
+            w.str(
+                self.topic_name,
+                true,
+                "groups[].members[].assignment.topic_partitions[].topic_name",
+            );
+            w.array(
+                &self.partitions,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions[].partitions",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1263,6 +1340,7 @@ pub mod owned {
     }
 
     impl Default for ShareGroupDescribeResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -1273,44 +1351,57 @@ pub mod owned {
     }
 
     impl From<&super::ShareGroupDescribeResponse<'_>> for ShareGroupDescribeResponse {
+        #[inline]
         fn from(v: &super::ShareGroupDescribeResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                groups: v.groups.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for ShareGroupDescribeResponse {}
 
     impl rt::OwnedStruct for ShareGroupDescribeResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                groups,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    groups,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            rt::owned::write_vec(w, &self.groups, true, v, "groups");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                rt::owned::write_vec(w, &self.groups, true, v, "groups");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -1340,6 +1431,7 @@ pub mod owned {
     }
 
     impl Default for DescribedGroup {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -1357,75 +1449,84 @@ pub mod owned {
     }
 
     impl From<&super::DescribedGroup<'_>> for DescribedGroup {
+        #[inline]
         fn from(v: &super::DescribedGroup<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                group_id: v.group_id.into(),
-                group_state: v.group_state.into(),
-                group_epoch: v.group_epoch,
-                assignment_epoch: v.assignment_epoch,
-                assignor_name: v.assignor_name.into(),
-                members: v.members.iter().map(|e| (&e).into()).collect(),
-                authorized_operations: v.authorized_operations,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    group_id: v.group_id.into(),
+                    group_state: v.group_state.into(),
+                    group_epoch: v.group_epoch,
+                    assignment_epoch: v.assignment_epoch,
+                    assignor_name: v.assignor_name.into(),
+                    members: v.members.iter().map(|e| (&e).into()).collect(),
+                    authorized_operations: v.authorized_operations,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribedGroup {}
 
     impl rt::OwnedStruct for DescribedGroup {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let error_code = rt::read::i16(c, "groups[].error_code")?;
-            let error_message =
-                rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
-            let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
-            let group_state = rt::CompactString::from(rt::read::str(c, true, "groups[].group_state")?);
-            let r: [u8; 8] = match rt::read::run::<8>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "groups[].group_epoch")?;
-                    rt::read::i32(c, "groups[].assignment_epoch")?;
-                    return Err(rt::read::short(c, "groups[].group_epoch"));
-                }
-            };
-            let group_epoch = rt::read::i32_at::<8, 0>(&r);
-            let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
-            let assignor_name = rt::CompactString::from(rt::read::str(c, true, "groups[].assignor_name")?);
-            let members = rt::owned::read_array::<Member, _>(c, true, v, "groups[].members")?;
-            let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?);
-            Ok(Self {
-                error_code,
-                error_message,
-                group_id,
-                group_state,
-                group_epoch,
-                assignment_epoch,
-                assignor_name,
-                members,
-                authorized_operations,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let error_code = rt::read::i16(c, "groups[].error_code")?;
+                let error_message =
+                    rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
+                let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
+                let group_state = rt::CompactString::from(rt::read::str(c, true, "groups[].group_state")?);
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "groups[].group_epoch")?;
+                        rt::read::i32(c, "groups[].assignment_epoch")?;
+                        return Err(rt::read::short(c, "groups[].group_epoch"));
+                    }
+                };
+                let group_epoch = rt::read::i32_at::<8, 0>(&r);
+                let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
+                let assignor_name = rt::CompactString::from(rt::read::str(c, true, "groups[].assignor_name")?);
+                let members = rt::owned::read_array::<Member, _>(c, true, v, "groups[].members")?;
+                let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?);
+                Ok(Self {
+                    error_code,
+                    error_message,
+                    group_id,
+                    group_state,
+                    group_epoch,
+                    assignment_epoch,
+                    assignor_name,
+                    members,
+                    authorized_operations,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 14;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
-            n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
-            n += rt::write::str_size(&self.group_state, true, "groups[].group_state")?;
-            n += rt::write::str_size(&self.assignor_name, true, "groups[].assignor_name")?;
-            n += rt::owned::vec_size(&self.members, true, v, "groups[].members")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 14;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
+                n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
+                n += rt::write::str_size(&self.group_state, true, "groups[].group_state")?;
+                n += rt::write::str_size(&self.assignor_name, true, "groups[].assignor_name")?;
+                n += rt::owned::vec_size(&self.members, true, v, "groups[].members")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1474,6 +1575,7 @@ pub mod owned {
     }
 
     impl Default for Member {
+        #[inline]
         fn default() -> Self {
             Self {
                 member_id: rt::CompactString::const_new(""),
@@ -1489,67 +1591,81 @@ pub mod owned {
     }
 
     impl From<&super::Member<'_>> for Member {
+        #[inline]
         fn from(v: &super::Member<'_>) -> Self {
-            Self {
-                member_id: v.member_id.into(),
-                rack_id: v.rack_id.map(rt::CompactString::from),
-                member_epoch: v.member_epoch,
-                client_id: v.client_id.into(),
-                client_host: v.client_host.into(),
-                subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
-                assignment: (&v.assignment).into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    member_id: v.member_id.into(),
+                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    member_epoch: v.member_epoch,
+                    client_id: v.client_id.into(),
+                    client_host: v.client_host.into(),
+                    subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
+                    assignment: (&v.assignment).into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for Member {}
 
     impl rt::OwnedStruct for Member {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let member_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].member_id")?);
-            let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?.map(rt::CompactString::from);
-            let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
-            let client_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_id")?);
-            let client_host = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_host")?);
-            let subscribed_topic_names =
-                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "groups[].members[].subscribed_topic_names")?;
-            let assignment = <Assignment as rt::OwnedStruct>::read(c, v)?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?);
-            Ok(Self {
-                member_id,
-                rack_id,
-                member_epoch,
-                client_id,
-                client_host,
-                subscribed_topic_names,
-                assignment,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let member_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].member_id")?);
+                let rack_id =
+                    rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?.map(rt::CompactString::from);
+                let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
+                let client_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_id")?);
+                let client_host = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_host")?);
+                let subscribed_topic_names = rt::owned::read_array::<rt::CompactString, _>(
+                    c,
+                    true,
+                    v,
+                    "groups[].members[].subscribed_topic_names",
+                )?;
+                let assignment = <Assignment as rt::OwnedStruct>::read(c, v)?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?);
+                Ok(Self {
+                    member_id,
+                    rack_id,
+                    member_epoch,
+                    client_id,
+                    client_host,
+                    subscribed_topic_names,
+                    assignment,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
-            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "groups[].members[].rack_id")?;
-            n += rt::write::str_size(&self.client_id, true, "groups[].members[].client_id")?;
-            n += rt::write::str_size(&self.client_host, true, "groups[].members[].client_host")?;
-            n += rt::owned::vec_size(
-                &self.subscribed_topic_names,
-                true,
-                v,
-                "groups[].members[].subscribed_topic_names",
-            )?;
-            n += rt::OwnedStruct::size(&self.assignment, v)?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
+                n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "groups[].members[].rack_id")?;
+                n += rt::write::str_size(&self.client_id, true, "groups[].members[].client_id")?;
+                n += rt::write::str_size(&self.client_host, true, "groups[].members[].client_host")?;
+                n += rt::owned::vec_size(
+                    &self.subscribed_topic_names,
+                    true,
+                    v,
+                    "groups[].members[].subscribed_topic_names",
+                )?;
+                n += rt::OwnedStruct::size(&self.assignment, v)?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1581,6 +1697,7 @@ pub mod owned {
     }
 
     impl Default for Assignment {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_partitions: Vec::new(),
@@ -1590,11 +1707,14 @@ pub mod owned {
     }
 
     impl From<&super::Assignment<'_>> for Assignment {
+        #[inline]
         fn from(v: &super::Assignment<'_>) -> Self {
-            Self {
-                topic_partitions: v.topic_partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_partitions: v.topic_partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1621,20 +1741,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(
-                &self.topic_partitions,
-                true,
-                v,
-                "groups[].members[].assignment.topic_partitions",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(
+                    &self.topic_partitions,
+                    true,
+                    v,
+                    "groups[].members[].assignment.topic_partitions",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1664,6 +1787,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartitions {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -1675,13 +1799,16 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        #[inline]
         fn from(v: &super::TopicPartitions<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                topic_name: v.topic_name.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    topic_name: v.topic_name.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1716,25 +1843,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::write::str_size(
-                &self.topic_name,
-                true,
-                "groups[].members[].assignment.topic_partitions[].topic_name",
-            )?;
-            n += rt::owned::vec_size(
-                &self.partitions,
-                true,
-                v,
-                "groups[].members[].assignment.topic_partitions[].partitions",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::write::str_size(
+                    &self.topic_name,
+                    true,
+                    "groups[].members[].assignment.topic_partitions[].topic_name",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.partitions,
+                    true,
+                    v,
+                    "groups[].members[].assignment.topic_partitions[].partitions",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1761,6 +1891,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ShareGroupDescribeResponse {
         type View<'a> = super::ShareGroupDescribeResponse<'a>;
+        #[inline]
         fn from_view(v: &super::ShareGroupDescribeResponse<'_>) -> Self {
             Self::from(v)
         }

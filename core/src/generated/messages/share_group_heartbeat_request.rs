@@ -44,6 +44,7 @@ impl<'a> ShareGroupHeartbeatRequest<'a> {
 }
 
 impl Default for ShareGroupHeartbeatRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -51,8 +52,11 @@ impl Default for ShareGroupHeartbeatRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ShareGroupHeartbeatRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ShareGroupHeartbeatRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", member_epoch: {=i32}, rack_id: {}, subscribed_topic_names: {}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.member_epoch, rt::defmt_fmt::OptStr(self.rack_id), self.subscribed_topic_names, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ShareGroupHeartbeatRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", member_epoch: {=i32}, rack_id: {}, subscribed_topic_names: {}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.member_epoch, rt::defmt_fmt::OptStr(self.rack_id), self.subscribed_topic_names, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -103,27 +107,33 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.group_id, true, "group_id")?;
-        n += rt::write::str_size(self.member_id, true, "member_id")?;
-        n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
-        n += rt::write::opt_array_size(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.group_id, true, "group_id")?;
+            n += rt::write::str_size(self.member_id, true, "member_id")?;
+            n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
+            n += rt::write::opt_array_size(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.group_id, true, "group_id");
-        w.str(self.member_id, true, "member_id");
-        w.i32(self.member_epoch, "member_epoch");
-        w.opt_str(self.rack_id, true, true, "rack_id");
-        w.opt_array(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.group_id, true, "group_id");
+            w.str(self.member_id, true, "member_id");
+            w.i32(self.member_epoch, "member_epoch");
+            w.opt_str(self.rack_id, true, true, "rack_id");
+            w.opt_array(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -278,6 +288,7 @@ pub mod owned {
     }
 
     impl Default for ShareGroupHeartbeatRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -291,17 +302,20 @@ pub mod owned {
     }
 
     impl From<&super::ShareGroupHeartbeatRequest<'_>> for ShareGroupHeartbeatRequest {
+        #[inline]
         fn from(v: &super::ShareGroupHeartbeatRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                member_id: v.member_id.into(),
-                member_epoch: v.member_epoch,
-                rack_id: v.rack_id.map(rt::CompactString::from),
-                subscribed_topic_names: v
-                    .subscribed_topic_names
-                    .map(|a| a.iter().map(rt::CompactString::from).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    member_id: v.member_id.into(),
+                    member_epoch: v.member_epoch,
+                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    subscribed_topic_names: v
+                        .subscribed_topic_names
+                        .map(|a| a.iter().map(rt::CompactString::from).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -327,45 +341,52 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.group_id, true, "group_id")?;
-            n += rt::write::str_size(&self.member_id, true, "member_id")?;
-            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
-            n += rt::owned::opt_vec_size(
-                self.subscribed_topic_names.as_deref(),
-                true,
-                true,
-                v,
-                "subscribed_topic_names",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.group_id, true, "group_id")?;
+                n += rt::write::str_size(&self.member_id, true, "member_id")?;
+                n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
+                n += rt::owned::opt_vec_size(
+                    self.subscribed_topic_names.as_deref(),
+                    true,
+                    true,
+                    v,
+                    "subscribed_topic_names",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.str(&self.group_id, true, "group_id");
-            w.str(&self.member_id, true, "member_id");
-            w.i32(self.member_epoch, "member_epoch");
-            w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
-            rt::owned::write_opt_vec(
-                w,
-                self.subscribed_topic_names.as_deref(),
-                true,
-                true,
-                v,
-                "subscribed_topic_names",
-            );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.str(&self.group_id, true, "group_id");
+                w.str(&self.member_id, true, "member_id");
+                w.i32(self.member_epoch, "member_epoch");
+                w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
+                rt::owned::write_opt_vec(
+                    w,
+                    self.subscribed_topic_names.as_deref(),
+                    true,
+                    true,
+                    v,
+                    "subscribed_topic_names",
+                );
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
     impl rt::OwnedMessage for ShareGroupHeartbeatRequest {
         type View<'a> = super::ShareGroupHeartbeatRequest<'a>;
+        #[inline]
         fn from_view(v: &super::ShareGroupHeartbeatRequest<'_>) -> Self {
             Self::from(v)
         }

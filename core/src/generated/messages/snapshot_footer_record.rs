@@ -30,6 +30,7 @@ impl<'a> SnapshotFooterRecord<'a> {
 }
 
 impl Default for SnapshotFooterRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,13 +38,16 @@ impl Default for SnapshotFooterRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SnapshotFooterRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "SnapshotFooterRecord {{ version: {=i16}, unknown_tagged_fields: {} }}",
-            self.version,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "SnapshotFooterRecord {{ version: {=i16}, unknown_tagged_fields: {} }}",
+                self.version,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -74,19 +78,25 @@ impl<'a> rt::Struct<'a> for SnapshotFooterRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i16(self.version, "version");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i16(self.version, "version");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -159,6 +169,7 @@ pub mod owned {
     }
 
     impl Default for SnapshotFooterRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 version: 0_i16,
@@ -168,11 +179,14 @@ pub mod owned {
     }
 
     impl From<&super::SnapshotFooterRecord<'_>> for SnapshotFooterRecord {
+        #[inline]
         fn from(v: &super::SnapshotFooterRecord<'_>) -> Self {
-            Self {
-                version: v.version,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    version: v.version,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -189,31 +203,38 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<3>("version") {
-                    r[0..2].copy_from_slice(&self.version.to_be_bytes());
-                    r[2] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<3>("version") {
+                        r[0..2].copy_from_slice(&self.version.to_be_bytes());
+                        r[2] = 0;
+                    }
+                } else {
+                    w.i16(self.version, "version");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.i16(self.version, "version");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for SnapshotFooterRecord {
         type View<'a> = super::SnapshotFooterRecord<'a>;
+        #[inline]
         fn from_view(v: &super::SnapshotFooterRecord<'_>) -> Self {
             Self::from(v)
         }

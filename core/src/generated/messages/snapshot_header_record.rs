@@ -33,6 +33,7 @@ impl<'a> SnapshotHeaderRecord<'a> {
 }
 
 impl Default for SnapshotHeaderRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,8 +41,11 @@ impl Default for SnapshotHeaderRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SnapshotHeaderRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "SnapshotHeaderRecord {{ version: {=i16}, last_contained_log_timestamp: {=i64}, unknown_tagged_fields: {} }}", self.version, self.last_contained_log_timestamp, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "SnapshotHeaderRecord {{ version: {=i16}, last_contained_log_timestamp: {=i64}, unknown_tagged_fields: {} }}", self.version, self.last_contained_log_timestamp, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -86,20 +90,26 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 10;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 10;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i16(self.version, "version");
-        w.i64(self.last_contained_log_timestamp, "last_contained_log_timestamp");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i16(self.version, "version");
+            w.i64(self.last_contained_log_timestamp, "last_contained_log_timestamp");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -192,6 +202,7 @@ pub mod owned {
     }
 
     impl Default for SnapshotHeaderRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 version: 0_i16,
@@ -202,12 +213,15 @@ pub mod owned {
     }
 
     impl From<&super::SnapshotHeaderRecord<'_>> for SnapshotHeaderRecord {
+        #[inline]
         fn from(v: &super::SnapshotHeaderRecord<'_>) -> Self {
-            Self {
-                version: v.version,
-                last_contained_log_timestamp: v.last_contained_log_timestamp,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    version: v.version,
+                    last_contained_log_timestamp: v.last_contained_log_timestamp,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -234,35 +248,42 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 10;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 10;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<11>("version") {
-                    r[0..2].copy_from_slice(&self.version.to_be_bytes());
-                    r[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
-                    r[10] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<11>("version") {
+                        r[0..2].copy_from_slice(&self.version.to_be_bytes());
+                        r[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
+                        r[10] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<10>("version") {
+                        r[0..2].copy_from_slice(&self.version.to_be_bytes());
+                        r[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<10>("version") {
-                    r[0..2].copy_from_slice(&self.version.to_be_bytes());
-                    r[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for SnapshotHeaderRecord {
         type View<'a> = super::SnapshotHeaderRecord<'a>;
+        #[inline]
         fn from_view(v: &super::SnapshotHeaderRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -53,6 +53,7 @@ impl<'a> StopReplicaRequest<'a> {
 }
 
 impl Default for StopReplicaRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -60,62 +61,68 @@ impl Default for StopReplicaRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StopReplicaRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StopReplicaRequest {{ controller_id: {=i32}, is_k_raft_controller: {=bool}, controller_epoch: {=i32}, broker_epoch: {=i64}, delete_partitions: {=bool}, ungrouped_partitions: {}, topics: {}, topic_states: {}, unknown_tagged_fields: {} }}", self.controller_id, self.is_k_raft_controller, self.controller_epoch, self.broker_epoch, self.delete_partitions, self.ungrouped_partitions, self.topics, self.topic_states, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StopReplicaRequest {{ controller_id: {=i32}, is_k_raft_controller: {=bool}, controller_epoch: {=i32}, broker_epoch: {=i64}, delete_partitions: {=bool}, ungrouped_partitions: {}, topics: {}, topic_states: {}, unknown_tagged_fields: {} }}", self.controller_id, self.is_k_raft_controller, self.controller_epoch, self.broker_epoch, self.delete_partitions, self.ungrouped_partitions, self.topics, self.topic_states, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for StopReplicaRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let controller_id = rt::read::i32(c, "controller_id")?;
-        let is_k_raft_controller = if v >= 4 {
-            rt::read::bool(c, "is_k_raft_controller")?
-        } else {
-            false
-        };
-        let controller_epoch = rt::read::i32(c, "controller_epoch")?;
-        let broker_epoch = if v >= 1 {
-            rt::read::i64(c, "broker_epoch")?
-        } else {
-            -1_i64
-        };
-        let delete_partitions = if v <= 2 {
-            rt::read::bool(c, "delete_partitions")?
-        } else {
-            false
-        };
-        let ungrouped_partitions = if v <= 0 {
-            rt::read::array::<StopReplicaPartitionV0<'a>>(c, v >= 2, v, "ungrouped_partitions")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let topics = if (1..=2).contains(&v) {
-            rt::read::array::<StopReplicaTopicV1<'a>>(c, v >= 2, v, "topics")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let topic_states = if v >= 3 {
-            rt::read::array::<StopReplicaTopicState<'a>>(c, v >= 2, v, "topic_states")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            controller_id,
-            is_k_raft_controller,
-            controller_epoch,
-            broker_epoch,
-            delete_partitions,
-            ungrouped_partitions,
-            topics,
-            topic_states,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let controller_id = rt::read::i32(c, "controller_id")?;
+            let is_k_raft_controller = if v >= 4 {
+                rt::read::bool(c, "is_k_raft_controller")?
+            } else {
+                false
+            };
+            let controller_epoch = rt::read::i32(c, "controller_epoch")?;
+            let broker_epoch = if v >= 1 {
+                rt::read::i64(c, "broker_epoch")?
+            } else {
+                -1_i64
+            };
+            let delete_partitions = if v <= 2 {
+                rt::read::bool(c, "delete_partitions")?
+            } else {
+                false
+            };
+            let ungrouped_partitions = if v <= 0 {
+                rt::read::array::<StopReplicaPartitionV0<'a>>(c, v >= 2, v, "ungrouped_partitions")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let topics = if (1..=2).contains(&v) {
+                rt::read::array::<StopReplicaTopicV1<'a>>(c, v >= 2, v, "topics")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let topic_states = if v >= 3 {
+                rt::read::array::<StopReplicaTopicState<'a>>(c, v >= 2, v, "topic_states")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                controller_id,
+                is_k_raft_controller,
+                controller_epoch,
+                broker_epoch,
+                delete_partitions,
+                ungrouped_partitions,
+                topics,
+                topic_states,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -169,94 +176,100 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        if v >= 4 {
-            n += 1;
-        }
-        if v <= 3 && self.is_k_raft_controller {
-            return Err(rt::write::not_in_version("is_k_raft_controller"));
-        }
-        if v >= 1 {
-            n += 8;
-        }
-        if v <= 2 {
-            n += 1;
-        }
-        if v >= 3 && self.delete_partitions {
-            return Err(rt::write::not_in_version("delete_partitions"));
-        }
-        if v <= 0 {
-            n += rt::write::array_size(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
-        }
-        if v >= 1 && !self.ungrouped_partitions.is_empty() {
-            return Err(rt::write::not_in_version("ungrouped_partitions"));
-        }
-        if (1..=2).contains(&v) {
-            n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
-        }
-        if (v <= 0 || v >= 3) && !self.topics.is_empty() {
-            return Err(rt::write::not_in_version("topics"));
-        }
-        if v >= 3 {
-            n += rt::write::array_size(&self.topic_states, v >= 2, v, "topic_states")?;
-        }
-        if v <= 2 && !self.topic_states.is_empty() {
-            return Err(rt::write::not_in_version("topic_states"));
-        }
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            if v >= 4 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v <= 3 && self.is_k_raft_controller {
+                return Err(rt::write::not_in_version("is_k_raft_controller"));
+            }
+            if v >= 1 {
+                n += 8;
+            }
+            if v <= 2 {
+                n += 1;
+            }
+            if v >= 3 && self.delete_partitions {
+                return Err(rt::write::not_in_version("delete_partitions"));
+            }
+            if v <= 0 {
+                n += rt::write::array_size(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
+            }
+            if v >= 1 && !self.ungrouped_partitions.is_empty() {
+                return Err(rt::write::not_in_version("ungrouped_partitions"));
+            }
+            if (1..=2).contains(&v) {
+                n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
+            }
+            if (v <= 0 || v >= 3) && !self.topics.is_empty() {
+                return Err(rt::write::not_in_version("topics"));
+            }
+            if v >= 3 {
+                n += rt::write::array_size(&self.topic_states, v >= 2, v, "topic_states")?;
+            }
+            if v <= 2 && !self.topic_states.is_empty() {
+                return Err(rt::write::not_in_version("topic_states"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 3 && self.is_k_raft_controller {
-            w.fail(rt::write::not_in_version("is_k_raft_controller"));
-        }
-        if v >= 3 && self.delete_partitions {
-            w.fail(rt::write::not_in_version("delete_partitions"));
-        }
-        if v >= 1 && !self.ungrouped_partitions.is_empty() {
-            w.fail(rt::write::not_in_version("ungrouped_partitions"));
-        }
-        if (v <= 0 || v >= 3) && !self.topics.is_empty() {
-            w.fail(rt::write::not_in_version("topics"));
-        }
-        if v <= 2 && !self.topic_states.is_empty() {
-            w.fail(rt::write::not_in_version("topic_states"));
-        }
-        w.i32(self.controller_id, "controller_id");
-        if v >= 4 {
-            w.bool(self.is_k_raft_controller, "is_k_raft_controller");
-        }
-        w.i32(self.controller_epoch, "controller_epoch");
-        if v >= 1 {
-            w.i64(self.broker_epoch, "broker_epoch");
-        }
-        if v <= 2 {
-            w.bool(self.delete_partitions, "delete_partitions");
-        }
-        if v <= 0 {
-            w.array(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions");
-        }
-        if (1..=2).contains(&v) {
-            w.array(&self.topics, v >= 2, v, "topics");
-        }
-        if v >= 3 {
-            w.array(&self.topic_states, v >= 2, v, "topic_states");
-        }
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 3 && self.is_k_raft_controller {
+                w.fail(rt::write::not_in_version("is_k_raft_controller"));
+            }
+            if v >= 3 && self.delete_partitions {
+                w.fail(rt::write::not_in_version("delete_partitions"));
+            }
+            if v >= 1 && !self.ungrouped_partitions.is_empty() {
+                w.fail(rt::write::not_in_version("ungrouped_partitions"));
+            }
+            if (v <= 0 || v >= 3) && !self.topics.is_empty() {
+                w.fail(rt::write::not_in_version("topics"));
+            }
+            if v <= 2 && !self.topic_states.is_empty() {
+                w.fail(rt::write::not_in_version("topic_states"));
+            }
+            w.i32(self.controller_id, "controller_id");
+            if v >= 4 {
+                w.bool(self.is_k_raft_controller, "is_k_raft_controller");
+            }
+            w.i32(self.controller_epoch, "controller_epoch");
+            if v >= 1 {
+                w.i64(self.broker_epoch, "broker_epoch");
+            }
+            if v <= 2 {
+                w.bool(self.delete_partitions, "delete_partitions");
+            }
+            if v <= 0 {
+                w.array(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions");
+            }
+            if (1..=2).contains(&v) {
+                w.array(&self.topics, v >= 2, v, "topics");
+            }
+            if v >= 3 {
+                w.array(&self.topic_states, v >= 2, v, "topic_states");
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -283,6 +296,7 @@ impl<'a> StopReplicaPartitionV0<'a> {
 }
 
 impl Default for StopReplicaPartitionV0<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -290,14 +304,11 @@ impl Default for StopReplicaPartitionV0<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StopReplicaPartitionV0<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "StopReplicaPartitionV0 {{ topic_name: \"{=str}\", partition_index: {=i32}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.partition_index,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "StopReplicaPartitionV0 {{ topic_name: \"{=str}\", partition_index: {=i32}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -345,17 +356,20 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 0 {
-            rt::read::skip_str(c, v >= 2)?;
-        }
-        if v <= 0 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 0 {
+                rt::read::skip_str(c, v >= 2)?;
+            }
+            if v <= 0 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -390,53 +404,59 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 0 {
-            n += rt::write::str_size(self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
-        }
-        if v >= 1 && !self.topic_name.is_empty() {
-            return Err(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
-        }
-        if v <= 0 {
-            n += 4;
-        }
-        if v >= 1 && self.partition_index != 0_i32 {
-            return Err(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
-        }
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("ungrouped_partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 0 {
+                n += rt::write::str_size(self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
             }
-        }
-        Ok(n)
+            if v >= 1 && !self.topic_name.is_empty() {
+                return Err(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
+            }
+            if v <= 0 {
+                n += 4;
+            }
+            if v >= 1 && self.partition_index != 0_i32 {
+                return Err(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("ungrouped_partitions[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 && !self.topic_name.is_empty() {
-            w.fail(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
-        }
-        if v >= 1 && self.partition_index != 0_i32 {
-            w.fail(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
-        }
-        if v <= 0 {
-            w.str(self.topic_name, v >= 2, "ungrouped_partitions[].topic_name");
-        }
-        if v <= 0 {
-            w.i32(self.partition_index, "ungrouped_partitions[].partition_index");
-        }
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "ungrouped_partitions[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v >= 1 && !self.topic_name.is_empty() {
+                w.fail(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
+            }
+            if v >= 1 && self.partition_index != 0_i32 {
+                w.fail(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
+            }
+            if v <= 0 {
+                w.str(self.topic_name, v >= 2, "ungrouped_partitions[].topic_name");
+            }
+            if v <= 0 {
+                w.i32(self.partition_index, "ungrouped_partitions[].partition_index");
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "ungrouped_partitions[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -463,6 +483,7 @@ impl<'a> StopReplicaTopicV1<'a> {
 }
 
 impl Default for StopReplicaTopicV1<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -470,14 +491,17 @@ impl Default for StopReplicaTopicV1<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StopReplicaTopicV1<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "StopReplicaTopicV1 {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partition_indexes,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "StopReplicaTopicV1 {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partition_indexes,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -525,17 +549,20 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if (1..=2).contains(&v) {
-            rt::read::skip_str(c, v >= 2)?;
-        }
-        if (1..=2).contains(&v) {
-            rt::read::skip_array::<i32>(c, v >= 2, v)?;
-        }
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if (1..=2).contains(&v) {
+                rt::read::skip_str(c, v >= 2)?;
+            }
+            if (1..=2).contains(&v) {
+                rt::read::skip_array::<i32>(c, v >= 2, v)?;
+            }
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -567,50 +594,56 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if (1..=2).contains(&v) {
-            n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
-        }
-        if (v <= 0 || v >= 3) && !self.name.is_empty() {
-            return Err(rt::write::not_in_version("topics[].name"));
-        }
-        if (1..=2).contains(&v) {
-            n += rt::write::array_size(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes")?;
-        }
-        if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
-            return Err(rt::write::not_in_version("topics[].partition_indexes"));
-        }
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if (1..=2).contains(&v) {
+                n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
             }
-        }
-        Ok(n)
+            if (v <= 0 || v >= 3) && !self.name.is_empty() {
+                return Err(rt::write::not_in_version("topics[].name"));
+            }
+            if (1..=2).contains(&v) {
+                n += rt::write::array_size(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes")?;
+            }
+            if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
+                return Err(rt::write::not_in_version("topics[].partition_indexes"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if (v <= 0 || v >= 3) && !self.name.is_empty() {
-            w.fail(rt::write::not_in_version("topics[].name"));
-        }
-        if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
-            w.fail(rt::write::not_in_version("topics[].partition_indexes"));
-        }
-        if (1..=2).contains(&v) {
-            w.str(self.name, v >= 2, "topics[].name");
-        }
-        if (1..=2).contains(&v) {
-            w.array(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes");
-        }
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if (v <= 0 || v >= 3) && !self.name.is_empty() {
+                w.fail(rt::write::not_in_version("topics[].name"));
+            }
+            if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
+                w.fail(rt::write::not_in_version("topics[].partition_indexes"));
+            }
+            if (1..=2).contains(&v) {
+                w.str(self.name, v >= 2, "topics[].name");
+            }
+            if (1..=2).contains(&v) {
+                w.array(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes");
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -637,6 +670,7 @@ impl<'a> StopReplicaTopicState<'a> {
 }
 
 impl Default for StopReplicaTopicState<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -644,14 +678,17 @@ impl Default for StopReplicaTopicState<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StopReplicaTopicState<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "StopReplicaTopicState {{ topic_name: \"{=str}\", partition_states: {}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.partition_states,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "StopReplicaTopicState {{ topic_name: \"{=str}\", partition_states: {}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                self.partition_states,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -705,17 +742,20 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 3 {
-            rt::read::skip_str(c, v >= 2)?;
-        }
-        if v >= 3 {
-            rt::read::skip_array::<StopReplicaPartitionState<'a>>(c, v >= 2, v)?;
-        }
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 3 {
+                rt::read::skip_str(c, v >= 2)?;
+            }
+            if v >= 3 {
+                rt::read::skip_array::<StopReplicaPartitionState<'a>>(c, v >= 2, v)?;
+            }
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -755,50 +795,56 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 3 {
-            n += rt::write::str_size(self.topic_name, v >= 2, "topic_states[].topic_name")?;
-        }
-        if v <= 2 && !self.topic_name.is_empty() {
-            return Err(rt::write::not_in_version("topic_states[].topic_name"));
-        }
-        if v >= 3 {
-            n += rt::write::array_size(&self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
-        }
-        if v <= 2 && !self.partition_states.is_empty() {
-            return Err(rt::write::not_in_version("topic_states[].partition_states"));
-        }
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += rt::write::str_size(self.topic_name, v >= 2, "topic_states[].topic_name")?;
             }
-        }
-        Ok(n)
+            if v <= 2 && !self.topic_name.is_empty() {
+                return Err(rt::write::not_in_version("topic_states[].topic_name"));
+            }
+            if v >= 3 {
+                n += rt::write::array_size(&self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
+            }
+            if v <= 2 && !self.partition_states.is_empty() {
+                return Err(rt::write::not_in_version("topic_states[].partition_states"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && !self.topic_name.is_empty() {
-            w.fail(rt::write::not_in_version("topic_states[].topic_name"));
-        }
-        if v <= 2 && !self.partition_states.is_empty() {
-            w.fail(rt::write::not_in_version("topic_states[].partition_states"));
-        }
-        if v >= 3 {
-            w.str(self.topic_name, v >= 2, "topic_states[].topic_name");
-        }
-        if v >= 3 {
-            w.array(&self.partition_states, v >= 2, v, "topic_states[].partition_states");
-        }
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && !self.topic_name.is_empty() {
+                w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+            }
+            if v <= 2 && !self.partition_states.is_empty() {
+                w.fail(rt::write::not_in_version("topic_states[].partition_states"));
+            }
+            if v >= 3 {
+                w.str(self.topic_name, v >= 2, "topic_states[].topic_name");
+            }
+            if v >= 3 {
+                w.array(&self.partition_states, v >= 2, v, "topic_states[].partition_states");
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -828,6 +874,7 @@ impl<'a> StopReplicaPartitionState<'a> {
 }
 
 impl Default for StopReplicaPartitionState<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -835,8 +882,11 @@ impl Default for StopReplicaPartitionState<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StopReplicaPartitionState<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StopReplicaPartitionState {{ partition_index: {=i32}, leader_epoch: {=i32}, delete_partition: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.leader_epoch, self.delete_partition, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StopReplicaPartitionState {{ partition_index: {=i32}, leader_epoch: {=i32}, delete_partition: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.leader_epoch, self.delete_partition, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -903,14 +953,17 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 3 {
-            rt::read::skip(c, 9)?;
-        }
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 3 {
+                rt::read::skip(c, 9)?;
+            }
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -951,85 +1004,91 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 3 {
-            n += 4;
-        }
-        if v <= 2 && self.partition_index != 0_i32 {
-            return Err(rt::write::not_in_version(
-                "topic_states[].partition_states[].partition_index",
-            ));
-        }
-        if v >= 3 {
-            n += 4;
-        }
-        if v <= 2 && self.leader_epoch != -1_i32 {
-            return Err(rt::write::not_in_version(
-                "topic_states[].partition_states[].leader_epoch",
-            ));
-        }
-        if v >= 3 {
-            n += 1;
-        }
-        if v <= 2 && self.delete_partition {
-            return Err(rt::write::not_in_version(
-                "topic_states[].partition_states[].delete_partition",
-            ));
-        }
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topic_states[].partition_states[]._tagged_fields",
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += 4;
+            }
+            if v <= 2 && self.partition_index != 0_i32 {
+                return Err(rt::write::not_in_version(
+                    "topic_states[].partition_states[].partition_index",
                 ));
             }
-        }
-        Ok(n)
+            if v >= 3 {
+                n += 4;
+            }
+            if v <= 2 && self.leader_epoch != -1_i32 {
+                return Err(rt::write::not_in_version(
+                    "topic_states[].partition_states[].leader_epoch",
+                ));
+            }
+            if v >= 3 {
+                n += 1;
+            }
+            if v <= 2 && self.delete_partition {
+                return Err(rt::write::not_in_version(
+                    "topic_states[].partition_states[].delete_partition",
+                ));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "topic_states[].partition_states[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && self.partition_index != 0_i32 {
-            w.fail(rt::write::not_in_version(
-                "topic_states[].partition_states[].partition_index",
-            ));
-        }
-        if v <= 2 && self.leader_epoch != -1_i32 {
-            w.fail(rt::write::not_in_version(
-                "topic_states[].partition_states[].leader_epoch",
-            ));
-        }
-        if v <= 2 && self.delete_partition {
-            w.fail(rt::write::not_in_version(
-                "topic_states[].partition_states[].delete_partition",
-            ));
-        }
-        if v >= 3 {
-            w.i32(
-                self.partition_index,
-                "topic_states[].partition_states[].partition_index",
-            );
-        }
-        if v >= 3 {
-            w.i32(self.leader_epoch, "topic_states[].partition_states[].leader_epoch");
-        }
-        if v >= 3 {
-            w.bool(
-                self.delete_partition,
-                "topic_states[].partition_states[].delete_partition",
-            );
-        }
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topic_states[].partition_states[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 2 && self.partition_index != 0_i32 {
+                w.fail(rt::write::not_in_version(
+                    "topic_states[].partition_states[].partition_index",
+                ));
+            }
+            if v <= 2 && self.leader_epoch != -1_i32 {
+                w.fail(rt::write::not_in_version(
+                    "topic_states[].partition_states[].leader_epoch",
+                ));
+            }
+            if v <= 2 && self.delete_partition {
+                w.fail(rt::write::not_in_version(
+                    "topic_states[].partition_states[].delete_partition",
+                ));
+            }
+            if v >= 3 {
+                w.i32(
+                    self.partition_index,
+                    "topic_states[].partition_states[].partition_index",
+                );
+            }
+            if v >= 3 {
+                w.i32(self.leader_epoch, "topic_states[].partition_states[].leader_epoch");
+            }
+            if v >= 3 {
+                w.bool(
+                    self.delete_partition,
+                    "topic_states[].partition_states[].delete_partition",
+                );
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "topic_states[].partition_states[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -1442,6 +1501,7 @@ pub mod owned {
     }
 
     impl Default for StopReplicaRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 controller_id: 0_i32,
@@ -1458,163 +1518,175 @@ pub mod owned {
     }
 
     impl From<&super::StopReplicaRequest<'_>> for StopReplicaRequest {
+        #[inline]
         fn from(v: &super::StopReplicaRequest<'_>) -> Self {
-            Self {
-                controller_id: v.controller_id,
-                is_k_raft_controller: v.is_k_raft_controller,
-                controller_epoch: v.controller_epoch,
-                broker_epoch: v.broker_epoch,
-                delete_partitions: v.delete_partitions,
-                ungrouped_partitions: v.ungrouped_partitions.iter().map(|e| (&e).into()).collect(),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                topic_states: v.topic_states.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    controller_id: v.controller_id,
+                    is_k_raft_controller: v.is_k_raft_controller,
+                    controller_epoch: v.controller_epoch,
+                    broker_epoch: v.broker_epoch,
+                    delete_partitions: v.delete_partitions,
+                    ungrouped_partitions: v.ungrouped_partitions.iter().map(|e| (&e).into()).collect(),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    topic_states: v.topic_states.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for StopReplicaRequest {}
 
     impl rt::OwnedStruct for StopReplicaRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let controller_id = rt::read::i32(c, "controller_id")?;
-            let is_k_raft_controller = if v >= 4 {
-                rt::read::bool(c, "is_k_raft_controller")?
-            } else {
-                false
-            };
-            let controller_epoch = rt::read::i32(c, "controller_epoch")?;
-            let broker_epoch = if v >= 1 {
-                rt::read::i64(c, "broker_epoch")?
-            } else {
-                -1_i64
-            };
-            let delete_partitions = if v <= 2 {
-                rt::read::bool(c, "delete_partitions")?
-            } else {
-                false
-            };
-            let ungrouped_partitions = if v <= 0 {
-                rt::owned::read_array::<StopReplicaPartitionV0, _>(c, v >= 2, v, "ungrouped_partitions")?
-            } else {
-                Vec::new()
-            };
-            let topics = if (1..=2).contains(&v) {
-                rt::owned::read_array::<StopReplicaTopicV1, _>(c, v >= 2, v, "topics")?
-            } else {
-                Vec::new()
-            };
-            let topic_states = if v >= 3 {
-                rt::owned::read_array::<StopReplicaTopicState, _>(c, v >= 2, v, "topic_states")?
-            } else {
-                Vec::new()
-            };
-            let unknown_tagged_fields = if v >= 2 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                controller_id,
-                is_k_raft_controller,
-                controller_epoch,
-                broker_epoch,
-                delete_partitions,
-                ungrouped_partitions,
-                topics,
-                topic_states,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let controller_id = rt::read::i32(c, "controller_id")?;
+                let is_k_raft_controller = if v >= 4 {
+                    rt::read::bool(c, "is_k_raft_controller")?
+                } else {
+                    false
+                };
+                let controller_epoch = rt::read::i32(c, "controller_epoch")?;
+                let broker_epoch = if v >= 1 {
+                    rt::read::i64(c, "broker_epoch")?
+                } else {
+                    -1_i64
+                };
+                let delete_partitions = if v <= 2 {
+                    rt::read::bool(c, "delete_partitions")?
+                } else {
+                    false
+                };
+                let ungrouped_partitions = if v <= 0 {
+                    rt::owned::read_array::<StopReplicaPartitionV0, _>(c, v >= 2, v, "ungrouped_partitions")?
+                } else {
+                    Vec::new()
+                };
+                let topics = if (1..=2).contains(&v) {
+                    rt::owned::read_array::<StopReplicaTopicV1, _>(c, v >= 2, v, "topics")?
+                } else {
+                    Vec::new()
+                };
+                let topic_states = if v >= 3 {
+                    rt::owned::read_array::<StopReplicaTopicState, _>(c, v >= 2, v, "topic_states")?
+                } else {
+                    Vec::new()
+                };
+                let unknown_tagged_fields = if v >= 2 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    controller_id,
+                    is_k_raft_controller,
+                    controller_epoch,
+                    broker_epoch,
+                    delete_partitions,
+                    ungrouped_partitions,
+                    topics,
+                    topic_states,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            if v >= 4 {
-                n += 1;
-            }
-            if v <= 3 && self.is_k_raft_controller {
-                return Err(rt::write::not_in_version("is_k_raft_controller"));
-            }
-            if v >= 1 {
-                n += 8;
-            }
-            if v <= 2 {
-                n += 1;
-            }
-            if v >= 3 && self.delete_partitions {
-                return Err(rt::write::not_in_version("delete_partitions"));
-            }
-            if v <= 0 {
-                n += rt::owned::vec_size(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
-            }
-            if v >= 1 && !self.ungrouped_partitions.is_empty() {
-                return Err(rt::write::not_in_version("ungrouped_partitions"));
-            }
-            if (1..=2).contains(&v) {
-                n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
-            }
-            if (v <= 0 || v >= 3) && !self.topics.is_empty() {
-                return Err(rt::write::not_in_version("topics"));
-            }
-            if v >= 3 {
-                n += rt::owned::vec_size(&self.topic_states, v >= 2, v, "topic_states")?;
-            }
-            if v <= 2 && !self.topic_states.is_empty() {
-                return Err(rt::write::not_in_version("topic_states"));
-            }
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                if v >= 4 {
+                    n += 1;
                 }
-            }
-            Ok(n)
+                if v <= 3 && self.is_k_raft_controller {
+                    return Err(rt::write::not_in_version("is_k_raft_controller"));
+                }
+                if v >= 1 {
+                    n += 8;
+                }
+                if v <= 2 {
+                    n += 1;
+                }
+                if v >= 3 && self.delete_partitions {
+                    return Err(rt::write::not_in_version("delete_partitions"));
+                }
+                if v <= 0 {
+                    n += rt::owned::vec_size(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
+                }
+                if v >= 1 && !self.ungrouped_partitions.is_empty() {
+                    return Err(rt::write::not_in_version("ungrouped_partitions"));
+                }
+                if (1..=2).contains(&v) {
+                    n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
+                }
+                if (v <= 0 || v >= 3) && !self.topics.is_empty() {
+                    return Err(rt::write::not_in_version("topics"));
+                }
+                if v >= 3 {
+                    n += rt::owned::vec_size(&self.topic_states, v >= 2, v, "topic_states")?;
+                }
+                if v <= 2 && !self.topic_states.is_empty() {
+                    return Err(rt::write::not_in_version("topic_states"));
+                }
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 3 && self.is_k_raft_controller {
-                w.fail(rt::write::not_in_version("is_k_raft_controller"));
-            }
-            if v >= 3 && self.delete_partitions {
-                w.fail(rt::write::not_in_version("delete_partitions"));
-            }
-            if v >= 1 && !self.ungrouped_partitions.is_empty() {
-                w.fail(rt::write::not_in_version("ungrouped_partitions"));
-            }
-            if (v <= 0 || v >= 3) && !self.topics.is_empty() {
-                w.fail(rt::write::not_in_version("topics"));
-            }
-            if v <= 2 && !self.topic_states.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states"));
-            }
-            w.i32(self.controller_id, "controller_id");
-            if v >= 4 {
-                w.bool(self.is_k_raft_controller, "is_k_raft_controller");
-            }
-            w.i32(self.controller_epoch, "controller_epoch");
-            if v >= 1 {
-                w.i64(self.broker_epoch, "broker_epoch");
-            }
-            if v <= 2 {
-                w.bool(self.delete_partitions, "delete_partitions");
-            }
-            if v <= 0 {
-                rt::owned::write_vec(w, &self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions");
-            }
-            if (1..=2).contains(&v) {
-                rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
-            }
-            if v >= 3 {
-                rt::owned::write_vec(w, &self.topic_states, v >= 2, v, "topic_states");
-            }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 3 && self.is_k_raft_controller {
+                    w.fail(rt::write::not_in_version("is_k_raft_controller"));
+                }
+                if v >= 3 && self.delete_partitions {
+                    w.fail(rt::write::not_in_version("delete_partitions"));
+                }
+                if v >= 1 && !self.ungrouped_partitions.is_empty() {
+                    w.fail(rt::write::not_in_version("ungrouped_partitions"));
+                }
+                if (v <= 0 || v >= 3) && !self.topics.is_empty() {
+                    w.fail(rt::write::not_in_version("topics"));
+                }
+                if v <= 2 && !self.topic_states.is_empty() {
+                    w.fail(rt::write::not_in_version("topic_states"));
+                }
+                w.i32(self.controller_id, "controller_id");
+                if v >= 4 {
+                    w.bool(self.is_k_raft_controller, "is_k_raft_controller");
+                }
+                w.i32(self.controller_epoch, "controller_epoch");
+                if v >= 1 {
+                    w.i64(self.broker_epoch, "broker_epoch");
+                }
+                if v <= 2 {
+                    w.bool(self.delete_partitions, "delete_partitions");
+                }
+                if v <= 0 {
+                    rt::owned::write_vec(w, &self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions");
+                }
+                if (1..=2).contains(&v) {
+                    rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
+                }
+                if v >= 3 {
+                    rt::owned::write_vec(w, &self.topic_states, v >= 2, v, "topic_states");
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1630,6 +1702,7 @@ pub mod owned {
     }
 
     impl Default for StopReplicaPartitionV0 {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -1640,12 +1713,15 @@ pub mod owned {
     }
 
     impl From<&super::StopReplicaPartitionV0<'_>> for StopReplicaPartitionV0 {
+        #[inline]
         fn from(v: &super::StopReplicaPartitionV0<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partition_index: v.partition_index,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partition_index: v.partition_index,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1681,30 +1757,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 0 {
-                n += rt::write::str_size(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
-            }
-            if v >= 1 && !self.topic_name.is_empty() {
-                return Err(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
-            }
-            if v <= 0 {
-                n += 4;
-            }
-            if v >= 1 && self.partition_index != 0_i32 {
-                return Err(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
-            }
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("ungrouped_partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 0 {
+                    n += rt::write::str_size(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
                 }
-            }
-            Ok(n)
+                if v >= 1 && !self.topic_name.is_empty() {
+                    return Err(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
+                }
+                if v <= 0 {
+                    n += 4;
+                }
+                if v >= 1 && self.partition_index != 0_i32 {
+                    return Err(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
+                }
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("ungrouped_partitions[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1751,6 +1830,7 @@ pub mod owned {
     }
 
     impl Default for StopReplicaTopicV1 {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1761,12 +1841,15 @@ pub mod owned {
     }
 
     impl From<&super::StopReplicaTopicV1<'_>> for StopReplicaTopicV1 {
+        #[inline]
         fn from(v: &super::StopReplicaTopicV1<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partition_indexes: v.partition_indexes.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partition_indexes: v.partition_indexes.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1799,30 +1882,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if (1..=2).contains(&v) {
-                n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
-            }
-            if (v <= 0 || v >= 3) && !self.name.is_empty() {
-                return Err(rt::write::not_in_version("topics[].name"));
-            }
-            if (1..=2).contains(&v) {
-                n += rt::owned::vec_size(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes")?;
-            }
-            if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
-                return Err(rt::write::not_in_version("topics[].partition_indexes"));
-            }
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if (1..=2).contains(&v) {
+                    n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
                 }
-            }
-            Ok(n)
+                if (v <= 0 || v >= 3) && !self.name.is_empty() {
+                    return Err(rt::write::not_in_version("topics[].name"));
+                }
+                if (1..=2).contains(&v) {
+                    n += rt::owned::vec_size(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes")?;
+                }
+                if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
+                    return Err(rt::write::not_in_version("topics[].partition_indexes"));
+                }
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1859,6 +1945,7 @@ pub mod owned {
     }
 
     impl Default for StopReplicaTopicState {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -1869,12 +1956,15 @@ pub mod owned {
     }
 
     impl From<&super::StopReplicaTopicState<'_>> for StopReplicaTopicState {
+        #[inline]
         fn from(v: &super::StopReplicaTopicState<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partition_states: v.partition_states.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partition_states: v.partition_states.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1907,30 +1997,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 3 {
-                n += rt::write::str_size(&self.topic_name, v >= 2, "topic_states[].topic_name")?;
-            }
-            if v <= 2 && !self.topic_name.is_empty() {
-                return Err(rt::write::not_in_version("topic_states[].topic_name"));
-            }
-            if v >= 3 {
-                n += rt::owned::vec_size(&self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
-            }
-            if v <= 2 && !self.partition_states.is_empty() {
-                return Err(rt::write::not_in_version("topic_states[].partition_states"));
-            }
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 3 {
+                    n += rt::write::str_size(&self.topic_name, v >= 2, "topic_states[].topic_name")?;
                 }
-            }
-            Ok(n)
+                if v <= 2 && !self.topic_name.is_empty() {
+                    return Err(rt::write::not_in_version("topic_states[].topic_name"));
+                }
+                if v >= 3 {
+                    n += rt::owned::vec_size(&self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
+                }
+                if v <= 2 && !self.partition_states.is_empty() {
+                    return Err(rt::write::not_in_version("topic_states[].partition_states"));
+                }
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1969,6 +2062,7 @@ pub mod owned {
     }
 
     impl Default for StopReplicaPartitionState {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1980,13 +2074,16 @@ pub mod owned {
     }
 
     impl From<&super::StopReplicaPartitionState<'_>> for StopReplicaPartitionState {
+        #[inline]
         fn from(v: &super::StopReplicaPartitionState<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                leader_epoch: v.leader_epoch,
-                delete_partition: v.delete_partition,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    leader_epoch: v.leader_epoch,
+                    delete_partition: v.delete_partition,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2034,44 +2131,47 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 3 {
-                n += 4;
-            }
-            if v <= 2 && self.partition_index != 0_i32 {
-                return Err(rt::write::not_in_version(
-                    "topic_states[].partition_states[].partition_index",
-                ));
-            }
-            if v >= 3 {
-                n += 4;
-            }
-            if v <= 2 && self.leader_epoch != -1_i32 {
-                return Err(rt::write::not_in_version(
-                    "topic_states[].partition_states[].leader_epoch",
-                ));
-            }
-            if v >= 3 {
-                n += 1;
-            }
-            if v <= 2 && self.delete_partition {
-                return Err(rt::write::not_in_version(
-                    "topic_states[].partition_states[].delete_partition",
-                ));
-            }
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "topic_states[].partition_states[]._tagged_fields",
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 3 {
+                    n += 4;
+                }
+                if v <= 2 && self.partition_index != 0_i32 {
+                    return Err(rt::write::not_in_version(
+                        "topic_states[].partition_states[].partition_index",
                     ));
                 }
-            }
-            Ok(n)
+                if v >= 3 {
+                    n += 4;
+                }
+                if v <= 2 && self.leader_epoch != -1_i32 {
+                    return Err(rt::write::not_in_version(
+                        "topic_states[].partition_states[].leader_epoch",
+                    ));
+                }
+                if v >= 3 {
+                    n += 1;
+                }
+                if v <= 2 && self.delete_partition {
+                    return Err(rt::write::not_in_version(
+                        "topic_states[].partition_states[].delete_partition",
+                    ));
+                }
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "topic_states[].partition_states[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2120,6 +2220,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for StopReplicaRequest {
         type View<'a> = super::StopReplicaRequest<'a>;
+        #[inline]
         fn from_view(v: &super::StopReplicaRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -34,6 +34,7 @@ impl<'a> StopReplicaResponse<'a> {
 }
 
 impl Default for StopReplicaResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -41,14 +42,17 @@ impl Default for StopReplicaResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StopReplicaResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "StopReplicaResponse {{ error_code: {=i16}, partition_errors: {}, unknown_tagged_fields: {} }}",
-            self.error_code,
-            self.partition_errors,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "StopReplicaResponse {{ error_code: {=i16}, partition_errors: {}, unknown_tagged_fields: {} }}",
+                self.error_code,
+                self.partition_errors,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -96,29 +100,35 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::array_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::array_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "error_code");
-        w.array(&self.partition_errors, v >= 2, v, "partition_errors");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "error_code");
+            w.array(&self.partition_errors, v >= 2, v, "partition_errors");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -148,6 +158,7 @@ impl<'a> StopReplicaPartitionError<'a> {
 }
 
 impl Default for StopReplicaPartitionError<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -155,8 +166,11 @@ impl Default for StopReplicaPartitionError<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StopReplicaPartitionError<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StopReplicaPartitionError {{ topic_name: \"{=str}\", partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.error_code, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StopReplicaPartitionError {{ topic_name: \"{=str}\", partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.error_code, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -209,13 +223,16 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 2)?;
-        rt::read::skip(c, 6)?;
-        if v >= 2 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 2)?;
+            rt::read::skip(c, 6)?;
+            if v >= 2 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -250,30 +267,36 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::str_size(self.topic_name, v >= 2, "partition_errors[].topic_name")?;
-        if v >= 2 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::str_size(self.topic_name, v >= 2, "partition_errors[].topic_name")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic_name, v >= 2, "partition_errors[].topic_name");
-        w.i32(self.partition_index, "partition_errors[].partition_index");
-        w.i16(self.error_code, "partition_errors[].error_code");
-        if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.topic_name, v >= 2, "partition_errors[].topic_name");
+            w.i32(self.partition_index, "partition_errors[].partition_index");
+            w.i16(self.error_code, "partition_errors[].error_code");
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -434,6 +457,7 @@ pub mod owned {
     }
 
     impl Default for StopReplicaResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -444,12 +468,15 @@ pub mod owned {
     }
 
     impl From<&super::StopReplicaResponse<'_>> for StopReplicaResponse {
+        #[inline]
         fn from(v: &super::StopReplicaResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                partition_errors: v.partition_errors.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    partition_errors: v.partition_errors.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -473,29 +500,35 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::owned::vec_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::owned::vec_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i16(self.error_code, "error_code");
-            rt::owned::write_vec(w, &self.partition_errors, v >= 2, v, "partition_errors");
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.i16(self.error_code, "error_code");
+                rt::owned::write_vec(w, &self.partition_errors, v >= 2, v, "partition_errors");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -513,6 +546,7 @@ pub mod owned {
     }
 
     impl Default for StopReplicaPartitionError {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -524,13 +558,16 @@ pub mod owned {
     }
 
     impl From<&super::StopReplicaPartitionError<'_>> for StopReplicaPartitionError {
+        #[inline]
         fn from(v: &super::StopReplicaPartitionError<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -565,19 +602,22 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::str_size(&self.topic_name, v >= 2, "partition_errors[].topic_name")?;
-            if v >= 2 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::str_size(&self.topic_name, v >= 2, "partition_errors[].topic_name")?;
+                if v >= 2 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -605,6 +645,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for StopReplicaResponse {
         type View<'a> = super::StopReplicaResponse<'a>;
+        #[inline]
         fn from_view(v: &super::StopReplicaResponse<'_>) -> Self {
             Self::from(v)
         }

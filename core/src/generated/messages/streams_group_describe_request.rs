@@ -37,6 +37,7 @@ impl<'a> StreamsGroupDescribeRequest<'a> {
 }
 
 impl Default for StreamsGroupDescribeRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,8 +45,11 @@ impl Default for StreamsGroupDescribeRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StreamsGroupDescribeRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StreamsGroupDescribeRequest {{ group_ids: {}, include_authorized_operations: {=bool}, include_topology_description: {=bool}, unknown_tagged_fields: {} }}", self.group_ids, self.include_authorized_operations, self.include_topology_description, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StreamsGroupDescribeRequest {{ group_ids: {}, include_authorized_operations: {=bool}, include_topology_description: {=bool}, unknown_tagged_fields: {} }}", self.group_ids, self.include_authorized_operations, self.include_topology_description, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -94,33 +98,39 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::array_size(&self.group_ids, true, v, "group_ids")?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.include_topology_description {
-            return Err(rt::write::not_in_version("include_topology_description"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::array_size(&self.group_ids, true, v, "group_ids")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.include_topology_description {
+                return Err(rt::write::not_in_version("include_topology_description"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.include_topology_description {
-            w.fail(rt::write::not_in_version("include_topology_description"));
-        }
-        w.array(&self.group_ids, true, v, "group_ids");
-        w.bool(self.include_authorized_operations, "include_authorized_operations");
-        if v >= 1 {
-            w.bool(self.include_topology_description, "include_topology_description");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.include_topology_description {
+                w.fail(rt::write::not_in_version("include_topology_description"));
+            }
+            w.array(&self.group_ids, true, v, "group_ids");
+            w.bool(self.include_authorized_operations, "include_authorized_operations");
+            if v >= 1 {
+                w.bool(self.include_topology_description, "include_topology_description");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -237,6 +247,7 @@ pub mod owned {
     }
 
     impl Default for StreamsGroupDescribeRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_ids: Vec::new(),
@@ -248,13 +259,16 @@ pub mod owned {
     }
 
     impl From<&super::StreamsGroupDescribeRequest<'_>> for StreamsGroupDescribeRequest {
+        #[inline]
         fn from(v: &super::StreamsGroupDescribeRequest<'_>) -> Self {
-            Self {
-                group_ids: v.group_ids.iter().map(rt::CompactString::from).collect(),
-                include_authorized_operations: v.include_authorized_operations,
-                include_topology_description: v.include_topology_description,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_ids: v.group_ids.iter().map(rt::CompactString::from).collect(),
+                    include_authorized_operations: v.include_authorized_operations,
+                    include_topology_description: v.include_topology_description,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -279,45 +293,52 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::owned::vec_size(&self.group_ids, true, v, "group_ids")?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.include_topology_description {
-                return Err(rt::write::not_in_version("include_topology_description"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::owned::vec_size(&self.group_ids, true, v, "group_ids")?;
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.include_topology_description {
+                    return Err(rt::write::not_in_version("include_topology_description"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.include_topology_description {
-                w.fail(rt::write::not_in_version("include_topology_description"));
-            }
-            rt::owned::write_vec(w, &self.group_ids, true, v, "group_ids");
-            w.bool(self.include_authorized_operations, "include_authorized_operations");
-            if v >= 1 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("include_topology_description") {
-                    r[0] = u8::from(self.include_topology_description);
-                    r[1] = 0;
+            rt::outline(move || {
+                if v <= 0 && self.include_topology_description {
+                    w.fail(rt::write::not_in_version("include_topology_description"));
                 }
-            } else {
-                if v >= 1 {
-                    w.bool(self.include_topology_description, "include_topology_description");
+                rt::owned::write_vec(w, &self.group_ids, true, v, "group_ids");
+                w.bool(self.include_authorized_operations, "include_authorized_operations");
+                if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("include_topology_description") {
+                        r[0] = u8::from(self.include_topology_description);
+                        r[1] = 0;
+                    }
+                } else {
+                    if v >= 1 {
+                        w.bool(self.include_topology_description, "include_topology_description");
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for StreamsGroupDescribeRequest {
         type View<'a> = super::StreamsGroupDescribeRequest<'a>;
+        #[inline]
         fn from_view(v: &super::StreamsGroupDescribeRequest<'_>) -> Self {
             Self::from(v)
         }

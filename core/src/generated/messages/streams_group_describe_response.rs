@@ -33,6 +33,7 @@ impl<'a> StreamsGroupDescribeResponse<'a> {
 }
 
 impl Default for StreamsGroupDescribeResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,28 +41,34 @@ impl Default for StreamsGroupDescribeResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StreamsGroupDescribeResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "StreamsGroupDescribeResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.groups,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "StreamsGroupDescribeResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.groups,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for StreamsGroupDescribeResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            groups,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                groups,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -79,21 +86,27 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.groups, true, v, "groups")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.groups, true, v, "groups")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.groups, true, v, "groups");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.groups, true, v, "groups");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -150,6 +163,7 @@ impl<'a> DescribedGroup<'a> {
 }
 
 impl Default for DescribedGroup<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -157,119 +171,131 @@ impl Default for DescribedGroup<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DescribedGroup<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", group_epoch: {=i32}, assignment_epoch: {=i32}, topology: {}, members: {}, authorized_operations: {=i32}, topology_description: {}, topology_description_status: {=i8}, assignor_name: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.group_epoch, self.assignment_epoch, self.topology, self.members, self.authorized_operations, self.topology_description, self.topology_description_status, rt::defmt_fmt::OptStr(self.assignor_name), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", group_epoch: {=i32}, assignment_epoch: {=i32}, topology: {}, members: {}, authorized_operations: {=i32}, topology_description: {}, topology_description_status: {=i8}, assignor_name: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.group_epoch, self.assignment_epoch, self.topology, self.members, self.authorized_operations, self.topology_description, self.topology_description_status, rt::defmt_fmt::OptStr(self.assignor_name), self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for DescribedGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "groups[].error_code")?;
-        let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
-        let group_id = rt::read::str(c, true, "groups[].group_id")?;
-        let group_state = rt::read::str(c, true, "groups[].group_state")?;
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "groups[].group_epoch")?;
-                rt::read::i32(c, "groups[].assignment_epoch")?;
-                return Err(rt::read::short(c, "groups[].group_epoch"));
-            }
-        };
-        let group_epoch = rt::read::i32_at::<8, 0>(&r);
-        let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
-        let topology = rt::read::opt_struct::<Topology>(c, true, v, "groups[].topology")?;
-        let members = rt::read::array::<Member<'a>>(c, true, v, "groups[].members")?;
-        let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
-        let topology_description = if v >= 1 {
-            rt::read::opt_struct::<TopologyDescription>(c, v >= 1, v, "groups[].topology_description")?
-        } else {
-            None
-        };
-        let topology_description_status = if v >= 1 {
-            rt::read::i8(c, "groups[].topology_description_status")?
-        } else {
-            0_i8
-        };
-        let assignor_name = if v >= 1 {
-            rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?
-        } else {
-            None
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
-        Ok(Self {
-            error_code,
-            error_message,
-            group_id,
-            group_state,
-            group_epoch,
-            assignment_epoch,
-            topology,
-            members,
-            authorized_operations,
-            topology_description,
-            topology_description_status,
-            assignor_name,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "groups[].error_code")?;
+            let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
+            let group_id = rt::read::str(c, true, "groups[].group_id")?;
+            let group_state = rt::read::str(c, true, "groups[].group_state")?;
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "groups[].group_epoch")?;
+                    rt::read::i32(c, "groups[].assignment_epoch")?;
+                    return Err(rt::read::short(c, "groups[].group_epoch"));
+                }
+            };
+            let group_epoch = rt::read::i32_at::<8, 0>(&r);
+            let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
+            let topology = rt::read::opt_struct::<Topology>(c, true, v, "groups[].topology")?;
+            let members = rt::read::array::<Member<'a>>(c, true, v, "groups[].members")?;
+            let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
+            let topology_description = if v >= 1 {
+                rt::read::opt_struct::<TopologyDescription>(c, v >= 1, v, "groups[].topology_description")?
+            } else {
+                None
+            };
+            let topology_description_status = if v >= 1 {
+                rt::read::i8(c, "groups[].topology_description_status")?
+            } else {
+                0_i8
+            };
+            let assignor_name = if v >= 1 {
+                rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?
+            } else {
+                None
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
+            Ok(Self {
+                error_code,
+                error_message,
+                group_id,
+                group_state,
+                group_epoch,
+                assignment_epoch,
+                topology,
+                members,
+                authorized_operations,
+                topology_description,
+                topology_description_status,
+                assignor_name,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i16(c, "groups[].error_code")?;
-        rt::read::opt_str(c, true, true, "groups[].error_message")?;
-        rt::read::str(c, true, "groups[].group_id")?;
-        rt::read::str(c, true, "groups[].group_state")?;
-        match rt::read::run::<8>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::i32(c, "groups[].group_epoch")?;
-                rt::read::i32(c, "groups[].assignment_epoch")?;
-                return Err(rt::read::short(c, "groups[].group_epoch"));
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::i16(c, "groups[].error_code")?;
+            rt::read::opt_str(c, true, true, "groups[].error_message")?;
+            rt::read::str(c, true, "groups[].group_id")?;
+            rt::read::str(c, true, "groups[].group_state")?;
+            match rt::read::run::<8>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "groups[].group_epoch")?;
+                    rt::read::i32(c, "groups[].assignment_epoch")?;
+                    return Err(rt::read::short(c, "groups[].group_epoch"));
+                }
             }
-        }
-        if rt::read::present(c, true, "groups[].topology")? {
-            <Topology as rt::Struct>::check(c, v)?;
-        }
-        rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
-        rt::read::i32(c, "groups[].authorized_operations")?;
-        if v >= 1 && rt::read::present(c, v >= 1, "groups[].topology_description")? {
-            <TopologyDescription as rt::Struct>::check(c, v)?;
-        }
-        if v >= 1 {
-            rt::read::i8(c, "groups[].topology_description_status")?;
-        }
-        if v >= 1 {
-            rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?;
-        }
-        rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            if rt::read::present(c, true, "groups[].topology")? {
+                <Topology as rt::Struct>::check(c, v)?;
+            }
+            rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
+            rt::read::i32(c, "groups[].authorized_operations")?;
+            if v >= 1 && rt::read::present(c, v >= 1, "groups[].topology_description")? {
+                <TopologyDescription as rt::Struct>::check(c, v)?;
+            }
+            if v >= 1 {
+                rt::read::i8(c, "groups[].topology_description_status")?;
+            }
+            if v >= 1 {
+                rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?;
+            }
+            rt::read::check_tags(c, "groups[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 8)?;
-        rt::read::skip_opt_struct::<Topology>(c, true, v)?;
-        rt::read::skip_array::<Member<'a>>(c, true, v)?;
-        rt::read::skip(c, 4)?;
-        if v >= 1 {
-            rt::read::skip_opt_struct::<TopologyDescription>(c, v >= 1, v)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 1)?;
-        }
-        if v >= 1 {
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 2)?;
             rt::read::skip_str(c, true)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 8)?;
+            rt::read::skip_opt_struct::<Topology>(c, true, v)?;
+            rt::read::skip_array::<Member<'a>>(c, true, v)?;
+            rt::read::skip(c, 4)?;
+            if v >= 1 {
+                rt::read::skip_opt_struct::<TopologyDescription>(c, v >= 1, v)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip_str(c, true)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -331,62 +357,69 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 14;
-        n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
-        n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
-        n += rt::write::str_size(self.group_state, true, "groups[].group_state")?;
-        n += rt::write::opt_struct_size(&self.topology, true, v, "groups[].topology")?;
-        n += rt::write::array_size(&self.members, true, v, "groups[].members")?;
-        if v >= 1 {
-            n += rt::write::opt_struct_size(&self.topology_description, v >= 1, v, "groups[].topology_description")?;
-        }
-        if v <= 0 && self.topology_description.is_some() {
-            return Err(rt::write::not_in_version("groups[].topology_description"));
-        }
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.topology_description_status != 0_i8 {
-            return Err(rt::write::not_in_version("groups[].topology_description_status"));
-        }
-        if v >= 1 {
-            n += rt::write::opt_str_size(self.assignor_name, true, v >= 1, "groups[].assignor_name")?;
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 14;
+            n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
+            n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
+            n += rt::write::str_size(self.group_state, true, "groups[].group_state")?;
+            n += rt::write::opt_struct_size(&self.topology, true, v, "groups[].topology")?;
+            n += rt::write::array_size(&self.members, true, v, "groups[].members")?;
+            if v >= 1 {
+                n +=
+                    rt::write::opt_struct_size(&self.topology_description, v >= 1, v, "groups[].topology_description")?;
+            }
+            if v <= 0 && self.topology_description.is_some() {
+                return Err(rt::write::not_in_version("groups[].topology_description"));
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.topology_description_status != 0_i8 {
+                return Err(rt::write::not_in_version("groups[].topology_description_status"));
+            }
+            if v >= 1 {
+                n += rt::write::opt_str_size(self.assignor_name, true, v >= 1, "groups[].assignor_name")?;
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.topology_description.is_some() {
-            w.fail(rt::write::not_in_version("groups[].topology_description"));
-        }
-        if v <= 0 && self.topology_description_status != 0_i8 {
-            w.fail(rt::write::not_in_version("groups[].topology_description_status"));
-        }
-        w.i16(self.error_code, "groups[].error_code");
-        w.opt_str(self.error_message, true, true, "groups[].error_message");
-        w.str(self.group_id, true, "groups[].group_id");
-        w.str(self.group_state, true, "groups[].group_state");
-        w.i32(self.group_epoch, "groups[].group_epoch");
-        w.i32(self.assignment_epoch, "groups[].assignment_epoch");
-        w.opt_struct(&self.topology, true, v, "groups[].topology");
-        w.array(&self.members, true, v, "groups[].members");
-        w.i32(self.authorized_operations, "groups[].authorized_operations");
-        if v >= 1 {
-            w.opt_struct(&self.topology_description, v >= 1, v, "groups[].topology_description");
-        }
-        if v >= 1 {
-            w.i8(self.topology_description_status, "groups[].topology_description_status");
-        }
-        if v >= 1 {
-            w.opt_str(self.assignor_name, true, v >= 1, "groups[].assignor_name");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.topology_description.is_some() {
+                w.fail(rt::write::not_in_version("groups[].topology_description"));
+            }
+            if v <= 0 && self.topology_description_status != 0_i8 {
+                w.fail(rt::write::not_in_version("groups[].topology_description_status"));
+            }
+            w.i16(self.error_code, "groups[].error_code");
+            w.opt_str(self.error_message, true, true, "groups[].error_message");
+            w.str(self.group_id, true, "groups[].group_id");
+            w.str(self.group_state, true, "groups[].group_state");
+            w.i32(self.group_epoch, "groups[].group_epoch");
+            w.i32(self.assignment_epoch, "groups[].assignment_epoch");
+            w.opt_struct(&self.topology, true, v, "groups[].topology");
+            w.array(&self.members, true, v, "groups[].members");
+            w.i32(self.authorized_operations, "groups[].authorized_operations");
+            if v >= 1 {
+                w.opt_struct(&self.topology_description, v >= 1, v, "groups[].topology_description");
+            }
+            if v >= 1 {
+                w.i8(self.topology_description_status, "groups[].topology_description_status");
+            }
+            if v >= 1 {
+                w.opt_str(self.assignor_name, true, v >= 1, "groups[].assignor_name");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -413,6 +446,7 @@ impl<'a> Topology<'a> {
 }
 
 impl Default for Topology<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -420,47 +454,59 @@ impl Default for Topology<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Topology<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Topology {{ epoch: {=i32}, subtopologies: {}, unknown_tagged_fields: {} }}",
-            self.epoch,
-            self.subtopologies,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Topology {{ epoch: {=i32}, subtopologies: {}, unknown_tagged_fields: {} }}",
+                self.epoch,
+                self.subtopologies,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for Topology<'_> {}
 
 impl<'a> rt::Struct<'a> for Topology<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
-        let subtopologies =
-            rt::read::opt_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topology._tagged_fields")?;
-        Ok(Self {
-            epoch,
-            subtopologies,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
+            let subtopologies =
+                rt::read::opt_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topology._tagged_fields")?;
+            Ok(Self {
+                epoch,
+                subtopologies,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "groups[].topology.epoch")?;
-        rt::read::check_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
-        rt::read::check_tags(c, "groups[].topology._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::i32(c, "groups[].topology.epoch")?;
+            rt::read::check_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
+            rt::read::check_tags(c, "groups[].topology._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_array::<Subtopology<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_array::<Subtopology<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -493,21 +539,27 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::opt_array_size(&self.subtopologies, true, true, v, "groups[].topology.subtopologies")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::opt_array_size(&self.subtopologies, true, true, v, "groups[].topology.subtopologies")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.epoch, "groups[].topology.epoch");
-        w.opt_array(&self.subtopologies, true, true, v, "groups[].topology.subtopologies");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.epoch, "groups[].topology.epoch");
+            w.opt_array(&self.subtopologies, true, true, v, "groups[].topology.subtopologies");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -573,6 +625,7 @@ impl<'a> Member<'a> {
 }
 
 impl Default for Member<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -580,98 +633,110 @@ impl Default for Member<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Member<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "Member {{ member_id: \"{=str}\", member_epoch: {=i32}, instance_id: {}, rack_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", topology_epoch: {=i32}, process_id: \"{=str}\", user_endpoint: {}, client_tags: {}, task_offsets: {}, task_end_offsets: {}, assignment: {}, target_assignment: {}, is_classic: {=bool}, unknown_tagged_fields: {} }}", self.member_id, self.member_epoch, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.client_id, self.client_host, self.topology_epoch, self.process_id, self.user_endpoint, self.client_tags, self.task_offsets, self.task_end_offsets, self.assignment, self.target_assignment, self.is_classic, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "Member {{ member_id: \"{=str}\", member_epoch: {=i32}, instance_id: {}, rack_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", topology_epoch: {=i32}, process_id: \"{=str}\", user_endpoint: {}, client_tags: {}, task_offsets: {}, task_end_offsets: {}, assignment: {}, target_assignment: {}, is_classic: {=bool}, unknown_tagged_fields: {} }}", self.member_id, self.member_epoch, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.client_id, self.client_host, self.topology_epoch, self.process_id, self.user_endpoint, self.client_tags, self.task_offsets, self.task_end_offsets, self.assignment, self.target_assignment, self.is_classic, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for Member<'_> {}
 
 impl<'a> rt::Struct<'a> for Member<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
-        let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
-        let instance_id = rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
-        let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
-        let client_id = rt::read::str(c, true, "groups[].members[].client_id")?;
-        let client_host = rt::read::str(c, true, "groups[].members[].client_host")?;
-        let topology_epoch = rt::read::i32(c, "groups[].members[].topology_epoch")?;
-        let process_id = rt::read::str(c, true, "groups[].members[].process_id")?;
-        let user_endpoint = rt::read::opt_struct::<Endpoint>(c, true, v, "groups[].members[].user_endpoint")?;
-        let client_tags = rt::read::array::<KeyValue<'a>>(c, true, v, "groups[].members[].client_tags")?;
-        let task_offsets = rt::read::array::<TaskOffset<'a>>(c, true, v, "groups[].members[].task_offsets")?;
-        let task_end_offsets = rt::read::array::<TaskOffset<'a>>(c, true, v, "groups[].members[].task_end_offsets")
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
-        let assignment = <Assignment as rt::Struct>::read(c, v)?;
-        let target_assignment = <Assignment as rt::Struct>::read(c, v)
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-        let is_classic = rt::read::bool(c, "groups[].members[].is_classic")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?;
-        Ok(Self {
-            member_id,
-            member_epoch,
-            instance_id,
-            rack_id,
-            client_id,
-            client_host,
-            topology_epoch,
-            process_id,
-            user_endpoint,
-            client_tags,
-            task_offsets,
-            task_end_offsets,
-            assignment,
-            target_assignment,
-            is_classic,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
+            let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
+            let instance_id = rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
+            let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
+            let client_id = rt::read::str(c, true, "groups[].members[].client_id")?;
+            let client_host = rt::read::str(c, true, "groups[].members[].client_host")?;
+            let topology_epoch = rt::read::i32(c, "groups[].members[].topology_epoch")?;
+            let process_id = rt::read::str(c, true, "groups[].members[].process_id")?;
+            let user_endpoint = rt::read::opt_struct::<Endpoint>(c, true, v, "groups[].members[].user_endpoint")?;
+            let client_tags = rt::read::array::<KeyValue<'a>>(c, true, v, "groups[].members[].client_tags")?;
+            let task_offsets = rt::read::array::<TaskOffset<'a>>(c, true, v, "groups[].members[].task_offsets")?;
+            let task_end_offsets = rt::read::array::<TaskOffset<'a>>(c, true, v, "groups[].members[].task_end_offsets")
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
+            let assignment = <Assignment as rt::Struct>::read(c, v)?;
+            let target_assignment = <Assignment as rt::Struct>::read(c, v)
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+            let is_classic = rt::read::bool(c, "groups[].members[].is_classic")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?;
+            Ok(Self {
+                member_id,
+                member_epoch,
+                instance_id,
+                rack_id,
+                client_id,
+                client_host,
+                topology_epoch,
+                process_id,
+                user_endpoint,
+                client_tags,
+                task_offsets,
+                task_end_offsets,
+                assignment,
+                target_assignment,
+                is_classic,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "groups[].members[].member_id")?;
-        rt::read::i32(c, "groups[].members[].member_epoch")?;
-        rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
-        rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
-        rt::read::str(c, true, "groups[].members[].client_id")?;
-        rt::read::str(c, true, "groups[].members[].client_host")?;
-        rt::read::i32(c, "groups[].members[].topology_epoch")?;
-        rt::read::str(c, true, "groups[].members[].process_id")?;
-        if rt::read::present(c, true, "groups[].members[].user_endpoint")? {
-            <Endpoint as rt::Struct>::check(c, v)?;
-        }
-        rt::read::check_array::<KeyValue<'a>>(c, true, false, v, "groups[].members[].client_tags")?;
-        rt::read::check_array::<TaskOffset<'a>>(c, true, false, v, "groups[].members[].task_offsets")?;
-        rt::read::check_array::<TaskOffset<'a>>(c, true, false, v, "groups[].members[].task_end_offsets")
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
-        <Assignment as rt::Struct>::check(c, v)?;
-        <Assignment as rt::Struct>::check(c, v)
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-        rt::read::bool(c, "groups[].members[].is_classic")?;
-        rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::str(c, true, "groups[].members[].member_id")?;
+            rt::read::i32(c, "groups[].members[].member_epoch")?;
+            rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
+            rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
+            rt::read::str(c, true, "groups[].members[].client_id")?;
+            rt::read::str(c, true, "groups[].members[].client_host")?;
+            rt::read::i32(c, "groups[].members[].topology_epoch")?;
+            rt::read::str(c, true, "groups[].members[].process_id")?;
+            if rt::read::present(c, true, "groups[].members[].user_endpoint")? {
+                <Endpoint as rt::Struct>::check(c, v)?;
+            }
+            rt::read::check_array::<KeyValue<'a>>(c, true, false, v, "groups[].members[].client_tags")?;
+            rt::read::check_array::<TaskOffset<'a>>(c, true, false, v, "groups[].members[].task_offsets")?;
+            rt::read::check_array::<TaskOffset<'a>>(c, true, false, v, "groups[].members[].task_end_offsets")
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
+            <Assignment as rt::Struct>::check(c, v)?;
+            <Assignment as rt::Struct>::check(c, v)
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+            rt::read::bool(c, "groups[].members[].is_classic")?;
+            rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_opt_struct::<Endpoint>(c, true, v)?;
-        rt::read::skip_array::<KeyValue<'a>>(c, true, v)?;
-        rt::read::skip_array::<TaskOffset<'a>>(c, true, v)?;
-        rt::read::skip_array::<TaskOffset<'a>>(c, true, v)?;
-        <Assignment as rt::Struct>::skip(c, v)?;
-        <Assignment as rt::Struct>::skip(c, v)?;
-        rt::read::skip(c, 1)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_opt_struct::<Endpoint>(c, true, v)?;
+            rt::read::skip_array::<KeyValue<'a>>(c, true, v)?;
+            rt::read::skip_array::<TaskOffset<'a>>(c, true, v)?;
+            rt::read::skip_array::<TaskOffset<'a>>(c, true, v)?;
+            <Assignment as rt::Struct>::skip(c, v)?;
+            <Assignment as rt::Struct>::skip(c, v)?;
+            rt::read::skip(c, 1)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -768,51 +833,57 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 9;
-        n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
-        n += rt::write::opt_str_size(self.instance_id, true, true, "groups[].members[].instance_id")?;
-        n += rt::write::opt_str_size(self.rack_id, true, true, "groups[].members[].rack_id")?;
-        n += rt::write::str_size(self.client_id, true, "groups[].members[].client_id")?;
-        n += rt::write::str_size(self.client_host, true, "groups[].members[].client_host")?;
-        n += rt::write::str_size(self.process_id, true, "groups[].members[].process_id")?;
-        n += rt::write::opt_struct_size(&self.user_endpoint, true, v, "groups[].members[].user_endpoint")?;
-        n += rt::write::array_size(&self.client_tags, true, v, "groups[].members[].client_tags")?;
-        n += rt::write::array_size(&self.task_offsets, true, v, "groups[].members[].task_offsets")?;
-        n += rt::write::array_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
-        n += rt::Struct::size(&self.assignment, v)?;
-        n += rt::Struct::size(&self.target_assignment, v)
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 9;
+            n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
+            n += rt::write::opt_str_size(self.instance_id, true, true, "groups[].members[].instance_id")?;
+            n += rt::write::opt_str_size(self.rack_id, true, true, "groups[].members[].rack_id")?;
+            n += rt::write::str_size(self.client_id, true, "groups[].members[].client_id")?;
+            n += rt::write::str_size(self.client_host, true, "groups[].members[].client_host")?;
+            n += rt::write::str_size(self.process_id, true, "groups[].members[].process_id")?;
+            n += rt::write::opt_struct_size(&self.user_endpoint, true, v, "groups[].members[].user_endpoint")?;
+            n += rt::write::array_size(&self.client_tags, true, v, "groups[].members[].client_tags")?;
+            n += rt::write::array_size(&self.task_offsets, true, v, "groups[].members[].task_offsets")?;
+            n += rt::write::array_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
+            n += rt::Struct::size(&self.assignment, v)?;
+            n += rt::Struct::size(&self.target_assignment, v)
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.member_id, true, "groups[].members[].member_id");
-        w.i32(self.member_epoch, "groups[].members[].member_epoch");
-        w.opt_str(self.instance_id, true, true, "groups[].members[].instance_id");
-        w.opt_str(self.rack_id, true, true, "groups[].members[].rack_id");
-        w.str(self.client_id, true, "groups[].members[].client_id");
-        w.str(self.client_host, true, "groups[].members[].client_host");
-        w.i32(self.topology_epoch, "groups[].members[].topology_epoch");
-        w.str(self.process_id, true, "groups[].members[].process_id");
-        w.opt_struct(&self.user_endpoint, true, v, "groups[].members[].user_endpoint");
-        w.array(&self.client_tags, true, v, "groups[].members[].client_tags");
-        w.array(&self.task_offsets, true, v, "groups[].members[].task_offsets");
-        w.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths, |w| {
-            w.array(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")
-        });
-        rt::Struct::write(&self.assignment, w, v);
-        w.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths, |w| {
-            rt::Struct::write(&self.target_assignment, w, v)
-        });
-        w.bool(self.is_classic, "groups[].members[].is_classic");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.member_id, true, "groups[].members[].member_id");
+            w.i32(self.member_epoch, "groups[].members[].member_epoch");
+            w.opt_str(self.instance_id, true, true, "groups[].members[].instance_id");
+            w.opt_str(self.rack_id, true, true, "groups[].members[].rack_id");
+            w.str(self.client_id, true, "groups[].members[].client_id");
+            w.str(self.client_host, true, "groups[].members[].client_host");
+            w.i32(self.topology_epoch, "groups[].members[].topology_epoch");
+            w.str(self.process_id, true, "groups[].members[].process_id");
+            w.opt_struct(&self.user_endpoint, true, v, "groups[].members[].user_endpoint");
+            w.array(&self.client_tags, true, v, "groups[].members[].client_tags");
+            w.array(&self.task_offsets, true, v, "groups[].members[].task_offsets");
+            w.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths, |w| {
+                w.array(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")
+            });
+            rt::Struct::write(&self.assignment, w, v);
+            w.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths, |w| {
+                rt::Struct::write(&self.target_assignment, w, v)
+            });
+            w.bool(self.is_classic, "groups[].members[].is_classic");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -839,6 +910,7 @@ impl<'a> TopologyDescription<'a> {
 }
 
 impl Default for TopologyDescription<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -846,84 +918,96 @@ impl Default for TopologyDescription<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopologyDescription<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopologyDescription {{ subtopologies: {}, global_stores: {}, unknown_tagged_fields: {} }}",
-            self.subtopologies,
-            self.global_stores,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopologyDescription {{ subtopologies: {}, global_stores: {}, unknown_tagged_fields: {} }}",
+                self.subtopologies,
+                self.global_stores,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for TopologyDescription<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let subtopologies = if v >= 1 {
-            rt::read::array::<TopologyDescriptionSubtopology<'a>>(
-                c,
-                true,
-                v,
-                "groups[].topology_description.subtopologies",
-            )?
-        } else {
-            rt::Array::EMPTY
-        };
-        let global_stores = if v >= 1 {
-            rt::read::array::<TopologyDescriptionGlobalStore<'a>>(
-                c,
-                true,
-                v,
-                "groups[].topology_description.global_stores",
-            )?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topology_description._tagged_fields")?;
-        Ok(Self {
-            subtopologies,
-            global_stores,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let subtopologies = if v >= 1 {
+                rt::read::array::<TopologyDescriptionSubtopology<'a>>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies",
+                )?
+            } else {
+                rt::Array::EMPTY
+            };
+            let global_stores = if v >= 1 {
+                rt::read::array::<TopologyDescriptionGlobalStore<'a>>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology_description.global_stores",
+                )?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topology_description._tagged_fields")?;
+            Ok(Self {
+                subtopologies,
+                global_stores,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::read::check_array::<TopologyDescriptionSubtopology<'a>>(
-                c,
-                true,
-                false,
-                v,
-                "groups[].topology_description.subtopologies",
-            )?;
-        }
-        if v >= 1 {
-            rt::read::check_array::<TopologyDescriptionGlobalStore<'a>>(
-                c,
-                true,
-                false,
-                v,
-                "groups[].topology_description.global_stores",
-            )?;
-        }
-        rt::read::check_tags(c, "groups[].topology_description._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            if v >= 1 {
+                rt::read::check_array::<TopologyDescriptionSubtopology<'a>>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "groups[].topology_description.subtopologies",
+                )?;
+            }
+            if v >= 1 {
+                rt::read::check_array::<TopologyDescriptionGlobalStore<'a>>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "groups[].topology_description.global_stores",
+                )?;
+            }
+            rt::read::check_tags(c, "groups[].topology_description._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip_array::<TopologyDescriptionSubtopology<'a>>(c, true, v)?;
-        }
-        if v >= 1 {
-            rt::read::skip_array::<TopologyDescriptionGlobalStore<'a>>(c, true, v)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip_array::<TopologyDescriptionSubtopology<'a>>(c, true, v)?;
+            }
+            if v >= 1 {
+                rt::read::skip_array::<TopologyDescriptionGlobalStore<'a>>(c, true, v)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -965,62 +1049,68 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += rt::write::array_size(
-                &self.subtopologies,
-                true,
-                v,
-                "groups[].topology_description.subtopologies",
-            )?;
-        }
-        if v <= 0 && !self.subtopologies.is_empty() {
-            return Err(rt::write::not_in_version("groups[].topology_description.subtopologies"));
-        }
-        if v >= 1 {
-            n += rt::write::array_size(
-                &self.global_stores,
-                true,
-                v,
-                "groups[].topology_description.global_stores",
-            )?;
-        }
-        if v <= 0 && !self.global_stores.is_empty() {
-            return Err(rt::write::not_in_version("groups[].topology_description.global_stores"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::array_size(
+                    &self.subtopologies,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies",
+                )?;
+            }
+            if v <= 0 && !self.subtopologies.is_empty() {
+                return Err(rt::write::not_in_version("groups[].topology_description.subtopologies"));
+            }
+            if v >= 1 {
+                n += rt::write::array_size(
+                    &self.global_stores,
+                    true,
+                    v,
+                    "groups[].topology_description.global_stores",
+                )?;
+            }
+            if v <= 0 && !self.global_stores.is_empty() {
+                return Err(rt::write::not_in_version("groups[].topology_description.global_stores"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.subtopologies.is_empty() {
-            w.fail(rt::write::not_in_version("groups[].topology_description.subtopologies"));
-        }
-        if v <= 0 && !self.global_stores.is_empty() {
-            w.fail(rt::write::not_in_version("groups[].topology_description.global_stores"));
-        }
-        if v >= 1 {
-            w.array(
-                &self.subtopologies,
-                true,
-                v,
-                "groups[].topology_description.subtopologies",
-            );
-        }
-        if v >= 1 {
-            w.array(
-                &self.global_stores,
-                true,
-                v,
-                "groups[].topology_description.global_stores",
-            );
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && !self.subtopologies.is_empty() {
+                w.fail(rt::write::not_in_version("groups[].topology_description.subtopologies"));
+            }
+            if v <= 0 && !self.global_stores.is_empty() {
+                w.fail(rt::write::not_in_version("groups[].topology_description.global_stores"));
+            }
+            if v >= 1 {
+                w.array(
+                    &self.subtopologies,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies",
+                );
+            }
+            if v >= 1 {
+                w.array(
+                    &self.global_stores,
+                    true,
+                    v,
+                    "groups[].topology_description.global_stores",
+                );
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1056,6 +1146,7 @@ impl<'a> Subtopology<'a> {
 }
 
 impl Default for Subtopology<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1063,79 +1154,97 @@ impl Default for Subtopology<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Subtopology<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "Subtopology {{ subtopology_id: \"{=str}\", source_topics: {}, repartition_sink_topics: {}, state_changelog_topics: {}, repartition_source_topics: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.source_topics, self.repartition_sink_topics, self.state_changelog_topics, self.repartition_source_topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "Subtopology {{ subtopology_id: \"{=str}\", source_topics: {}, repartition_sink_topics: {}, state_changelog_topics: {}, repartition_source_topics: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.source_topics, self.repartition_sink_topics, self.state_changelog_topics, self.repartition_source_topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for Subtopology<'_> {}
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let subtopology_id = rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
-        let source_topics = rt::read::array::<&'a str>(c, true, v, "groups[].topology.subtopologies[].source_topics")?;
-        let repartition_sink_topics =
-            rt::read::array::<&'a str>(c, true, v, "groups[].topology.subtopologies[].repartition_sink_topics")?;
-        let state_changelog_topics =
-            rt::read::array::<TopicInfo<'a>>(c, true, v, "groups[].topology.subtopologies[].state_changelog_topics")?;
-        let repartition_source_topics = rt::read::array::<TopicInfo<'a>>(
-            c,
-            true,
-            v,
-            "groups[].topology.subtopologies[].repartition_source_topics",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topology.subtopologies[]._tagged_fields")?;
-        Ok(Self {
-            subtopology_id,
-            source_topics,
-            repartition_sink_topics,
-            state_changelog_topics,
-            repartition_source_topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let subtopology_id = rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
+            let source_topics =
+                rt::read::array::<&'a str>(c, true, v, "groups[].topology.subtopologies[].source_topics")?;
+            let repartition_sink_topics =
+                rt::read::array::<&'a str>(c, true, v, "groups[].topology.subtopologies[].repartition_sink_topics")?;
+            let state_changelog_topics = rt::read::array::<TopicInfo<'a>>(
+                c,
+                true,
+                v,
+                "groups[].topology.subtopologies[].state_changelog_topics",
+            )?;
+            let repartition_source_topics = rt::read::array::<TopicInfo<'a>>(
+                c,
+                true,
+                v,
+                "groups[].topology.subtopologies[].repartition_source_topics",
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "groups[].topology.subtopologies[]._tagged_fields")?;
+            Ok(Self {
+                subtopology_id,
+                source_topics,
+                repartition_sink_topics,
+                state_changelog_topics,
+                repartition_source_topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
-        rt::read::check_array::<&'a str>(c, true, false, v, "groups[].topology.subtopologies[].source_topics")?;
-        rt::read::check_array::<&'a str>(
-            c,
-            true,
-            false,
-            v,
-            "groups[].topology.subtopologies[].repartition_sink_topics",
-        )?;
-        rt::read::check_array::<TopicInfo<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "groups[].topology.subtopologies[].state_changelog_topics",
-        )?;
-        rt::read::check_array::<TopicInfo<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "groups[].topology.subtopologies[].repartition_source_topics",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-        rt::read::check_tags(c, "groups[].topology.subtopologies[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
+            rt::read::check_array::<&'a str>(c, true, false, v, "groups[].topology.subtopologies[].source_topics")?;
+            rt::read::check_array::<&'a str>(
+                c,
+                true,
+                false,
+                v,
+                "groups[].topology.subtopologies[].repartition_sink_topics",
+            )?;
+            rt::read::check_array::<TopicInfo<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "groups[].topology.subtopologies[].state_changelog_topics",
+            )?;
+            rt::read::check_array::<TopicInfo<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "groups[].topology.subtopologies[].repartition_source_topics",
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+            rt::read::check_tags(c, "groups[].topology.subtopologies[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
-        rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
+            rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -1203,82 +1312,88 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(
-            self.subtopology_id,
-            true,
-            "groups[].topology.subtopologies[].subtopology_id",
-        )?;
-        n += rt::write::array_size(
-            &self.source_topics,
-            true,
-            v,
-            "groups[].topology.subtopologies[].source_topics",
-        )?;
-        n += rt::write::array_size(
-            &self.repartition_sink_topics,
-            true,
-            v,
-            "groups[].topology.subtopologies[].repartition_sink_topics",
-        )?;
-        n += rt::write::array_size(
-            &self.state_changelog_topics,
-            true,
-            v,
-            "groups[].topology.subtopologies[].state_changelog_topics",
-        )?;
-        n += rt::write::array_size(
-            &self.repartition_source_topics,
-            true,
-            v,
-            "groups[].topology.subtopologies[].repartition_source_topics",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(
+                self.subtopology_id,
+                true,
+                "groups[].topology.subtopologies[].subtopology_id",
+            )?;
+            n += rt::write::array_size(
+                &self.source_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].source_topics",
+            )?;
+            n += rt::write::array_size(
+                &self.repartition_sink_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].repartition_sink_topics",
+            )?;
+            n += rt::write::array_size(
+                &self.state_changelog_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].state_changelog_topics",
+            )?;
+            n += rt::write::array_size(
+                &self.repartition_source_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].repartition_source_topics",
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(
-            self.subtopology_id,
-            true,
-            "groups[].topology.subtopologies[].subtopology_id",
-        );
-        w.array(
-            &self.source_topics,
-            true,
-            v,
-            "groups[].topology.subtopologies[].source_topics",
-        );
-        w.array(
-            &self.repartition_sink_topics,
-            true,
-            v,
-            "groups[].topology.subtopologies[].repartition_sink_topics",
-        );
-        w.array(
-            &self.state_changelog_topics,
-            true,
-            v,
-            "groups[].topology.subtopologies[].state_changelog_topics",
-        );
-        w.renamed(
-            fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
-            |w| {
-                w.array(
-                    &self.repartition_source_topics,
-                    true,
-                    v,
-                    "groups[].topology.subtopologies[].repartition_source_topics",
-                )
-            },
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(
+                self.subtopology_id,
+                true,
+                "groups[].topology.subtopologies[].subtopology_id",
+            );
+            w.array(
+                &self.source_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].source_topics",
+            );
+            w.array(
+                &self.repartition_sink_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].repartition_sink_topics",
+            );
+            w.array(
+                &self.state_changelog_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].state_changelog_topics",
+            );
+            w.renamed(
+                fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
+                |w| {
+                    w.array(
+                        &self.repartition_source_topics,
+                        true,
+                        v,
+                        "groups[].topology.subtopologies[].repartition_source_topics",
+                    )
+                },
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1305,6 +1420,7 @@ impl<'a> Endpoint<'a> {
 }
 
 impl Default for Endpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1312,14 +1428,17 @@ impl Default for Endpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Endpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Endpoint {{ host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
-            self.host,
-            self.port,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Endpoint {{ host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+                self.host,
+                self.port,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -1349,11 +1468,14 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 2)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 2)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -1382,21 +1504,27 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.host, true, "groups[].members[].user_endpoint.host")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.host, true, "groups[].members[].user_endpoint.host")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.host, true, "groups[].members[].user_endpoint.host");
-        w.u16(self.port, "groups[].members[].user_endpoint.port");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.host, true, "groups[].members[].user_endpoint.host");
+            w.u16(self.port, "groups[].members[].user_endpoint.port");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1423,6 +1551,7 @@ impl<'a> KeyValue<'a> {
 }
 
 impl Default for KeyValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1430,14 +1559,17 @@ impl Default for KeyValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for KeyValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "KeyValue {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.key,
-            self.value,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "KeyValue {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.key,
+                self.value,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -1467,11 +1599,14 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -1500,22 +1635,28 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.key, true, "groups[].members[].client_tags[].key")?;
-        n += rt::write::str_size(self.value, true, "groups[].members[].client_tags[].value")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.key, true, "groups[].members[].client_tags[].key")?;
+            n += rt::write::str_size(self.value, true, "groups[].members[].client_tags[].value")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.key, true, "groups[].members[].client_tags[].key");
-        w.str(self.value, true, "groups[].members[].client_tags[].value");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.key, true, "groups[].members[].client_tags[].key");
+            w.str(self.value, true, "groups[].members[].client_tags[].value");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1545,6 +1686,7 @@ impl<'a> TaskOffset<'a> {
 }
 
 impl Default for TaskOffset<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1552,15 +1694,11 @@ impl Default for TaskOffset<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TaskOffset<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TaskOffset {{ subtopology_id: \"{=str}\", partition: {=i32}, offset: {=i64}, unknown_tagged_fields: {} }}",
-            self.subtopology_id,
-            self.partition,
-            self.offset,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "TaskOffset {{ subtopology_id: \"{=str}\", partition: {=i32}, offset: {=i64}, unknown_tagged_fields: {} }}", self.subtopology_id, self.partition, self.offset, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -1607,11 +1745,14 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 12)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 12)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -1648,30 +1789,36 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        n += rt::write::str_size(
-            self.subtopology_id,
-            true,
-            "groups[].members[].task_offsets[].subtopology_id",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            n += rt::write::str_size(
+                self.subtopology_id,
+                true,
+                "groups[].members[].task_offsets[].subtopology_id",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(
-            self.subtopology_id,
-            true,
-            "groups[].members[].task_offsets[].subtopology_id",
-        );
-        w.i32(self.partition, "groups[].members[].task_offsets[].partition");
-        w.i64(self.offset, "groups[].members[].task_offsets[].offset");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(
+                self.subtopology_id,
+                true,
+                "groups[].members[].task_offsets[].subtopology_id",
+            );
+            w.i32(self.partition, "groups[].members[].task_offsets[].partition");
+            w.i64(self.offset, "groups[].members[].task_offsets[].offset");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1701,6 +1848,7 @@ impl<'a> Assignment<'a> {
 }
 
 impl Default for Assignment<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1708,15 +1856,18 @@ impl Default for Assignment<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Assignment<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Assignment {{ active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, unknown_tagged_fields: {} }}",
-            self.active_tasks,
-            self.standby_tasks,
-            self.warmup_tasks,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Assignment {{ active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, unknown_tagged_fields: {} }}",
+                self.active_tasks,
+                self.standby_tasks,
+                self.warmup_tasks,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -1753,12 +1904,15 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
-        rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
-        rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
+            rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
+            rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -1808,60 +1962,66 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(
-            &self.active_tasks,
-            true,
-            v,
-            "groups[].members[].assignment.active_tasks",
-        )?;
-        n += rt::write::array_size(
-            &self.standby_tasks,
-            true,
-            v,
-            "groups[].members[].assignment.standby_tasks",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
-        n += rt::write::array_size(
-            &self.warmup_tasks,
-            true,
-            v,
-            "groups[].members[].assignment.warmup_tasks",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
-    }
-
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(
-            &self.active_tasks,
-            true,
-            v,
-            "groups[].members[].assignment.active_tasks",
-        );
-        w.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths, |w| {
-            w.array(
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(
+                &self.active_tasks,
+                true,
+                v,
+                "groups[].members[].assignment.active_tasks",
+            )?;
+            n += rt::write::array_size(
                 &self.standby_tasks,
                 true,
                 v,
                 "groups[].members[].assignment.standby_tasks",
             )
-        });
-        w.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths, |w| {
-            w.array(
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
+            n += rt::write::array_size(
                 &self.warmup_tasks,
                 true,
                 v,
                 "groups[].members[].assignment.warmup_tasks",
             )
-        });
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
+    }
+
+    #[inline]
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        rt::outline(move || {
+            w.array(
+                &self.active_tasks,
+                true,
+                v,
+                "groups[].members[].assignment.active_tasks",
+            );
+            w.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths, |w| {
+                w.array(
+                    &self.standby_tasks,
+                    true,
+                    v,
+                    "groups[].members[].assignment.standby_tasks",
+                )
+            });
+            w.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths, |w| {
+                w.array(
+                    &self.warmup_tasks,
+                    true,
+                    v,
+                    "groups[].members[].assignment.warmup_tasks",
+                )
+            });
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1888,6 +2048,7 @@ impl<'a> TopologyDescriptionSubtopology<'a> {
 }
 
 impl Default for TopologyDescriptionSubtopology<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1895,14 +2056,17 @@ impl Default for TopologyDescriptionSubtopology<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopologyDescriptionSubtopology<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopologyDescriptionSubtopology {{ subtopology_id: \"{=str}\", nodes: {}, unknown_tagged_fields: {} }}",
-            self.subtopology_id,
-            self.nodes,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopologyDescriptionSubtopology {{ subtopology_id: \"{=str}\", nodes: {}, unknown_tagged_fields: {} }}",
+                self.subtopology_id,
+                self.nodes,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -1956,15 +2120,18 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip_str(c, true)?;
-        }
-        if v >= 1 {
-            rt::read::skip_array::<TopologyDescriptionNode<'a>>(c, true, v)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip_str(c, true)?;
+            }
+            if v >= 1 {
+                rt::read::skip_array::<TopologyDescriptionNode<'a>>(c, true, v)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -2006,68 +2173,74 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += rt::write::str_size(
-                self.subtopology_id,
-                true,
-                "groups[].topology_description.subtopologies[].subtopology_id",
-            )?;
-        }
-        if v <= 0 && !self.subtopology_id.is_empty() {
-            return Err(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].subtopology_id",
-            ));
-        }
-        if v >= 1 {
-            n += rt::write::array_size(
-                &self.nodes,
-                true,
-                v,
-                "groups[].topology_description.subtopologies[].nodes",
-            )?;
-        }
-        if v <= 0 && !self.nodes.is_empty() {
-            return Err(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes",
-            ));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(
+                    self.subtopology_id,
+                    true,
+                    "groups[].topology_description.subtopologies[].subtopology_id",
+                )?;
+            }
+            if v <= 0 && !self.subtopology_id.is_empty() {
+                return Err(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].subtopology_id",
+                ));
+            }
+            if v >= 1 {
+                n += rt::write::array_size(
+                    &self.nodes,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes",
+                )?;
+            }
+            if v <= 0 && !self.nodes.is_empty() {
+                return Err(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes",
+                ));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.subtopology_id.is_empty() {
-            w.fail(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].subtopology_id",
-            ));
-        }
-        if v <= 0 && !self.nodes.is_empty() {
-            w.fail(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes",
-            ));
-        }
-        if v >= 1 {
-            w.str(
-                self.subtopology_id,
-                true,
-                "groups[].topology_description.subtopologies[].subtopology_id",
-            );
-        }
-        if v >= 1 {
-            w.array(
-                &self.nodes,
-                true,
-                v,
-                "groups[].topology_description.subtopologies[].nodes",
-            );
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && !self.subtopology_id.is_empty() {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].subtopology_id",
+                ));
+            }
+            if v <= 0 && !self.nodes.is_empty() {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes",
+                ));
+            }
+            if v >= 1 {
+                w.str(
+                    self.subtopology_id,
+                    true,
+                    "groups[].topology_description.subtopologies[].subtopology_id",
+                );
+            }
+            if v >= 1 {
+                w.array(
+                    &self.nodes,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes",
+                );
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -2094,6 +2267,7 @@ impl<'a> TopologyDescriptionGlobalStore<'a> {
 }
 
 impl Default for TopologyDescriptionGlobalStore<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -2101,14 +2275,17 @@ impl Default for TopologyDescriptionGlobalStore<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopologyDescriptionGlobalStore<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopologyDescriptionGlobalStore {{ source: {}, processor: {}, unknown_tagged_fields: {} }}",
-            self.source,
-            self.processor,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopologyDescriptionGlobalStore {{ source: {}, processor: {}, unknown_tagged_fields: {} }}",
+                self.source,
+                self.processor,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -2155,15 +2332,18 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
-        }
-        if v >= 1 {
-            <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
+            }
+            if v >= 1 {
+                <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -2209,58 +2389,64 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += rt::Struct::size(&self.source, v)
-                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
-        }
-        if v <= 0 && self.source != TopologyDescriptionNode::DEFAULT {
-            return Err(rt::write::not_in_version(
-                "groups[].topology_description.global_stores[].source",
-            ));
-        }
-        if v >= 1 {
-            n += rt::Struct::size(&self.processor, v)
-                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
-        }
-        if v <= 0 && self.processor != TopologyDescriptionNode::DEFAULT {
-            return Err(rt::write::not_in_version(
-                "groups[].topology_description.global_stores[].processor",
-            ));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::Struct::size(&self.source, v)
+                    .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+            }
+            if v <= 0 && self.source != TopologyDescriptionNode::DEFAULT {
+                return Err(rt::write::not_in_version(
+                    "groups[].topology_description.global_stores[].source",
+                ));
+            }
+            if v >= 1 {
+                n += rt::Struct::size(&self.processor, v)
+                    .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
+            }
+            if v <= 0 && self.processor != TopologyDescriptionNode::DEFAULT {
+                return Err(rt::write::not_in_version(
+                    "groups[].topology_description.global_stores[].processor",
+                ));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.source != TopologyDescriptionNode::DEFAULT {
-            w.fail(rt::write::not_in_version(
-                "groups[].topology_description.global_stores[].source",
-            ));
-        }
-        if v <= 0 && self.processor != TopologyDescriptionNode::DEFAULT {
-            w.fail(rt::write::not_in_version(
-                "groups[].topology_description.global_stores[].processor",
-            ));
-        }
-        if v >= 1 {
-            w.renamed(
-                fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths,
-                |w| rt::Struct::write(&self.source, w, v),
-            );
-        }
-        if v >= 1 {
-            w.renamed(
-                fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths,
-                |w| rt::Struct::write(&self.processor, w, v),
-            );
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.source != TopologyDescriptionNode::DEFAULT {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topology_description.global_stores[].source",
+                ));
+            }
+            if v <= 0 && self.processor != TopologyDescriptionNode::DEFAULT {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topology_description.global_stores[].processor",
+                ));
+            }
+            if v >= 1 {
+                w.renamed(
+                    fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths,
+                    |w| rt::Struct::write(&self.source, w, v),
+                );
+            }
+            if v >= 1 {
+                w.renamed(
+                    fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths,
+                    |w| rt::Struct::write(&self.processor, w, v),
+                );
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -2293,6 +2479,7 @@ impl<'a> TopicInfo<'a> {
 }
 
 impl Default for TopicInfo<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -2300,8 +2487,11 @@ impl Default for TopicInfo<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicInfo<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TopicInfo {{ name: \"{=str}\", partitions: {=i32}, replication_factor: {=i16}, topic_configs: {}, unknown_tagged_fields: {} }}", self.name, self.partitions, self.replication_factor, self.topic_configs, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TopicInfo {{ name: \"{=str}\", partitions: {=i32}, replication_factor: {=i16}, topic_configs: {}, unknown_tagged_fields: {} }}", self.name, self.partitions, self.replication_factor, self.topic_configs, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -2400,12 +2590,15 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 6)?;
-        rt::read::skip_array::<KeyValue<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 6)?;
+            rt::read::skip_array::<KeyValue<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -2463,56 +2656,62 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::str_size(
-            self.name,
-            true,
-            "groups[].topology.subtopologies[].state_changelog_topics[].name",
-        )?;
-        n += rt::write::array_size(
-            &self.topic_configs,
-            true,
-            v,
-            "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )
-        .map_err(|e| {
-            e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
-        })?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::str_size(
+                self.name,
+                true,
+                "groups[].topology.subtopologies[].state_changelog_topics[].name",
+            )?;
+            n += rt::write::array_size(
+                &self.topic_configs,
+                true,
+                v,
+                "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+            )
+            .map_err(|e| {
+                e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
+            })?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(
-            self.name,
-            true,
-            "groups[].topology.subtopologies[].state_changelog_topics[].name",
-        );
-        w.i32(
-            self.partitions,
-            "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
-        );
-        w.i16(
-            self.replication_factor,
-            "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
-        );
-        w.renamed(
-            fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
-            |w| {
-                w.array(
-                    &self.topic_configs,
-                    true,
-                    v,
-                    "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
-                )
-            },
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(
+                self.name,
+                true,
+                "groups[].topology.subtopologies[].state_changelog_topics[].name",
+            );
+            w.i32(
+                self.partitions,
+                "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
+            );
+            w.i16(
+                self.replication_factor,
+                "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
+            );
+            w.renamed(
+                fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+                |w| {
+                    w.array(
+                        &self.topic_configs,
+                        true,
+                        v,
+                        "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+                    )
+                },
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -2539,6 +2738,7 @@ impl<'a> TaskIds<'a> {
 }
 
 impl Default for TaskIds<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -2546,14 +2746,17 @@ impl Default for TaskIds<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TaskIds<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.subtopology_id,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.subtopology_id,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -2590,11 +2793,14 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -2632,40 +2838,46 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(
-            self.subtopology_id,
-            true,
-            "groups[].members[].assignment.active_tasks[].subtopology_id",
-        )?;
-        n += rt::write::array_size(
-            &self.partitions,
-            true,
-            v,
-            "groups[].members[].assignment.active_tasks[].partitions",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(
+                self.subtopology_id,
+                true,
+                "groups[].members[].assignment.active_tasks[].subtopology_id",
+            )?;
+            n += rt::write::array_size(
+                &self.partitions,
+                true,
+                v,
+                "groups[].members[].assignment.active_tasks[].partitions",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(
-            self.subtopology_id,
-            true,
-            "groups[].members[].assignment.active_tasks[].subtopology_id",
-        );
-        w.array(
-            &self.partitions,
-            true,
-            v,
-            "groups[].members[].assignment.active_tasks[].partitions",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(
+                self.subtopology_id,
+                true,
+                "groups[].members[].assignment.active_tasks[].subtopology_id",
+            );
+            w.array(
+                &self.partitions,
+                true,
+                v,
+                "groups[].members[].assignment.active_tasks[].partitions",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -2704,6 +2916,7 @@ impl<'a> TopologyDescriptionNode<'a> {
 }
 
 impl Default for TopologyDescriptionNode<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -2711,8 +2924,11 @@ impl Default for TopologyDescriptionNode<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopologyDescriptionNode<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TopologyDescriptionNode {{ name: \"{=str}\", node_type: {=i8}, source_topics: {}, sink_topic: {}, stores: {}, successors: {}, unknown_tagged_fields: {} }}", self.name, self.node_type, self.source_topics, rt::defmt_fmt::OptStr(self.sink_topic), self.stores, self.successors, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TopologyDescriptionNode {{ name: \"{=str}\", node_type: {=i8}, source_topics: {}, sink_topic: {}, stores: {}, successors: {}, unknown_tagged_fields: {} }}", self.name, self.node_type, self.source_topics, rt::defmt_fmt::OptStr(self.sink_topic), self.stores, self.successors, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -2839,27 +3055,30 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip_str(c, true)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 1)?;
-        }
-        if v >= 1 {
-            rt::read::skip_array::<&'a str>(c, true, v)?;
-        }
-        if v >= 1 {
-            rt::read::skip_str(c, true)?;
-        }
-        if v >= 1 {
-            rt::read::skip_array::<&'a str>(c, true, v)?;
-        }
-        if v >= 1 {
-            rt::read::skip_array::<&'a str>(c, true, v)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip_str(c, true)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip_array::<&'a str>(c, true, v)?;
+            }
+            if v >= 1 {
+                rt::read::skip_str(c, true)?;
+            }
+            if v >= 1 {
+                rt::read::skip_array::<&'a str>(c, true, v)?;
+            }
+            if v >= 1 {
+                rt::read::skip_array::<&'a str>(c, true, v)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -2940,165 +3159,171 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += rt::write::str_size(
-                self.name,
-                true,
-                "groups[].topology_description.subtopologies[].nodes[].name",
-            )?;
-        }
-        if v <= 0 && !self.name.is_empty() {
-            return Err(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[].name",
-            ));
-        }
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.node_type != 0_i8 {
-            return Err(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[].node_type",
-            ));
-        }
-        if v >= 1 {
-            n += rt::write::array_size(
-                &self.source_topics,
-                true,
-                v,
-                "groups[].topology_description.subtopologies[].nodes[].source_topics",
-            )?;
-        }
-        if v <= 0 && !self.source_topics.is_empty() {
-            return Err(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[].source_topics",
-            ));
-        }
-        if v >= 1 {
-            n += rt::write::opt_str_size(
-                self.sink_topic,
-                true,
-                v >= 1,
-                "groups[].topology_description.subtopologies[].nodes[].sink_topic",
-            )?;
-        }
-        if v <= 0 && self.sink_topic.is_some() {
-            return Err(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[].sink_topic",
-            ));
-        }
-        if v >= 1 {
-            n += rt::write::array_size(
-                &self.stores,
-                true,
-                v,
-                "groups[].topology_description.subtopologies[].nodes[].stores",
-            )?;
-        }
-        if v <= 0 && !self.stores.is_empty() {
-            return Err(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[].stores",
-            ));
-        }
-        if v >= 1 {
-            n += rt::write::array_size(
-                &self.successors,
-                true,
-                v,
-                "groups[].topology_description.subtopologies[].nodes[].successors",
-            )?;
-        }
-        if v <= 0 && !self.successors.is_empty() {
-            return Err(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[].successors",
-            ));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(
+                    self.name,
+                    true,
+                    "groups[].topology_description.subtopologies[].nodes[].name",
+                )?;
+            }
+            if v <= 0 && !self.name.is_empty() {
+                return Err(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes[].name",
+                ));
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.node_type != 0_i8 {
+                return Err(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes[].node_type",
+                ));
+            }
+            if v >= 1 {
+                n += rt::write::array_size(
+                    &self.source_topics,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].source_topics",
+                )?;
+            }
+            if v <= 0 && !self.source_topics.is_empty() {
+                return Err(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes[].source_topics",
+                ));
+            }
+            if v >= 1 {
+                n += rt::write::opt_str_size(
+                    self.sink_topic,
+                    true,
+                    v >= 1,
+                    "groups[].topology_description.subtopologies[].nodes[].sink_topic",
+                )?;
+            }
+            if v <= 0 && self.sink_topic.is_some() {
+                return Err(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes[].sink_topic",
+                ));
+            }
+            if v >= 1 {
+                n += rt::write::array_size(
+                    &self.stores,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].stores",
+                )?;
+            }
+            if v <= 0 && !self.stores.is_empty() {
+                return Err(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes[].stores",
+                ));
+            }
+            if v >= 1 {
+                n += rt::write::array_size(
+                    &self.successors,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].successors",
+                )?;
+            }
+            if v <= 0 && !self.successors.is_empty() {
+                return Err(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes[].successors",
+                ));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.name.is_empty() {
-            w.fail(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[].name",
-            ));
-        }
-        if v <= 0 && self.node_type != 0_i8 {
-            w.fail(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[].node_type",
-            ));
-        }
-        if v <= 0 && !self.source_topics.is_empty() {
-            w.fail(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[].source_topics",
-            ));
-        }
-        if v <= 0 && self.sink_topic.is_some() {
-            w.fail(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[].sink_topic",
-            ));
-        }
-        if v <= 0 && !self.stores.is_empty() {
-            w.fail(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[].stores",
-            ));
-        }
-        if v <= 0 && !self.successors.is_empty() {
-            w.fail(rt::write::not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[].successors",
-            ));
-        }
-        if v >= 1 {
-            w.str(
-                self.name,
-                true,
-                "groups[].topology_description.subtopologies[].nodes[].name",
-            );
-        }
-        if v >= 1 {
-            w.i8(
-                self.node_type,
-                "groups[].topology_description.subtopologies[].nodes[].node_type",
-            );
-        }
-        if v >= 1 {
-            w.array(
-                &self.source_topics,
-                true,
-                v,
-                "groups[].topology_description.subtopologies[].nodes[].source_topics",
-            );
-        }
-        if v >= 1 {
-            w.opt_str(
-                self.sink_topic,
-                true,
-                v >= 1,
-                "groups[].topology_description.subtopologies[].nodes[].sink_topic",
-            );
-        }
-        if v >= 1 {
-            w.array(
-                &self.stores,
-                true,
-                v,
-                "groups[].topology_description.subtopologies[].nodes[].stores",
-            );
-        }
-        if v >= 1 {
-            w.array(
-                &self.successors,
-                true,
-                v,
-                "groups[].topology_description.subtopologies[].nodes[].successors",
-            );
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && !self.name.is_empty() {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes[].name",
+                ));
+            }
+            if v <= 0 && self.node_type != 0_i8 {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes[].node_type",
+                ));
+            }
+            if v <= 0 && !self.source_topics.is_empty() {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes[].source_topics",
+                ));
+            }
+            if v <= 0 && self.sink_topic.is_some() {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes[].sink_topic",
+                ));
+            }
+            if v <= 0 && !self.stores.is_empty() {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes[].stores",
+                ));
+            }
+            if v <= 0 && !self.successors.is_empty() {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topology_description.subtopologies[].nodes[].successors",
+                ));
+            }
+            if v >= 1 {
+                w.str(
+                    self.name,
+                    true,
+                    "groups[].topology_description.subtopologies[].nodes[].name",
+                );
+            }
+            if v >= 1 {
+                w.i8(
+                    self.node_type,
+                    "groups[].topology_description.subtopologies[].nodes[].node_type",
+                );
+            }
+            if v >= 1 {
+                w.array(
+                    &self.source_topics,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].source_topics",
+                );
+            }
+            if v >= 1 {
+                w.opt_str(
+                    self.sink_topic,
+                    true,
+                    v >= 1,
+                    "groups[].topology_description.subtopologies[].nodes[].sink_topic",
+                );
+            }
+            if v >= 1 {
+                w.array(
+                    &self.stores,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].stores",
+                );
+            }
+            if v >= 1 {
+                w.array(
+                    &self.successors,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].successors",
+                );
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -5427,6 +5652,7 @@ pub mod owned {
     }
 
     impl Default for StreamsGroupDescribeResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -5437,44 +5663,57 @@ pub mod owned {
     }
 
     impl From<&super::StreamsGroupDescribeResponse<'_>> for StreamsGroupDescribeResponse {
+        #[inline]
         fn from(v: &super::StreamsGroupDescribeResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                groups: v.groups.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for StreamsGroupDescribeResponse {}
 
     impl rt::OwnedStruct for StreamsGroupDescribeResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                groups,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    groups,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            rt::owned::write_vec(w, &self.groups, true, v, "groups");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                rt::owned::write_vec(w, &self.groups, true, v, "groups");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -5510,6 +5749,7 @@ pub mod owned {
     }
 
     impl Default for DescribedGroup {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -5530,112 +5770,126 @@ pub mod owned {
     }
 
     impl From<&super::DescribedGroup<'_>> for DescribedGroup {
+        #[inline]
         fn from(v: &super::DescribedGroup<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                group_id: v.group_id.into(),
-                group_state: v.group_state.into(),
-                group_epoch: v.group_epoch,
-                assignment_epoch: v.assignment_epoch,
-                topology: v.topology.as_ref().map(Into::into),
-                members: v.members.iter().map(|e| (&e).into()).collect(),
-                authorized_operations: v.authorized_operations,
-                topology_description: v.topology_description.as_ref().map(Into::into),
-                topology_description_status: v.topology_description_status,
-                assignor_name: v.assignor_name.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    group_id: v.group_id.into(),
+                    group_state: v.group_state.into(),
+                    group_epoch: v.group_epoch,
+                    assignment_epoch: v.assignment_epoch,
+                    topology: v.topology.as_ref().map(Into::into),
+                    members: v.members.iter().map(|e| (&e).into()).collect(),
+                    authorized_operations: v.authorized_operations,
+                    topology_description: v.topology_description.as_ref().map(Into::into),
+                    topology_description_status: v.topology_description_status,
+                    assignor_name: v.assignor_name.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for DescribedGroup {}
 
     impl rt::OwnedStruct for DescribedGroup {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let error_code = rt::read::i16(c, "groups[].error_code")?;
-            let error_message =
-                rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
-            let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
-            let group_state = rt::CompactString::from(rt::read::str(c, true, "groups[].group_state")?);
-            let r: [u8; 8] = match rt::read::run::<8>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "groups[].group_epoch")?;
-                    rt::read::i32(c, "groups[].assignment_epoch")?;
-                    return Err(rt::read::short(c, "groups[].group_epoch"));
-                }
-            };
-            let group_epoch = rt::read::i32_at::<8, 0>(&r);
-            let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
-            let topology = rt::owned::read_opt_struct::<Topology>(c, true, v, "groups[].topology")?;
-            let members = rt::owned::read_array::<Member, _>(c, true, v, "groups[].members")?;
-            let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
-            let topology_description = if v >= 1 {
-                rt::owned::read_opt_struct::<TopologyDescription>(c, v >= 1, v, "groups[].topology_description")?
-            } else {
-                None
-            };
-            let topology_description_status = if v >= 1 {
-                rt::read::i8(c, "groups[].topology_description_status")?
-            } else {
-                0_i8
-            };
-            let assignor_name = if v >= 1 {
-                rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?.map(rt::CompactString::from)
-            } else {
-                None
-            };
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?);
-            Ok(Self {
-                error_code,
-                error_message,
-                group_id,
-                group_state,
-                group_epoch,
-                assignment_epoch,
-                topology,
-                members,
-                authorized_operations,
-                topology_description,
-                topology_description_status,
-                assignor_name,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let error_code = rt::read::i16(c, "groups[].error_code")?;
+                let error_message =
+                    rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
+                let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
+                let group_state = rt::CompactString::from(rt::read::str(c, true, "groups[].group_state")?);
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "groups[].group_epoch")?;
+                        rt::read::i32(c, "groups[].assignment_epoch")?;
+                        return Err(rt::read::short(c, "groups[].group_epoch"));
+                    }
+                };
+                let group_epoch = rt::read::i32_at::<8, 0>(&r);
+                let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
+                let topology = rt::owned::read_opt_struct::<Topology>(c, true, v, "groups[].topology")?;
+                let members = rt::owned::read_array::<Member, _>(c, true, v, "groups[].members")?;
+                let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
+                let topology_description = if v >= 1 {
+                    rt::owned::read_opt_struct::<TopologyDescription>(c, v >= 1, v, "groups[].topology_description")?
+                } else {
+                    None
+                };
+                let topology_description_status = if v >= 1 {
+                    rt::read::i8(c, "groups[].topology_description_status")?
+                } else {
+                    0_i8
+                };
+                let assignor_name = if v >= 1 {
+                    rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?.map(rt::CompactString::from)
+                } else {
+                    None
+                };
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?);
+                Ok(Self {
+                    error_code,
+                    error_message,
+                    group_id,
+                    group_state,
+                    group_epoch,
+                    assignment_epoch,
+                    topology,
+                    members,
+                    authorized_operations,
+                    topology_description,
+                    topology_description_status,
+                    assignor_name,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 14;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
-            n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
-            n += rt::write::str_size(&self.group_state, true, "groups[].group_state")?;
-            n += rt::owned::opt_struct_size(&self.topology, true, v, "groups[].topology")?;
-            n += rt::owned::vec_size(&self.members, true, v, "groups[].members")?;
-            if v >= 1 {
-                n +=
-                    rt::owned::opt_struct_size(&self.topology_description, v >= 1, v, "groups[].topology_description")?;
-            }
-            if v <= 0 && self.topology_description.is_some() {
-                return Err(rt::write::not_in_version("groups[].topology_description"));
-            }
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.topology_description_status != 0_i8 {
-                return Err(rt::write::not_in_version("groups[].topology_description_status"));
-            }
-            if v >= 1 {
-                n += rt::write::opt_str_size(self.assignor_name.as_deref(), true, v >= 1, "groups[].assignor_name")?;
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 14;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
+                n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
+                n += rt::write::str_size(&self.group_state, true, "groups[].group_state")?;
+                n += rt::owned::opt_struct_size(&self.topology, true, v, "groups[].topology")?;
+                n += rt::owned::vec_size(&self.members, true, v, "groups[].members")?;
+                if v >= 1 {
+                    n += rt::owned::opt_struct_size(
+                        &self.topology_description,
+                        v >= 1,
+                        v,
+                        "groups[].topology_description",
+                    )?;
+                }
+                if v <= 0 && self.topology_description.is_some() {
+                    return Err(rt::write::not_in_version("groups[].topology_description"));
+                }
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.topology_description_status != 0_i8 {
+                    return Err(rt::write::not_in_version("groups[].topology_description_status"));
+                }
+                if v >= 1 {
+                    n +=
+                        rt::write::opt_str_size(self.assignor_name.as_deref(), true, v >= 1, "groups[].assignor_name")?;
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -5688,6 +5942,7 @@ pub mod owned {
     }
 
     impl Default for Topology {
+        #[inline]
         fn default() -> Self {
             Self {
                 epoch: 0_i32,
@@ -5698,48 +5953,57 @@ pub mod owned {
     }
 
     impl From<&super::Topology<'_>> for Topology {
+        #[inline]
         fn from(v: &super::Topology<'_>) -> Self {
-            Self {
-                epoch: v.epoch,
-                subtopologies: v.subtopologies.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    epoch: v.epoch,
+                    subtopologies: v.subtopologies.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for Topology {}
 
     impl rt::OwnedStruct for Topology {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
-            let subtopologies =
-                rt::owned::read_opt_array::<Subtopology, _>(c, true, true, v, "groups[].topology.subtopologies")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].topology._tagged_fields")?);
-            Ok(Self {
-                epoch,
-                subtopologies,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
+                let subtopologies =
+                    rt::owned::read_opt_array::<Subtopology, _>(c, true, true, v, "groups[].topology.subtopologies")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].topology._tagged_fields")?);
+                Ok(Self {
+                    epoch,
+                    subtopologies,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::opt_vec_size(
-                self.subtopologies.as_deref(),
-                true,
-                true,
-                v,
-                "groups[].topology.subtopologies",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::opt_vec_size(
+                    self.subtopologies.as_deref(),
+                    true,
+                    true,
+                    v,
+                    "groups[].topology.subtopologies",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -5795,6 +6059,7 @@ pub mod owned {
     }
 
     impl Default for Member {
+        #[inline]
         fn default() -> Self {
             Self {
                 member_id: rt::CompactString::const_new(""),
@@ -5818,102 +6083,114 @@ pub mod owned {
     }
 
     impl From<&super::Member<'_>> for Member {
+        #[inline]
         fn from(v: &super::Member<'_>) -> Self {
-            Self {
-                member_id: v.member_id.into(),
-                member_epoch: v.member_epoch,
-                instance_id: v.instance_id.map(rt::CompactString::from),
-                rack_id: v.rack_id.map(rt::CompactString::from),
-                client_id: v.client_id.into(),
-                client_host: v.client_host.into(),
-                topology_epoch: v.topology_epoch,
-                process_id: v.process_id.into(),
-                user_endpoint: v.user_endpoint.as_ref().map(Into::into),
-                client_tags: v.client_tags.iter().map(|e| (&e).into()).collect(),
-                task_offsets: v.task_offsets.iter().map(|e| (&e).into()).collect(),
-                task_end_offsets: v.task_end_offsets.iter().map(|e| (&e).into()).collect(),
-                assignment: (&v.assignment).into(),
-                target_assignment: (&v.target_assignment).into(),
-                is_classic: v.is_classic,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    member_id: v.member_id.into(),
+                    member_epoch: v.member_epoch,
+                    instance_id: v.instance_id.map(rt::CompactString::from),
+                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    client_id: v.client_id.into(),
+                    client_host: v.client_host.into(),
+                    topology_epoch: v.topology_epoch,
+                    process_id: v.process_id.into(),
+                    user_endpoint: v.user_endpoint.as_ref().map(Into::into),
+                    client_tags: v.client_tags.iter().map(|e| (&e).into()).collect(),
+                    task_offsets: v.task_offsets.iter().map(|e| (&e).into()).collect(),
+                    task_end_offsets: v.task_end_offsets.iter().map(|e| (&e).into()).collect(),
+                    assignment: (&v.assignment).into(),
+                    target_assignment: (&v.target_assignment).into(),
+                    is_classic: v.is_classic,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for Member {}
 
     impl rt::OwnedStruct for Member {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let member_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].member_id")?);
-            let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
-            let instance_id =
-                rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?.map(rt::CompactString::from);
-            let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?.map(rt::CompactString::from);
-            let client_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_id")?);
-            let client_host = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_host")?);
-            let topology_epoch = rt::read::i32(c, "groups[].members[].topology_epoch")?;
-            let process_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].process_id")?);
-            let user_endpoint = rt::owned::read_opt_struct::<Endpoint>(c, true, v, "groups[].members[].user_endpoint")?;
-            let client_tags = rt::owned::read_array::<KeyValue, _>(c, true, v, "groups[].members[].client_tags")?;
-            let task_offsets = rt::owned::read_array::<TaskOffset, _>(c, true, v, "groups[].members[].task_offsets")?;
-            let task_end_offsets =
-                rt::owned::read_array::<TaskOffset, _>(c, true, v, "groups[].members[].task_end_offsets")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
-            let assignment = <Assignment as rt::OwnedStruct>::read(c, v)?;
-            let target_assignment = <Assignment as rt::OwnedStruct>::read(c, v)
-                .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-            let is_classic = rt::read::bool(c, "groups[].members[].is_classic")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?);
-            Ok(Self {
-                member_id,
-                member_epoch,
-                instance_id,
-                rack_id,
-                client_id,
-                client_host,
-                topology_epoch,
-                process_id,
-                user_endpoint,
-                client_tags,
-                task_offsets,
-                task_end_offsets,
-                assignment,
-                target_assignment,
-                is_classic,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let member_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].member_id")?);
+                let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
+                let instance_id =
+                    rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?.map(rt::CompactString::from);
+                let rack_id =
+                    rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?.map(rt::CompactString::from);
+                let client_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_id")?);
+                let client_host = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_host")?);
+                let topology_epoch = rt::read::i32(c, "groups[].members[].topology_epoch")?;
+                let process_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].process_id")?);
+                let user_endpoint =
+                    rt::owned::read_opt_struct::<Endpoint>(c, true, v, "groups[].members[].user_endpoint")?;
+                let client_tags = rt::owned::read_array::<KeyValue, _>(c, true, v, "groups[].members[].client_tags")?;
+                let task_offsets =
+                    rt::owned::read_array::<TaskOffset, _>(c, true, v, "groups[].members[].task_offsets")?;
+                let task_end_offsets =
+                    rt::owned::read_array::<TaskOffset, _>(c, true, v, "groups[].members[].task_end_offsets")
+                        .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
+                let assignment = <Assignment as rt::OwnedStruct>::read(c, v)?;
+                let target_assignment = <Assignment as rt::OwnedStruct>::read(c, v)
+                    .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+                let is_classic = rt::read::bool(c, "groups[].members[].is_classic")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?);
+                Ok(Self {
+                    member_id,
+                    member_epoch,
+                    instance_id,
+                    rack_id,
+                    client_id,
+                    client_host,
+                    topology_epoch,
+                    process_id,
+                    user_endpoint,
+                    client_tags,
+                    task_offsets,
+                    task_end_offsets,
+                    assignment,
+                    target_assignment,
+                    is_classic,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 9;
-            n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
-            n += rt::write::opt_str_size(
-                self.instance_id.as_deref(),
-                true,
-                true,
-                "groups[].members[].instance_id",
-            )?;
-            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "groups[].members[].rack_id")?;
-            n += rt::write::str_size(&self.client_id, true, "groups[].members[].client_id")?;
-            n += rt::write::str_size(&self.client_host, true, "groups[].members[].client_host")?;
-            n += rt::write::str_size(&self.process_id, true, "groups[].members[].process_id")?;
-            n += rt::owned::opt_struct_size(&self.user_endpoint, true, v, "groups[].members[].user_endpoint")?;
-            n += rt::owned::vec_size(&self.client_tags, true, v, "groups[].members[].client_tags")?;
-            n += rt::owned::vec_size(&self.task_offsets, true, v, "groups[].members[].task_offsets")?;
-            n += rt::owned::vec_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")
-                .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
-            n += rt::OwnedStruct::size(&self.assignment, v)?;
-            n += rt::OwnedStruct::size(&self.target_assignment, v)
-                .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 9;
+                n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
+                n += rt::write::opt_str_size(
+                    self.instance_id.as_deref(),
+                    true,
+                    true,
+                    "groups[].members[].instance_id",
+                )?;
+                n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "groups[].members[].rack_id")?;
+                n += rt::write::str_size(&self.client_id, true, "groups[].members[].client_id")?;
+                n += rt::write::str_size(&self.client_host, true, "groups[].members[].client_host")?;
+                n += rt::write::str_size(&self.process_id, true, "groups[].members[].process_id")?;
+                n += rt::owned::opt_struct_size(&self.user_endpoint, true, v, "groups[].members[].user_endpoint")?;
+                n += rt::owned::vec_size(&self.client_tags, true, v, "groups[].members[].client_tags")?;
+                n += rt::owned::vec_size(&self.task_offsets, true, v, "groups[].members[].task_offsets")?;
+                n += rt::owned::vec_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
+                n += rt::OwnedStruct::size(&self.assignment, v)?;
+                n += rt::OwnedStruct::size(&self.target_assignment, v)
+                    .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -5971,6 +6248,7 @@ pub mod owned {
     }
 
     impl Default for TopologyDescription {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopologies: Vec::new(),
@@ -5981,82 +6259,91 @@ pub mod owned {
     }
 
     impl From<&super::TopologyDescription<'_>> for TopologyDescription {
+        #[inline]
         fn from(v: &super::TopologyDescription<'_>) -> Self {
-            Self {
-                subtopologies: v.subtopologies.iter().map(|e| (&e).into()).collect(),
-                global_stores: v.global_stores.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopologies: v.subtopologies.iter().map(|e| (&e).into()).collect(),
+                    global_stores: v.global_stores.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for TopologyDescription {}
 
     impl rt::OwnedStruct for TopologyDescription {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let subtopologies = if v >= 1 {
-                rt::owned::read_array::<TopologyDescriptionSubtopology, _>(
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let subtopologies = if v >= 1 {
+                    rt::owned::read_array::<TopologyDescriptionSubtopology, _>(
+                        c,
+                        true,
+                        v,
+                        "groups[].topology_description.subtopologies",
+                    )?
+                } else {
+                    Vec::new()
+                };
+                let global_stores = if v >= 1 {
+                    rt::owned::read_array::<TopologyDescriptionGlobalStore, _>(
+                        c,
+                        true,
+                        v,
+                        "groups[].topology_description.global_stores",
+                    )?
+                } else {
+                    Vec::new()
+                };
+                let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                     c,
-                    true,
-                    v,
-                    "groups[].topology_description.subtopologies",
-                )?
-            } else {
-                Vec::new()
-            };
-            let global_stores = if v >= 1 {
-                rt::owned::read_array::<TopologyDescriptionGlobalStore, _>(
-                    c,
-                    true,
-                    v,
-                    "groups[].topology_description.global_stores",
-                )?
-            } else {
-                Vec::new()
-            };
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
-                c,
-                "groups[].topology_description._tagged_fields",
-            )?);
-            Ok(Self {
-                subtopologies,
-                global_stores,
-                unknown_tagged_fields,
+                    "groups[].topology_description._tagged_fields",
+                )?);
+                Ok(Self {
+                    subtopologies,
+                    global_stores,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += rt::owned::vec_size(
-                    &self.subtopologies,
-                    true,
-                    v,
-                    "groups[].topology_description.subtopologies",
-                )?;
-            }
-            if v <= 0 && !self.subtopologies.is_empty() {
-                return Err(rt::write::not_in_version("groups[].topology_description.subtopologies"));
-            }
-            if v >= 1 {
-                n += rt::owned::vec_size(
-                    &self.global_stores,
-                    true,
-                    v,
-                    "groups[].topology_description.global_stores",
-                )?;
-            }
-            if v <= 0 && !self.global_stores.is_empty() {
-                return Err(rt::write::not_in_version("groups[].topology_description.global_stores"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += rt::owned::vec_size(
+                        &self.subtopologies,
+                        true,
+                        v,
+                        "groups[].topology_description.subtopologies",
+                    )?;
+                }
+                if v <= 0 && !self.subtopologies.is_empty() {
+                    return Err(rt::write::not_in_version("groups[].topology_description.subtopologies"));
+                }
+                if v >= 1 {
+                    n += rt::owned::vec_size(
+                        &self.global_stores,
+                        true,
+                        v,
+                        "groups[].topology_description.global_stores",
+                    )?;
+                }
+                if v <= 0 && !self.global_stores.is_empty() {
+                    return Err(rt::write::not_in_version("groups[].topology_description.global_stores"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -6107,6 +6394,7 @@ pub mod owned {
     }
 
     impl Default for Subtopology {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopology_id: rt::CompactString::const_new(""),
@@ -6120,110 +6408,119 @@ pub mod owned {
     }
 
     impl From<&super::Subtopology<'_>> for Subtopology {
+        #[inline]
         fn from(v: &super::Subtopology<'_>) -> Self {
-            Self {
-                subtopology_id: v.subtopology_id.into(),
-                source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
-                repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::CompactString::from).collect(),
-                state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
-                repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopology_id: v.subtopology_id.into(),
+                    source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
+                    repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::CompactString::from).collect(),
+                    state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
+                    repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for Subtopology {}
 
     impl rt::OwnedStruct for Subtopology {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let subtopology_id = rt::CompactString::from(rt::read::str(
-                c,
-                true,
-                "groups[].topology.subtopologies[].subtopology_id",
-            )?);
-            let source_topics = rt::owned::read_array::<rt::CompactString, _>(
-                c,
-                true,
-                v,
-                "groups[].topology.subtopologies[].source_topics",
-            )?;
-            let repartition_sink_topics = rt::owned::read_array::<rt::CompactString, _>(
-                c,
-                true,
-                v,
-                "groups[].topology.subtopologies[].repartition_sink_topics",
-            )?;
-            let state_changelog_topics = rt::owned::read_array::<TopicInfo, _>(
-                c,
-                true,
-                v,
-                "groups[].topology.subtopologies[].state_changelog_topics",
-            )?;
-            let repartition_source_topics = rt::owned::read_array::<TopicInfo, _>(
-                c,
-                true,
-                v,
-                "groups[].topology.subtopologies[].repartition_source_topics",
-            )
-            .map_err(|e| {
-                e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths)
-            })?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
-                c,
-                "groups[].topology.subtopologies[]._tagged_fields",
-            )?);
-            Ok(Self {
-                subtopology_id,
-                source_topics,
-                repartition_sink_topics,
-                state_changelog_topics,
-                repartition_source_topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let subtopology_id = rt::CompactString::from(rt::read::str(
+                    c,
+                    true,
+                    "groups[].topology.subtopologies[].subtopology_id",
+                )?);
+                let source_topics = rt::owned::read_array::<rt::CompactString, _>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology.subtopologies[].source_topics",
+                )?;
+                let repartition_sink_topics = rt::owned::read_array::<rt::CompactString, _>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology.subtopologies[].repartition_sink_topics",
+                )?;
+                let state_changelog_topics = rt::owned::read_array::<TopicInfo, _>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology.subtopologies[].state_changelog_topics",
+                )?;
+                let repartition_source_topics = rt::owned::read_array::<TopicInfo, _>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology.subtopologies[].repartition_source_topics",
+                )
+                .map_err(|e| {
+                    e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths)
+                })?;
+                let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "groups[].topology.subtopologies[]._tagged_fields",
+                )?);
+                Ok(Self {
+                    subtopology_id,
+                    source_topics,
+                    repartition_sink_topics,
+                    state_changelog_topics,
+                    repartition_source_topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(
-                &self.subtopology_id,
-                true,
-                "groups[].topology.subtopologies[].subtopology_id",
-            )?;
-            n += rt::owned::vec_size(
-                &self.source_topics,
-                true,
-                v,
-                "groups[].topology.subtopologies[].source_topics",
-            )?;
-            n += rt::owned::vec_size(
-                &self.repartition_sink_topics,
-                true,
-                v,
-                "groups[].topology.subtopologies[].repartition_sink_topics",
-            )?;
-            n += rt::owned::vec_size(
-                &self.state_changelog_topics,
-                true,
-                v,
-                "groups[].topology.subtopologies[].state_changelog_topics",
-            )?;
-            n += rt::owned::vec_size(
-                &self.repartition_source_topics,
-                true,
-                v,
-                "groups[].topology.subtopologies[].repartition_source_topics",
-            )
-            .map_err(|e| {
-                e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths)
-            })?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(
+                    &self.subtopology_id,
+                    true,
+                    "groups[].topology.subtopologies[].subtopology_id",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.source_topics,
+                    true,
+                    v,
+                    "groups[].topology.subtopologies[].source_topics",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.repartition_sink_topics,
+                    true,
+                    v,
+                    "groups[].topology.subtopologies[].repartition_sink_topics",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.state_changelog_topics,
+                    true,
+                    v,
+                    "groups[].topology.subtopologies[].state_changelog_topics",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.repartition_source_topics,
+                    true,
+                    v,
+                    "groups[].topology.subtopologies[].repartition_source_topics",
+                )
+                .map_err(|e| {
+                    e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths)
+                })?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -6282,6 +6579,7 @@ pub mod owned {
     }
 
     impl Default for Endpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 host: rt::CompactString::const_new(""),
@@ -6292,12 +6590,15 @@ pub mod owned {
     }
 
     impl From<&super::Endpoint<'_>> for Endpoint {
+        #[inline]
         fn from(v: &super::Endpoint<'_>) -> Self {
-            Self {
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -6321,15 +6622,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.host, true, "groups[].members[].user_endpoint.host")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.host, true, "groups[].members[].user_endpoint.host")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -6359,6 +6663,7 @@ pub mod owned {
     }
 
     impl Default for KeyValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 key: rt::CompactString::const_new(""),
@@ -6369,12 +6674,15 @@ pub mod owned {
     }
 
     impl From<&super::KeyValue<'_>> for KeyValue {
+        #[inline]
         fn from(v: &super::KeyValue<'_>) -> Self {
-            Self {
-                key: v.key.into(),
-                value: v.value.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    key: v.key.into(),
+                    value: v.value.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -6398,16 +6706,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.key, true, "groups[].members[].client_tags[].key")?;
-            n += rt::write::str_size(&self.value, true, "groups[].members[].client_tags[].value")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.key, true, "groups[].members[].client_tags[].key")?;
+                n += rt::write::str_size(&self.value, true, "groups[].members[].client_tags[].value")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -6432,6 +6743,7 @@ pub mod owned {
     }
 
     impl Default for TaskOffset {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopology_id: rt::CompactString::const_new(""),
@@ -6443,13 +6755,16 @@ pub mod owned {
     }
 
     impl From<&super::TaskOffset<'_>> for TaskOffset {
+        #[inline]
         fn from(v: &super::TaskOffset<'_>) -> Self {
-            Self {
-                subtopology_id: v.subtopology_id.into(),
-                partition: v.partition,
-                offset: v.offset,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopology_id: v.subtopology_id.into(),
+                    partition: v.partition,
+                    offset: v.offset,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -6487,19 +6802,22 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            n += rt::write::str_size(
-                &self.subtopology_id,
-                true,
-                "groups[].members[].task_offsets[].subtopology_id",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                n += rt::write::str_size(
+                    &self.subtopology_id,
+                    true,
+                    "groups[].members[].task_offsets[].subtopology_id",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -6539,6 +6857,7 @@ pub mod owned {
     }
 
     impl Default for Assignment {
+        #[inline]
         fn default() -> Self {
             Self {
                 active_tasks: Vec::new(),
@@ -6550,13 +6869,16 @@ pub mod owned {
     }
 
     impl From<&super::Assignment<'_>> for Assignment {
+        #[inline]
         fn from(v: &super::Assignment<'_>) -> Self {
-            Self {
-                active_tasks: v.active_tasks.iter().map(|e| (&e).into()).collect(),
-                standby_tasks: v.standby_tasks.iter().map(|e| (&e).into()).collect(),
-                warmup_tasks: v.warmup_tasks.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    active_tasks: v.active_tasks.iter().map(|e| (&e).into()).collect(),
+                    standby_tasks: v.standby_tasks.iter().map(|e| (&e).into()).collect(),
+                    warmup_tasks: v.warmup_tasks.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -6587,34 +6909,37 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(
-                &self.active_tasks,
-                true,
-                v,
-                "groups[].members[].assignment.active_tasks",
-            )?;
-            n += rt::owned::vec_size(
-                &self.standby_tasks,
-                true,
-                v,
-                "groups[].members[].assignment.standby_tasks",
-            )
-            .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
-            n += rt::owned::vec_size(
-                &self.warmup_tasks,
-                true,
-                v,
-                "groups[].members[].assignment.warmup_tasks",
-            )
-            .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(
+                    &self.active_tasks,
+                    true,
+                    v,
+                    "groups[].members[].assignment.active_tasks",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.standby_tasks,
+                    true,
+                    v,
+                    "groups[].members[].assignment.standby_tasks",
+                )
+                .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
+                n += rt::owned::vec_size(
+                    &self.warmup_tasks,
+                    true,
+                    v,
+                    "groups[].members[].assignment.warmup_tasks",
+                )
+                .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -6663,6 +6988,7 @@ pub mod owned {
     }
 
     impl Default for TopologyDescriptionSubtopology {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopology_id: rt::CompactString::const_new(""),
@@ -6673,12 +6999,15 @@ pub mod owned {
     }
 
     impl From<&super::TopologyDescriptionSubtopology<'_>> for TopologyDescriptionSubtopology {
+        #[inline]
         fn from(v: &super::TopologyDescriptionSubtopology<'_>) -> Self {
-            Self {
-                subtopology_id: v.subtopology_id.into(),
-                nodes: v.nodes.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopology_id: v.subtopology_id.into(),
+                    nodes: v.nodes.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -6719,39 +7048,42 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += rt::write::str_size(
-                    &self.subtopology_id,
-                    true,
-                    "groups[].topology_description.subtopologies[].subtopology_id",
-                )?;
-            }
-            if v <= 0 && !self.subtopology_id.is_empty() {
-                return Err(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].subtopology_id",
-                ));
-            }
-            if v >= 1 {
-                n += rt::owned::vec_size(
-                    &self.nodes,
-                    true,
-                    v,
-                    "groups[].topology_description.subtopologies[].nodes",
-                )?;
-            }
-            if v <= 0 && !self.nodes.is_empty() {
-                return Err(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes",
-                ));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += rt::write::str_size(
+                        &self.subtopology_id,
+                        true,
+                        "groups[].topology_description.subtopologies[].subtopology_id",
+                    )?;
+                }
+                if v <= 0 && !self.subtopology_id.is_empty() {
+                    return Err(rt::write::not_in_version(
+                        "groups[].topology_description.subtopologies[].subtopology_id",
+                    ));
+                }
+                if v >= 1 {
+                    n += rt::owned::vec_size(
+                        &self.nodes,
+                        true,
+                        v,
+                        "groups[].topology_description.subtopologies[].nodes",
+                    )?;
+                }
+                if v <= 0 && !self.nodes.is_empty() {
+                    return Err(rt::write::not_in_version(
+                        "groups[].topology_description.subtopologies[].nodes",
+                    ));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -6798,6 +7130,7 @@ pub mod owned {
     }
 
     impl Default for TopologyDescriptionGlobalStore {
+        #[inline]
         fn default() -> Self {
             Self {
                 source: TopologyDescriptionNode::default(),
@@ -6808,12 +7141,15 @@ pub mod owned {
     }
 
     impl From<&super::TopologyDescriptionGlobalStore<'_>> for TopologyDescriptionGlobalStore {
+        #[inline]
         fn from(v: &super::TopologyDescriptionGlobalStore<'_>) -> Self {
-            Self {
-                source: (&v.source).into(),
-                processor: (&v.processor).into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    source: (&v.source).into(),
+                    processor: (&v.processor).into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -6849,34 +7185,37 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += rt::OwnedStruct::size(&self.source, v).map_err(|e| {
-                    e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths)
-                })?;
-            }
-            if v <= 0 && self.source != TopologyDescriptionNode::default() {
-                return Err(rt::write::not_in_version(
-                    "groups[].topology_description.global_stores[].source",
-                ));
-            }
-            if v >= 1 {
-                n += rt::OwnedStruct::size(&self.processor, v).map_err(|e| {
-                    e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths)
-                })?;
-            }
-            if v <= 0 && self.processor != TopologyDescriptionNode::default() {
-                return Err(rt::write::not_in_version(
-                    "groups[].topology_description.global_stores[].processor",
-                ));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += rt::OwnedStruct::size(&self.source, v).map_err(|e| {
+                        e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths)
+                    })?;
+                }
+                if v <= 0 && self.source != TopologyDescriptionNode::default() {
+                    return Err(rt::write::not_in_version(
+                        "groups[].topology_description.global_stores[].source",
+                    ));
+                }
+                if v >= 1 {
+                    n += rt::OwnedStruct::size(&self.processor, v).map_err(|e| {
+                        e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths)
+                    })?;
+                }
+                if v <= 0 && self.processor != TopologyDescriptionNode::default() {
+                    return Err(rt::write::not_in_version(
+                        "groups[].topology_description.global_stores[].processor",
+                    ));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -6923,6 +7262,7 @@ pub mod owned {
     }
 
     impl Default for TopicInfo {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -6935,14 +7275,17 @@ pub mod owned {
     }
 
     impl From<&super::TopicInfo<'_>> for TopicInfo {
+        #[inline]
         fn from(v: &super::TopicInfo<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions,
-                replication_factor: v.replication_factor,
-                topic_configs: v.topic_configs.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions,
+                    replication_factor: v.replication_factor,
+                    topic_configs: v.topic_configs.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -6999,28 +7342,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::str_size(
-                &self.name,
-                true,
-                "groups[].topology.subtopologies[].state_changelog_topics[].name",
-            )?;
-            n += rt::owned::vec_size(
-                &self.topic_configs,
-                true,
-                v,
-                "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
-            )
-            .map_err(|e| {
-                e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
-            })?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::str_size(
+                    &self.name,
+                    true,
+                    "groups[].topology.subtopologies[].state_changelog_topics[].name",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.topic_configs,
+                    true,
+                    v,
+                    "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+                )
+                .map_err(|e| {
+                    e.renamed(
+                        super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+                    )
+                })?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -7062,6 +7410,7 @@ pub mod owned {
     }
 
     impl Default for TaskIds {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopology_id: rt::CompactString::const_new(""),
@@ -7072,12 +7421,15 @@ pub mod owned {
     }
 
     impl From<&super::TaskIds<'_>> for TaskIds {
+        #[inline]
         fn from(v: &super::TaskIds<'_>) -> Self {
-            Self {
-                subtopology_id: v.subtopology_id.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopology_id: v.subtopology_id.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -7106,25 +7458,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(
-                &self.subtopology_id,
-                true,
-                "groups[].members[].assignment.active_tasks[].subtopology_id",
-            )?;
-            n += rt::owned::vec_size(
-                &self.partitions,
-                true,
-                v,
-                "groups[].members[].assignment.active_tasks[].partitions",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(
+                    &self.subtopology_id,
+                    true,
+                    "groups[].members[].assignment.active_tasks[].subtopology_id",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.partitions,
+                    true,
+                    v,
+                    "groups[].members[].assignment.active_tasks[].partitions",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -7165,6 +7520,7 @@ pub mod owned {
     }
 
     impl Default for TopologyDescriptionNode {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -7179,16 +7535,19 @@ pub mod owned {
     }
 
     impl From<&super::TopologyDescriptionNode<'_>> for TopologyDescriptionNode {
+        #[inline]
         fn from(v: &super::TopologyDescriptionNode<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                node_type: v.node_type,
-                source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
-                sink_topic: v.sink_topic.map(rt::CompactString::from),
-                stores: v.stores.iter().map(rt::CompactString::from).collect(),
-                successors: v.successors.iter().map(rt::CompactString::from).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    node_type: v.node_type,
+                    source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
+                    sink_topic: v.sink_topic.map(rt::CompactString::from),
+                    stores: v.stores.iter().map(rt::CompactString::from).collect(),
+                    successors: v.successors.iter().map(rt::CompactString::from).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -7269,86 +7628,89 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += rt::write::str_size(
-                    &self.name,
-                    true,
-                    "groups[].topology_description.subtopologies[].nodes[].name",
-                )?;
-            }
-            if v <= 0 && !self.name.is_empty() {
-                return Err(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].name",
-                ));
-            }
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.node_type != 0_i8 {
-                return Err(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].node_type",
-                ));
-            }
-            if v >= 1 {
-                n += rt::owned::vec_size(
-                    &self.source_topics,
-                    true,
-                    v,
-                    "groups[].topology_description.subtopologies[].nodes[].source_topics",
-                )?;
-            }
-            if v <= 0 && !self.source_topics.is_empty() {
-                return Err(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].source_topics",
-                ));
-            }
-            if v >= 1 {
-                n += rt::write::opt_str_size(
-                    self.sink_topic.as_deref(),
-                    true,
-                    v >= 1,
-                    "groups[].topology_description.subtopologies[].nodes[].sink_topic",
-                )?;
-            }
-            if v <= 0 && self.sink_topic.is_some() {
-                return Err(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].sink_topic",
-                ));
-            }
-            if v >= 1 {
-                n += rt::owned::vec_size(
-                    &self.stores,
-                    true,
-                    v,
-                    "groups[].topology_description.subtopologies[].nodes[].stores",
-                )?;
-            }
-            if v <= 0 && !self.stores.is_empty() {
-                return Err(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].stores",
-                ));
-            }
-            if v >= 1 {
-                n += rt::owned::vec_size(
-                    &self.successors,
-                    true,
-                    v,
-                    "groups[].topology_description.subtopologies[].nodes[].successors",
-                )?;
-            }
-            if v <= 0 && !self.successors.is_empty() {
-                return Err(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].successors",
-                ));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += rt::write::str_size(
+                        &self.name,
+                        true,
+                        "groups[].topology_description.subtopologies[].nodes[].name",
+                    )?;
+                }
+                if v <= 0 && !self.name.is_empty() {
+                    return Err(rt::write::not_in_version(
+                        "groups[].topology_description.subtopologies[].nodes[].name",
+                    ));
+                }
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.node_type != 0_i8 {
+                    return Err(rt::write::not_in_version(
+                        "groups[].topology_description.subtopologies[].nodes[].node_type",
+                    ));
+                }
+                if v >= 1 {
+                    n += rt::owned::vec_size(
+                        &self.source_topics,
+                        true,
+                        v,
+                        "groups[].topology_description.subtopologies[].nodes[].source_topics",
+                    )?;
+                }
+                if v <= 0 && !self.source_topics.is_empty() {
+                    return Err(rt::write::not_in_version(
+                        "groups[].topology_description.subtopologies[].nodes[].source_topics",
+                    ));
+                }
+                if v >= 1 {
+                    n += rt::write::opt_str_size(
+                        self.sink_topic.as_deref(),
+                        true,
+                        v >= 1,
+                        "groups[].topology_description.subtopologies[].nodes[].sink_topic",
+                    )?;
+                }
+                if v <= 0 && self.sink_topic.is_some() {
+                    return Err(rt::write::not_in_version(
+                        "groups[].topology_description.subtopologies[].nodes[].sink_topic",
+                    ));
+                }
+                if v >= 1 {
+                    n += rt::owned::vec_size(
+                        &self.stores,
+                        true,
+                        v,
+                        "groups[].topology_description.subtopologies[].nodes[].stores",
+                    )?;
+                }
+                if v <= 0 && !self.stores.is_empty() {
+                    return Err(rt::write::not_in_version(
+                        "groups[].topology_description.subtopologies[].nodes[].stores",
+                    ));
+                }
+                if v >= 1 {
+                    n += rt::owned::vec_size(
+                        &self.successors,
+                        true,
+                        v,
+                        "groups[].topology_description.subtopologies[].nodes[].successors",
+                    )?;
+                }
+                if v <= 0 && !self.successors.is_empty() {
+                    return Err(rt::write::not_in_version(
+                        "groups[].topology_description.subtopologies[].nodes[].successors",
+                    ));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -7437,6 +7799,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for StreamsGroupDescribeResponse {
         type View<'a> = super::StreamsGroupDescribeResponse<'a>;
+        #[inline]
         fn from_view(v: &super::StreamsGroupDescribeResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -79,6 +79,7 @@ impl<'a> StreamsGroupHeartbeatRequest<'a> {
 }
 
 impl Default for StreamsGroupHeartbeatRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -86,63 +87,69 @@ impl Default for StreamsGroupHeartbeatRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StreamsGroupHeartbeatRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StreamsGroupHeartbeatRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", member_epoch: {=i32}, endpoint_information_epoch: {=i32}, instance_id: {}, rack_id: {}, rebalance_timeout_ms: {=i32}, topology: {}, active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, process_id: {}, user_endpoint: {}, client_tags: {}, task_offsets: {}, task_end_offsets: {}, shutdown_application: {=bool}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.member_epoch, self.endpoint_information_epoch, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.rebalance_timeout_ms, self.topology, self.active_tasks, self.standby_tasks, self.warmup_tasks, rt::defmt_fmt::OptStr(self.process_id), self.user_endpoint, self.client_tags, self.task_offsets, self.task_end_offsets, self.shutdown_application, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StreamsGroupHeartbeatRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", member_epoch: {=i32}, endpoint_information_epoch: {=i32}, instance_id: {}, rack_id: {}, rebalance_timeout_ms: {=i32}, topology: {}, active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, process_id: {}, user_endpoint: {}, client_tags: {}, task_offsets: {}, task_end_offsets: {}, shutdown_application: {=bool}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.member_epoch, self.endpoint_information_epoch, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.rebalance_timeout_ms, self.topology, self.active_tasks, self.standby_tasks, self.warmup_tasks, rt::defmt_fmt::OptStr(self.process_id), self.user_endpoint, self.client_tags, self.task_offsets, self.task_end_offsets, self.shutdown_application, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for StreamsGroupHeartbeatRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let group_id = rt::read::str(c, true, "group_id")?;
-        let member_id = rt::read::str(c, true, "member_id")?;
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "member_epoch")?;
-                rt::read::i32(c, "endpoint_information_epoch")?;
-                return Err(rt::read::short(c, "member_epoch"));
-            }
-        };
-        let member_epoch = rt::read::i32_at::<8, 0>(&r);
-        let endpoint_information_epoch = rt::read::i32_at::<8, 4>(&r);
-        let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
-        let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
-        let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
-        let topology = rt::read::opt_struct::<Topology>(c, true, v, "topology")?;
-        let active_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "active_tasks")?;
-        let standby_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "standby_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
-        let warmup_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "warmup_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
-        let process_id = rt::read::opt_str(c, true, true, "process_id")?;
-        let user_endpoint = rt::read::opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
-        let client_tags = rt::read::opt_array::<KeyValue<'a>>(c, true, true, v, "client_tags")?;
-        let task_offsets = rt::read::opt_array::<TaskOffset<'a>>(c, true, true, v, "task_offsets")?;
-        let task_end_offsets = rt::read::opt_array::<TaskOffset<'a>>(c, true, true, v, "task_end_offsets")
-            .map_err(|e| e.renamed(fields::ALIAS_TASK_END_OFFSETS.paths))?;
-        let shutdown_application = rt::read::bool(c, "shutdown_application")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            group_id,
-            member_id,
-            member_epoch,
-            endpoint_information_epoch,
-            instance_id,
-            rack_id,
-            rebalance_timeout_ms,
-            topology,
-            active_tasks,
-            standby_tasks,
-            warmup_tasks,
-            process_id,
-            user_endpoint,
-            client_tags,
-            task_offsets,
-            task_end_offsets,
-            shutdown_application,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let group_id = rt::read::str(c, true, "group_id")?;
+            let member_id = rt::read::str(c, true, "member_id")?;
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "member_epoch")?;
+                    rt::read::i32(c, "endpoint_information_epoch")?;
+                    return Err(rt::read::short(c, "member_epoch"));
+                }
+            };
+            let member_epoch = rt::read::i32_at::<8, 0>(&r);
+            let endpoint_information_epoch = rt::read::i32_at::<8, 4>(&r);
+            let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
+            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
+            let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
+            let topology = rt::read::opt_struct::<Topology>(c, true, v, "topology")?;
+            let active_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "active_tasks")?;
+            let standby_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "standby_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+            let warmup_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "warmup_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
+            let process_id = rt::read::opt_str(c, true, true, "process_id")?;
+            let user_endpoint = rt::read::opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
+            let client_tags = rt::read::opt_array::<KeyValue<'a>>(c, true, true, v, "client_tags")?;
+            let task_offsets = rt::read::opt_array::<TaskOffset<'a>>(c, true, true, v, "task_offsets")?;
+            let task_end_offsets = rt::read::opt_array::<TaskOffset<'a>>(c, true, true, v, "task_end_offsets")
+                .map_err(|e| e.renamed(fields::ALIAS_TASK_END_OFFSETS.paths))?;
+            let shutdown_application = rt::read::bool(c, "shutdown_application")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                group_id,
+                member_id,
+                member_epoch,
+                endpoint_information_epoch,
+                instance_id,
+                rack_id,
+                rebalance_timeout_ms,
+                topology,
+                active_tasks,
+                standby_tasks,
+                warmup_tasks,
+                process_id,
+                user_endpoint,
+                client_tags,
+                task_offsets,
+                task_end_offsets,
+                shutdown_application,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -207,57 +214,63 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 13;
-        n += rt::write::str_size(self.group_id, true, "group_id")?;
-        n += rt::write::str_size(self.member_id, true, "member_id")?;
-        n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
-        n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
-        n += rt::write::opt_struct_size(&self.topology, true, v, "topology")?;
-        n += rt::write::opt_array_size(&self.active_tasks, true, true, v, "active_tasks")?;
-        n += rt::write::opt_array_size(&self.standby_tasks, true, true, v, "standby_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
-        n += rt::write::opt_array_size(&self.warmup_tasks, true, true, v, "warmup_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
-        n += rt::write::opt_str_size(self.process_id, true, true, "process_id")?;
-        n += rt::write::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
-        n += rt::write::opt_array_size(&self.client_tags, true, true, v, "client_tags")?;
-        n += rt::write::opt_array_size(&self.task_offsets, true, true, v, "task_offsets")?;
-        n += rt::write::opt_array_size(&self.task_end_offsets, true, true, v, "task_end_offsets")
-            .map_err(|e| e.renamed(fields::ALIAS_TASK_END_OFFSETS.paths))?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 13;
+            n += rt::write::str_size(self.group_id, true, "group_id")?;
+            n += rt::write::str_size(self.member_id, true, "member_id")?;
+            n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
+            n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
+            n += rt::write::opt_struct_size(&self.topology, true, v, "topology")?;
+            n += rt::write::opt_array_size(&self.active_tasks, true, true, v, "active_tasks")?;
+            n += rt::write::opt_array_size(&self.standby_tasks, true, true, v, "standby_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+            n += rt::write::opt_array_size(&self.warmup_tasks, true, true, v, "warmup_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
+            n += rt::write::opt_str_size(self.process_id, true, true, "process_id")?;
+            n += rt::write::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
+            n += rt::write::opt_array_size(&self.client_tags, true, true, v, "client_tags")?;
+            n += rt::write::opt_array_size(&self.task_offsets, true, true, v, "task_offsets")?;
+            n += rt::write::opt_array_size(&self.task_end_offsets, true, true, v, "task_end_offsets")
+                .map_err(|e| e.renamed(fields::ALIAS_TASK_END_OFFSETS.paths))?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.group_id, true, "group_id");
-        w.str(self.member_id, true, "member_id");
-        w.i32(self.member_epoch, "member_epoch");
-        w.i32(self.endpoint_information_epoch, "endpoint_information_epoch");
-        w.opt_str(self.instance_id, true, true, "instance_id");
-        w.opt_str(self.rack_id, true, true, "rack_id");
-        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
-        w.opt_struct(&self.topology, true, v, "topology");
-        w.opt_array(&self.active_tasks, true, true, v, "active_tasks");
-        w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
-            w.opt_array(&self.standby_tasks, true, true, v, "standby_tasks")
-        });
-        w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
-            w.opt_array(&self.warmup_tasks, true, true, v, "warmup_tasks")
-        });
-        w.opt_str(self.process_id, true, true, "process_id");
-        w.opt_struct(&self.user_endpoint, true, v, "user_endpoint");
-        w.opt_array(&self.client_tags, true, true, v, "client_tags");
-        w.opt_array(&self.task_offsets, true, true, v, "task_offsets");
-        w.renamed(fields::ALIAS_TASK_END_OFFSETS.paths, |w| {
-            w.opt_array(&self.task_end_offsets, true, true, v, "task_end_offsets")
-        });
-        w.bool(self.shutdown_application, "shutdown_application");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.group_id, true, "group_id");
+            w.str(self.member_id, true, "member_id");
+            w.i32(self.member_epoch, "member_epoch");
+            w.i32(self.endpoint_information_epoch, "endpoint_information_epoch");
+            w.opt_str(self.instance_id, true, true, "instance_id");
+            w.opt_str(self.rack_id, true, true, "rack_id");
+            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+            w.opt_struct(&self.topology, true, v, "topology");
+            w.opt_array(&self.active_tasks, true, true, v, "active_tasks");
+            w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                w.opt_array(&self.standby_tasks, true, true, v, "standby_tasks")
+            });
+            w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
+                w.opt_array(&self.warmup_tasks, true, true, v, "warmup_tasks")
+            });
+            w.opt_str(self.process_id, true, true, "process_id");
+            w.opt_struct(&self.user_endpoint, true, v, "user_endpoint");
+            w.opt_array(&self.client_tags, true, true, v, "client_tags");
+            w.opt_array(&self.task_offsets, true, true, v, "task_offsets");
+            w.renamed(fields::ALIAS_TASK_END_OFFSETS.paths, |w| {
+                w.opt_array(&self.task_end_offsets, true, true, v, "task_end_offsets")
+            });
+            w.bool(self.shutdown_application, "shutdown_application");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -284,6 +297,7 @@ impl<'a> Topology<'a> {
 }
 
 impl Default for Topology<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -291,46 +305,58 @@ impl Default for Topology<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Topology<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Topology {{ epoch: {=i32}, subtopologies: {}, unknown_tagged_fields: {} }}",
-            self.epoch,
-            self.subtopologies,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Topology {{ epoch: {=i32}, subtopologies: {}, unknown_tagged_fields: {} }}",
+                self.epoch,
+                self.subtopologies,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for Topology<'_> {}
 
 impl<'a> rt::Struct<'a> for Topology<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let epoch = rt::read::i32(c, "topology.epoch")?;
-        let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "topology.subtopologies")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topology._tagged_fields")?;
-        Ok(Self {
-            epoch,
-            subtopologies,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let epoch = rt::read::i32(c, "topology.epoch")?;
+            let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "topology.subtopologies")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topology._tagged_fields")?;
+            Ok(Self {
+                epoch,
+                subtopologies,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "topology.epoch")?;
-        rt::read::check_array::<Subtopology<'a>>(c, true, false, v, "topology.subtopologies")?;
-        rt::read::check_tags(c, "topology._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::i32(c, "topology.epoch")?;
+            rt::read::check_array::<Subtopology<'a>>(c, true, false, v, "topology.subtopologies")?;
+            rt::read::check_tags(c, "topology._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_array::<Subtopology<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_array::<Subtopology<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -355,21 +381,27 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.subtopologies, true, v, "topology.subtopologies")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.subtopologies, true, v, "topology.subtopologies")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.epoch, "topology.epoch");
-        w.array(&self.subtopologies, true, v, "topology.subtopologies");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.epoch, "topology.epoch");
+            w.array(&self.subtopologies, true, v, "topology.subtopologies");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -396,6 +428,7 @@ impl<'a> TaskIds<'a> {
 }
 
 impl Default for TaskIds<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -403,14 +436,17 @@ impl Default for TaskIds<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TaskIds<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.subtopology_id,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.subtopology_id,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -440,11 +476,14 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -478,22 +517,28 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-        n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+            n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
-        w.array(&self.partitions, true, v, "active_tasks[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
+            w.array(&self.partitions, true, v, "active_tasks[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -520,6 +565,7 @@ impl<'a> Endpoint<'a> {
 }
 
 impl Default for Endpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -527,14 +573,17 @@ impl Default for Endpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Endpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Endpoint {{ host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
-            self.host,
-            self.port,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Endpoint {{ host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+                self.host,
+                self.port,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -564,11 +613,14 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 2)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 2)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -594,21 +646,27 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.host, true, "user_endpoint.host")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.host, true, "user_endpoint.host")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.host, true, "user_endpoint.host");
-        w.u16(self.port, "user_endpoint.port");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.host, true, "user_endpoint.host");
+            w.u16(self.port, "user_endpoint.port");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -635,6 +693,7 @@ impl<'a> KeyValue<'a> {
 }
 
 impl Default for KeyValue<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -642,14 +701,17 @@ impl Default for KeyValue<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for KeyValue<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "KeyValue {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.key,
-            self.value,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "KeyValue {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.key,
+                self.value,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -679,11 +741,14 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -712,22 +777,28 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.key, true, "client_tags[].key")?;
-        n += rt::write::str_size(self.value, true, "client_tags[].value")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.key, true, "client_tags[].key")?;
+            n += rt::write::str_size(self.value, true, "client_tags[].value")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.key, true, "client_tags[].key");
-        w.str(self.value, true, "client_tags[].value");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.key, true, "client_tags[].key");
+            w.str(self.value, true, "client_tags[].value");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -757,6 +828,7 @@ impl<'a> TaskOffset<'a> {
 }
 
 impl Default for TaskOffset<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -764,15 +836,11 @@ impl Default for TaskOffset<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TaskOffset<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TaskOffset {{ subtopology_id: \"{=str}\", partition: {=i32}, offset: {=i64}, unknown_tagged_fields: {} }}",
-            self.subtopology_id,
-            self.partition,
-            self.offset,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "TaskOffset {{ subtopology_id: \"{=str}\", partition: {=i32}, offset: {=i64}, unknown_tagged_fields: {} }}", self.subtopology_id, self.partition, self.offset, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -819,11 +887,14 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 12)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 12)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -853,22 +924,28 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        n += rt::write::str_size(self.subtopology_id, true, "task_offsets[].subtopology_id")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            n += rt::write::str_size(self.subtopology_id, true, "task_offsets[].subtopology_id")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.subtopology_id, true, "task_offsets[].subtopology_id");
-        w.i32(self.partition, "task_offsets[].partition");
-        w.i64(self.offset, "task_offsets[].offset");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.subtopology_id, true, "task_offsets[].subtopology_id");
+            w.i32(self.partition, "task_offsets[].partition");
+            w.i64(self.offset, "task_offsets[].offset");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -910,6 +987,7 @@ impl<'a> Subtopology<'a> {
 }
 
 impl Default for Subtopology<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -917,72 +995,97 @@ impl Default for Subtopology<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Subtopology<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "Subtopology {{ subtopology_id: \"{=str}\", source_topics: {}, source_topic_regex: {}, state_changelog_topics: {}, repartition_sink_topics: {}, repartition_source_topics: {}, copartition_groups: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.source_topics, self.source_topic_regex, self.state_changelog_topics, self.repartition_sink_topics, self.repartition_source_topics, self.copartition_groups, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "Subtopology {{ subtopology_id: \"{=str}\", source_topics: {}, source_topic_regex: {}, state_changelog_topics: {}, repartition_sink_topics: {}, repartition_source_topics: {}, copartition_groups: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.source_topics, self.source_topic_regex, self.state_changelog_topics, self.repartition_sink_topics, self.repartition_source_topics, self.copartition_groups, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for Subtopology<'_> {}
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let subtopology_id = rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
-        let source_topics = rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].source_topics")?;
-        let source_topic_regex = rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].source_topic_regex")?;
-        let state_changelog_topics =
-            rt::read::array::<TopicInfo<'a>>(c, true, v, "topology.subtopologies[].state_changelog_topics")?;
-        let repartition_sink_topics =
-            rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].repartition_sink_topics")?;
-        let repartition_source_topics =
-            rt::read::array::<TopicInfo<'a>>(c, true, v, "topology.subtopologies[].repartition_source_topics")
-                .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-        let copartition_groups =
-            rt::read::array::<CopartitionGroup<'a>>(c, true, v, "topology.subtopologies[].copartition_groups")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topology.subtopologies[]._tagged_fields")?;
-        Ok(Self {
-            subtopology_id,
-            source_topics,
-            source_topic_regex,
-            state_changelog_topics,
-            repartition_sink_topics,
-            repartition_source_topics,
-            copartition_groups,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let subtopology_id = rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
+            let source_topics = rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].source_topics")?;
+            let source_topic_regex =
+                rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].source_topic_regex")?;
+            let state_changelog_topics =
+                rt::read::array::<TopicInfo<'a>>(c, true, v, "topology.subtopologies[].state_changelog_topics")?;
+            let repartition_sink_topics =
+                rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].repartition_sink_topics")?;
+            let repartition_source_topics =
+                rt::read::array::<TopicInfo<'a>>(c, true, v, "topology.subtopologies[].repartition_source_topics")
+                    .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+            let copartition_groups =
+                rt::read::array::<CopartitionGroup<'a>>(c, true, v, "topology.subtopologies[].copartition_groups")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topology.subtopologies[]._tagged_fields")?;
+            Ok(Self {
+                subtopology_id,
+                source_topics,
+                source_topic_regex,
+                state_changelog_topics,
+                repartition_sink_topics,
+                repartition_source_topics,
+                copartition_groups,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
-        rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].source_topics")?;
-        rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].source_topic_regex")?;
-        rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "topology.subtopologies[].state_changelog_topics")?;
-        rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].repartition_sink_topics")?;
-        rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "topology.subtopologies[].repartition_source_topics")
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
+            rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].source_topics")?;
+            rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].source_topic_regex")?;
+            rt::read::check_array::<TopicInfo<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "topology.subtopologies[].state_changelog_topics",
+            )?;
+            rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].repartition_sink_topics")?;
+            rt::read::check_array::<TopicInfo<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "topology.subtopologies[].repartition_source_topics",
+            )
             .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-        rt::read::check_array::<CopartitionGroup<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "topology.subtopologies[].copartition_groups",
-        )?;
-        rt::read::check_tags(c, "topology.subtopologies[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::read::check_array::<CopartitionGroup<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "topology.subtopologies[].copartition_groups",
+            )?;
+            rt::read::check_tags(c, "topology.subtopologies[]._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
-        rt::read::skip_array::<CopartitionGroup<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
+            rt::read::skip_array::<CopartitionGroup<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -1061,88 +1164,94 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
-        n += rt::write::array_size(&self.source_topics, true, v, "topology.subtopologies[].source_topics")?;
-        n += rt::write::array_size(
-            &self.source_topic_regex,
-            true,
-            v,
-            "topology.subtopologies[].source_topic_regex",
-        )?;
-        n += rt::write::array_size(
-            &self.state_changelog_topics,
-            true,
-            v,
-            "topology.subtopologies[].state_changelog_topics",
-        )?;
-        n += rt::write::array_size(
-            &self.repartition_sink_topics,
-            true,
-            v,
-            "topology.subtopologies[].repartition_sink_topics",
-        )?;
-        n += rt::write::array_size(
-            &self.repartition_source_topics,
-            true,
-            v,
-            "topology.subtopologies[].repartition_source_topics",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-        n += rt::write::array_size(
-            &self.copartition_groups,
-            true,
-            v,
-            "topology.subtopologies[].copartition_groups",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
+            n += rt::write::array_size(&self.source_topics, true, v, "topology.subtopologies[].source_topics")?;
+            n += rt::write::array_size(
+                &self.source_topic_regex,
+                true,
+                v,
+                "topology.subtopologies[].source_topic_regex",
+            )?;
+            n += rt::write::array_size(
+                &self.state_changelog_topics,
+                true,
+                v,
+                "topology.subtopologies[].state_changelog_topics",
+            )?;
+            n += rt::write::array_size(
+                &self.repartition_sink_topics,
+                true,
+                v,
+                "topology.subtopologies[].repartition_sink_topics",
+            )?;
+            n += rt::write::array_size(
+                &self.repartition_source_topics,
+                true,
+                v,
+                "topology.subtopologies[].repartition_source_topics",
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+            n += rt::write::array_size(
+                &self.copartition_groups,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.subtopology_id, true, "topology.subtopologies[].subtopology_id");
-        w.array(&self.source_topics, true, v, "topology.subtopologies[].source_topics");
-        w.array(
-            &self.source_topic_regex,
-            true,
-            v,
-            "topology.subtopologies[].source_topic_regex",
-        );
-        w.array(
-            &self.state_changelog_topics,
-            true,
-            v,
-            "topology.subtopologies[].state_changelog_topics",
-        );
-        w.array(
-            &self.repartition_sink_topics,
-            true,
-            v,
-            "topology.subtopologies[].repartition_sink_topics",
-        );
-        w.renamed(
-            fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
-            |w| {
-                w.array(
-                    &self.repartition_source_topics,
-                    true,
-                    v,
-                    "topology.subtopologies[].repartition_source_topics",
-                )
-            },
-        );
-        w.array(
-            &self.copartition_groups,
-            true,
-            v,
-            "topology.subtopologies[].copartition_groups",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.subtopology_id, true, "topology.subtopologies[].subtopology_id");
+            w.array(&self.source_topics, true, v, "topology.subtopologies[].source_topics");
+            w.array(
+                &self.source_topic_regex,
+                true,
+                v,
+                "topology.subtopologies[].source_topic_regex",
+            );
+            w.array(
+                &self.state_changelog_topics,
+                true,
+                v,
+                "topology.subtopologies[].state_changelog_topics",
+            );
+            w.array(
+                &self.repartition_sink_topics,
+                true,
+                v,
+                "topology.subtopologies[].repartition_sink_topics",
+            );
+            w.renamed(
+                fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
+                |w| {
+                    w.array(
+                        &self.repartition_source_topics,
+                        true,
+                        v,
+                        "topology.subtopologies[].repartition_source_topics",
+                    )
+                },
+            );
+            w.array(
+                &self.copartition_groups,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1175,6 +1284,7 @@ impl<'a> TopicInfo<'a> {
 }
 
 impl Default for TopicInfo<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1182,8 +1292,11 @@ impl Default for TopicInfo<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicInfo<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TopicInfo {{ name: \"{=str}\", partitions: {=i32}, replication_factor: {=i16}, topic_configs: {}, unknown_tagged_fields: {} }}", self.name, self.partitions, self.replication_factor, self.topic_configs, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TopicInfo {{ name: \"{=str}\", partitions: {=i32}, replication_factor: {=i16}, topic_configs: {}, unknown_tagged_fields: {} }}", self.name, self.partitions, self.replication_factor, self.topic_configs, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -1259,12 +1372,15 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 6)?;
-        rt::read::skip_array::<KeyValue<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 6)?;
+            rt::read::skip_array::<KeyValue<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -1317,54 +1433,60 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::str_size(
-            self.name,
-            true,
-            "topology.subtopologies[].state_changelog_topics[].name",
-        )?;
-        n += rt::write::array_size(
-            &self.topic_configs,
-            true,
-            v,
-            "topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths))?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::str_size(
+                self.name,
+                true,
+                "topology.subtopologies[].state_changelog_topics[].name",
+            )?;
+            n += rt::write::array_size(
+                &self.topic_configs,
+                true,
+                v,
+                "topology.subtopologies[].state_changelog_topics[].topic_configs",
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths))?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(
-            self.name,
-            true,
-            "topology.subtopologies[].state_changelog_topics[].name",
-        );
-        w.i32(
-            self.partitions,
-            "topology.subtopologies[].state_changelog_topics[].partitions",
-        );
-        w.i16(
-            self.replication_factor,
-            "topology.subtopologies[].state_changelog_topics[].replication_factor",
-        );
-        w.renamed(
-            fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
-            |w| {
-                w.array(
-                    &self.topic_configs,
-                    true,
-                    v,
-                    "topology.subtopologies[].state_changelog_topics[].topic_configs",
-                )
-            },
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(
+                self.name,
+                true,
+                "topology.subtopologies[].state_changelog_topics[].name",
+            );
+            w.i32(
+                self.partitions,
+                "topology.subtopologies[].state_changelog_topics[].partitions",
+            );
+            w.i16(
+                self.replication_factor,
+                "topology.subtopologies[].state_changelog_topics[].replication_factor",
+            );
+            w.renamed(
+                fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+                |w| {
+                    w.array(
+                        &self.topic_configs,
+                        true,
+                        v,
+                        "topology.subtopologies[].state_changelog_topics[].topic_configs",
+                    )
+                },
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1394,6 +1516,7 @@ impl<'a> CopartitionGroup<'a> {
 }
 
 impl Default for CopartitionGroup<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1401,8 +1524,11 @@ impl Default for CopartitionGroup<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CopartitionGroup<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "CopartitionGroup {{ source_topics: {}, source_topic_regex: {}, repartition_source_topics: {}, unknown_tagged_fields: {} }}", self.source_topics, self.source_topic_regex, self.repartition_source_topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "CopartitionGroup {{ source_topics: {}, source_topic_regex: {}, repartition_source_topics: {}, unknown_tagged_fields: {} }}", self.source_topics, self.source_topic_regex, self.repartition_source_topics, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -1469,12 +1595,15 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_array::<i16>(c, true, v)?;
-        rt::read::skip_array::<i16>(c, true, v)?;
-        rt::read::skip_array::<i16>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_array::<i16>(c, true, v)?;
+            rt::read::skip_array::<i16>(c, true, v)?;
+            rt::read::skip_array::<i16>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -1522,54 +1651,60 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(
-            &self.source_topics,
-            true,
-            v,
-            "topology.subtopologies[].copartition_groups[].source_topics",
-        )?;
-        n += rt::write::array_size(
-            &self.source_topic_regex,
-            true,
-            v,
-            "topology.subtopologies[].copartition_groups[].source_topic_regex",
-        )?;
-        n += rt::write::array_size(
-            &self.repartition_source_topics,
-            true,
-            v,
-            "topology.subtopologies[].copartition_groups[].repartition_source_topics",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(
+                &self.source_topics,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topics",
+            )?;
+            n += rt::write::array_size(
+                &self.source_topic_regex,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topic_regex",
+            )?;
+            n += rt::write::array_size(
+                &self.repartition_source_topics,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(
-            &self.source_topics,
-            true,
-            v,
-            "topology.subtopologies[].copartition_groups[].source_topics",
-        );
-        w.array(
-            &self.source_topic_regex,
-            true,
-            v,
-            "topology.subtopologies[].copartition_groups[].source_topic_regex",
-        );
-        w.array(
-            &self.repartition_source_topics,
-            true,
-            v,
-            "topology.subtopologies[].copartition_groups[].repartition_source_topics",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(
+                &self.source_topics,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topics",
+            );
+            w.array(
+                &self.source_topic_regex,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topic_regex",
+            );
+            w.array(
+                &self.repartition_source_topics,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].repartition_source_topics",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -2890,6 +3025,7 @@ pub mod owned {
     }
 
     impl Default for StreamsGroupHeartbeatRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -2915,145 +3051,158 @@ pub mod owned {
     }
 
     impl From<&super::StreamsGroupHeartbeatRequest<'_>> for StreamsGroupHeartbeatRequest {
+        #[inline]
         fn from(v: &super::StreamsGroupHeartbeatRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                member_id: v.member_id.into(),
-                member_epoch: v.member_epoch,
-                endpoint_information_epoch: v.endpoint_information_epoch,
-                instance_id: v.instance_id.map(rt::CompactString::from),
-                rack_id: v.rack_id.map(rt::CompactString::from),
-                rebalance_timeout_ms: v.rebalance_timeout_ms,
-                topology: v.topology.as_ref().map(Into::into),
-                active_tasks: v.active_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                standby_tasks: v.standby_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                warmup_tasks: v.warmup_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                process_id: v.process_id.map(rt::CompactString::from),
-                user_endpoint: v.user_endpoint.as_ref().map(Into::into),
-                client_tags: v.client_tags.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                task_offsets: v.task_offsets.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                task_end_offsets: v.task_end_offsets.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                shutdown_application: v.shutdown_application,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    member_id: v.member_id.into(),
+                    member_epoch: v.member_epoch,
+                    endpoint_information_epoch: v.endpoint_information_epoch,
+                    instance_id: v.instance_id.map(rt::CompactString::from),
+                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    rebalance_timeout_ms: v.rebalance_timeout_ms,
+                    topology: v.topology.as_ref().map(Into::into),
+                    active_tasks: v.active_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    standby_tasks: v.standby_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    warmup_tasks: v.warmup_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    process_id: v.process_id.map(rt::CompactString::from),
+                    user_endpoint: v.user_endpoint.as_ref().map(Into::into),
+                    client_tags: v.client_tags.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    task_offsets: v.task_offsets.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    task_end_offsets: v.task_end_offsets.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    shutdown_application: v.shutdown_application,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for StreamsGroupHeartbeatRequest {}
 
     impl rt::OwnedStruct for StreamsGroupHeartbeatRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
-            let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
-            let r: [u8; 8] = match rt::read::run::<8>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "member_epoch")?;
-                    rt::read::i32(c, "endpoint_information_epoch")?;
-                    return Err(rt::read::short(c, "member_epoch"));
-                }
-            };
-            let member_epoch = rt::read::i32_at::<8, 0>(&r);
-            let endpoint_information_epoch = rt::read::i32_at::<8, 4>(&r);
-            let instance_id = rt::read::opt_str(c, true, true, "instance_id")?.map(rt::CompactString::from);
-            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
-            let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
-            let topology = rt::owned::read_opt_struct::<Topology>(c, true, v, "topology")?;
-            let active_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "active_tasks")?;
-            let standby_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "standby_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
-            let warmup_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "warmup_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
-            let process_id = rt::read::opt_str(c, true, true, "process_id")?.map(rt::CompactString::from);
-            let user_endpoint = rt::owned::read_opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
-            let client_tags = rt::owned::read_opt_array::<KeyValue, _>(c, true, true, v, "client_tags")?;
-            let task_offsets = rt::owned::read_opt_array::<TaskOffset, _>(c, true, true, v, "task_offsets")?;
-            let task_end_offsets = rt::owned::read_opt_array::<TaskOffset, _>(c, true, true, v, "task_end_offsets")
-                .map_err(|e| e.renamed(super::fields::ALIAS_TASK_END_OFFSETS.paths))?;
-            let shutdown_application = rt::read::bool(c, "shutdown_application")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                group_id,
-                member_id,
-                member_epoch,
-                endpoint_information_epoch,
-                instance_id,
-                rack_id,
-                rebalance_timeout_ms,
-                topology,
-                active_tasks,
-                standby_tasks,
-                warmup_tasks,
-                process_id,
-                user_endpoint,
-                client_tags,
-                task_offsets,
-                task_end_offsets,
-                shutdown_application,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+                let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "member_epoch")?;
+                        rt::read::i32(c, "endpoint_information_epoch")?;
+                        return Err(rt::read::short(c, "member_epoch"));
+                    }
+                };
+                let member_epoch = rt::read::i32_at::<8, 0>(&r);
+                let endpoint_information_epoch = rt::read::i32_at::<8, 4>(&r);
+                let instance_id = rt::read::opt_str(c, true, true, "instance_id")?.map(rt::CompactString::from);
+                let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
+                let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
+                let topology = rt::owned::read_opt_struct::<Topology>(c, true, v, "topology")?;
+                let active_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "active_tasks")?;
+                let standby_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "standby_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+                let warmup_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "warmup_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
+                let process_id = rt::read::opt_str(c, true, true, "process_id")?.map(rt::CompactString::from);
+                let user_endpoint = rt::owned::read_opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
+                let client_tags = rt::owned::read_opt_array::<KeyValue, _>(c, true, true, v, "client_tags")?;
+                let task_offsets = rt::owned::read_opt_array::<TaskOffset, _>(c, true, true, v, "task_offsets")?;
+                let task_end_offsets = rt::owned::read_opt_array::<TaskOffset, _>(c, true, true, v, "task_end_offsets")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_TASK_END_OFFSETS.paths))?;
+                let shutdown_application = rt::read::bool(c, "shutdown_application")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    group_id,
+                    member_id,
+                    member_epoch,
+                    endpoint_information_epoch,
+                    instance_id,
+                    rack_id,
+                    rebalance_timeout_ms,
+                    topology,
+                    active_tasks,
+                    standby_tasks,
+                    warmup_tasks,
+                    process_id,
+                    user_endpoint,
+                    client_tags,
+                    task_offsets,
+                    task_end_offsets,
+                    shutdown_application,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 13;
-            n += rt::write::str_size(&self.group_id, true, "group_id")?;
-            n += rt::write::str_size(&self.member_id, true, "member_id")?;
-            n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
-            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
-            n += rt::owned::opt_struct_size(&self.topology, true, v, "topology")?;
-            n += rt::owned::opt_vec_size(self.active_tasks.as_deref(), true, true, v, "active_tasks")?;
-            n += rt::owned::opt_vec_size(self.standby_tasks.as_deref(), true, true, v, "standby_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
-            n += rt::owned::opt_vec_size(self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
-            n += rt::write::opt_str_size(self.process_id.as_deref(), true, true, "process_id")?;
-            n += rt::owned::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
-            n += rt::owned::opt_vec_size(self.client_tags.as_deref(), true, true, v, "client_tags")?;
-            n += rt::owned::opt_vec_size(self.task_offsets.as_deref(), true, true, v, "task_offsets")?;
-            n += rt::owned::opt_vec_size(self.task_end_offsets.as_deref(), true, true, v, "task_end_offsets")
-                .map_err(|e| e.renamed(super::fields::ALIAS_TASK_END_OFFSETS.paths))?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 13;
+                n += rt::write::str_size(&self.group_id, true, "group_id")?;
+                n += rt::write::str_size(&self.member_id, true, "member_id")?;
+                n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
+                n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
+                n += rt::owned::opt_struct_size(&self.topology, true, v, "topology")?;
+                n += rt::owned::opt_vec_size(self.active_tasks.as_deref(), true, true, v, "active_tasks")?;
+                n += rt::owned::opt_vec_size(self.standby_tasks.as_deref(), true, true, v, "standby_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+                n += rt::owned::opt_vec_size(self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
+                n += rt::write::opt_str_size(self.process_id.as_deref(), true, true, "process_id")?;
+                n += rt::owned::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
+                n += rt::owned::opt_vec_size(self.client_tags.as_deref(), true, true, v, "client_tags")?;
+                n += rt::owned::opt_vec_size(self.task_offsets.as_deref(), true, true, v, "task_offsets")?;
+                n += rt::owned::opt_vec_size(self.task_end_offsets.as_deref(), true, true, v, "task_end_offsets")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_TASK_END_OFFSETS.paths))?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.str(&self.group_id, true, "group_id");
-            w.str(&self.member_id, true, "member_id");
-            if let Some(r) = w.run::<8>("member_epoch") {
-                r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
-                r[4..8].copy_from_slice(&self.endpoint_information_epoch.to_be_bytes());
-            }
-            w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
-            w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
-            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
-            rt::owned::write_opt_struct(w, &self.topology, true, v, "topology");
-            rt::owned::write_opt_vec(w, self.active_tasks.as_deref(), true, true, v, "active_tasks");
-            w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
-                rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, true, v, "standby_tasks")
-            });
-            w.renamed(super::fields::ALIAS_WARMUP_TASKS.paths, |w| {
-                rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")
-            });
-            w.opt_str(self.process_id.as_deref(), true, true, "process_id");
-            rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint");
-            rt::owned::write_opt_vec(w, self.client_tags.as_deref(), true, true, v, "client_tags");
-            rt::owned::write_opt_vec(w, self.task_offsets.as_deref(), true, true, v, "task_offsets");
-            w.renamed(super::fields::ALIAS_TASK_END_OFFSETS.paths, |w| {
-                rt::owned::write_opt_vec(w, self.task_end_offsets.as_deref(), true, true, v, "task_end_offsets")
-            });
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("shutdown_application") {
-                    r[0] = u8::from(self.shutdown_application);
-                    r[1] = 0;
+            rt::outline(move || {
+                w.str(&self.group_id, true, "group_id");
+                w.str(&self.member_id, true, "member_id");
+                if let Some(r) = w.run::<8>("member_epoch") {
+                    r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.endpoint_information_epoch.to_be_bytes());
                 }
-            } else {
-                w.bool(self.shutdown_application, "shutdown_application");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+                w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
+                w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
+                w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+                rt::owned::write_opt_struct(w, &self.topology, true, v, "topology");
+                rt::owned::write_opt_vec(w, self.active_tasks.as_deref(), true, true, v, "active_tasks");
+                w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                    rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, true, v, "standby_tasks")
+                });
+                w.renamed(super::fields::ALIAS_WARMUP_TASKS.paths, |w| {
+                    rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")
+                });
+                w.opt_str(self.process_id.as_deref(), true, true, "process_id");
+                rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint");
+                rt::owned::write_opt_vec(w, self.client_tags.as_deref(), true, true, v, "client_tags");
+                rt::owned::write_opt_vec(w, self.task_offsets.as_deref(), true, true, v, "task_offsets");
+                w.renamed(super::fields::ALIAS_TASK_END_OFFSETS.paths, |w| {
+                    rt::owned::write_opt_vec(w, self.task_end_offsets.as_deref(), true, true, v, "task_end_offsets")
+                });
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("shutdown_application") {
+                        r[0] = u8::from(self.shutdown_application);
+                        r[1] = 0;
+                    }
+                } else {
+                    w.bool(self.shutdown_application, "shutdown_application");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                }
+            })
         }
     }
 
@@ -3069,6 +3218,7 @@ pub mod owned {
     }
 
     impl Default for Topology {
+        #[inline]
         fn default() -> Self {
             Self {
                 epoch: 0_i32,
@@ -3079,41 +3229,50 @@ pub mod owned {
     }
 
     impl From<&super::Topology<'_>> for Topology {
+        #[inline]
         fn from(v: &super::Topology<'_>) -> Self {
-            Self {
-                epoch: v.epoch,
-                subtopologies: v.subtopologies.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    epoch: v.epoch,
+                    subtopologies: v.subtopologies.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for Topology {}
 
     impl rt::OwnedStruct for Topology {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let epoch = rt::read::i32(c, "topology.epoch")?;
-            let subtopologies = rt::owned::read_array::<Subtopology, _>(c, true, v, "topology.subtopologies")?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topology._tagged_fields")?);
-            Ok(Self {
-                epoch,
-                subtopologies,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let epoch = rt::read::i32(c, "topology.epoch")?;
+                let subtopologies = rt::owned::read_array::<Subtopology, _>(c, true, v, "topology.subtopologies")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topology._tagged_fields")?);
+                Ok(Self {
+                    epoch,
+                    subtopologies,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.subtopologies, true, v, "topology.subtopologies")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.subtopologies, true, v, "topology.subtopologies")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -3136,6 +3295,7 @@ pub mod owned {
     }
 
     impl Default for TaskIds {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopology_id: rt::CompactString::const_new(""),
@@ -3146,12 +3306,15 @@ pub mod owned {
     }
 
     impl From<&super::TaskIds<'_>> for TaskIds {
+        #[inline]
         fn from(v: &super::TaskIds<'_>) -> Self {
-            Self {
-                subtopology_id: v.subtopology_id.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopology_id: v.subtopology_id.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -3173,16 +3336,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -3205,6 +3371,7 @@ pub mod owned {
     }
 
     impl Default for Endpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 host: rt::CompactString::const_new(""),
@@ -3215,12 +3382,15 @@ pub mod owned {
     }
 
     impl From<&super::Endpoint<'_>> for Endpoint {
+        #[inline]
         fn from(v: &super::Endpoint<'_>) -> Self {
-            Self {
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -3242,15 +3412,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.host, true, "user_endpoint.host")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.host, true, "user_endpoint.host")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -3280,6 +3453,7 @@ pub mod owned {
     }
 
     impl Default for KeyValue {
+        #[inline]
         fn default() -> Self {
             Self {
                 key: rt::CompactString::const_new(""),
@@ -3290,12 +3464,15 @@ pub mod owned {
     }
 
     impl From<&super::KeyValue<'_>> for KeyValue {
+        #[inline]
         fn from(v: &super::KeyValue<'_>) -> Self {
-            Self {
-                key: v.key.into(),
-                value: v.value.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    key: v.key.into(),
+                    value: v.value.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -3317,16 +3494,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.key, true, "client_tags[].key")?;
-            n += rt::write::str_size(&self.value, true, "client_tags[].value")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.key, true, "client_tags[].key")?;
+                n += rt::write::str_size(&self.value, true, "client_tags[].value")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -3351,6 +3531,7 @@ pub mod owned {
     }
 
     impl Default for TaskOffset {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopology_id: rt::CompactString::const_new(""),
@@ -3362,13 +3543,16 @@ pub mod owned {
     }
 
     impl From<&super::TaskOffset<'_>> for TaskOffset {
+        #[inline]
         fn from(v: &super::TaskOffset<'_>) -> Self {
-            Self {
-                subtopology_id: v.subtopology_id.into(),
-                partition: v.partition,
-                offset: v.offset,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopology_id: v.subtopology_id.into(),
+                    partition: v.partition,
+                    offset: v.offset,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -3400,15 +3584,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            n += rt::write::str_size(&self.subtopology_id, true, "task_offsets[].subtopology_id")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                n += rt::write::str_size(&self.subtopology_id, true, "task_offsets[].subtopology_id")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -3452,6 +3639,7 @@ pub mod owned {
     }
 
     impl Default for Subtopology {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopology_id: rt::CompactString::const_new(""),
@@ -3467,112 +3655,131 @@ pub mod owned {
     }
 
     impl From<&super::Subtopology<'_>> for Subtopology {
+        #[inline]
         fn from(v: &super::Subtopology<'_>) -> Self {
-            Self {
-                subtopology_id: v.subtopology_id.into(),
-                source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
-                source_topic_regex: v.source_topic_regex.iter().map(rt::CompactString::from).collect(),
-                state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
-                repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::CompactString::from).collect(),
-                repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
-                copartition_groups: v.copartition_groups.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopology_id: v.subtopology_id.into(),
+                    source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
+                    source_topic_regex: v.source_topic_regex.iter().map(rt::CompactString::from).collect(),
+                    state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
+                    repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::CompactString::from).collect(),
+                    repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
+                    copartition_groups: v.copartition_groups.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for Subtopology {}
 
     impl rt::OwnedStruct for Subtopology {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let subtopology_id =
-                rt::CompactString::from(rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?);
-            let source_topics =
-                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "topology.subtopologies[].source_topics")?;
-            let source_topic_regex = rt::owned::read_array::<rt::CompactString, _>(
-                c,
-                true,
-                v,
-                "topology.subtopologies[].source_topic_regex",
-            )?;
-            let state_changelog_topics =
-                rt::owned::read_array::<TopicInfo, _>(c, true, v, "topology.subtopologies[].state_changelog_topics")?;
-            let repartition_sink_topics = rt::owned::read_array::<rt::CompactString, _>(
-                c,
-                true,
-                v,
-                "topology.subtopologies[].repartition_sink_topics",
-            )?;
-            let repartition_source_topics =
-                rt::owned::read_array::<TopicInfo, _>(c, true, v, "topology.subtopologies[].repartition_source_topics")
-                    .map_err(|e| {
-                        e.renamed(super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths)
-                    })?;
-            let copartition_groups = rt::owned::read_array::<CopartitionGroup, _>(
-                c,
-                true,
-                v,
-                "topology.subtopologies[].copartition_groups",
-            )?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
-                c,
-                "topology.subtopologies[]._tagged_fields",
-            )?);
-            Ok(Self {
-                subtopology_id,
-                source_topics,
-                source_topic_regex,
-                state_changelog_topics,
-                repartition_sink_topics,
-                repartition_source_topics,
-                copartition_groups,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let subtopology_id =
+                    rt::CompactString::from(rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?);
+                let source_topics = rt::owned::read_array::<rt::CompactString, _>(
+                    c,
+                    true,
+                    v,
+                    "topology.subtopologies[].source_topics",
+                )?;
+                let source_topic_regex = rt::owned::read_array::<rt::CompactString, _>(
+                    c,
+                    true,
+                    v,
+                    "topology.subtopologies[].source_topic_regex",
+                )?;
+                let state_changelog_topics = rt::owned::read_array::<TopicInfo, _>(
+                    c,
+                    true,
+                    v,
+                    "topology.subtopologies[].state_changelog_topics",
+                )?;
+                let repartition_sink_topics = rt::owned::read_array::<rt::CompactString, _>(
+                    c,
+                    true,
+                    v,
+                    "topology.subtopologies[].repartition_sink_topics",
+                )?;
+                let repartition_source_topics = rt::owned::read_array::<TopicInfo, _>(
+                    c,
+                    true,
+                    v,
+                    "topology.subtopologies[].repartition_source_topics",
+                )
+                .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+                let copartition_groups = rt::owned::read_array::<CopartitionGroup, _>(
+                    c,
+                    true,
+                    v,
+                    "topology.subtopologies[].copartition_groups",
+                )?;
+                let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "topology.subtopologies[]._tagged_fields",
+                )?);
+                Ok(Self {
+                    subtopology_id,
+                    source_topics,
+                    source_topic_regex,
+                    state_changelog_topics,
+                    repartition_sink_topics,
+                    repartition_source_topics,
+                    copartition_groups,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
-            n += rt::owned::vec_size(&self.source_topics, true, v, "topology.subtopologies[].source_topics")?;
-            n += rt::owned::vec_size(
-                &self.source_topic_regex,
-                true,
-                v,
-                "topology.subtopologies[].source_topic_regex",
-            )?;
-            n += rt::owned::vec_size(
-                &self.state_changelog_topics,
-                true,
-                v,
-                "topology.subtopologies[].state_changelog_topics",
-            )?;
-            n += rt::owned::vec_size(
-                &self.repartition_sink_topics,
-                true,
-                v,
-                "topology.subtopologies[].repartition_sink_topics",
-            )?;
-            n += rt::owned::vec_size(
-                &self.repartition_source_topics,
-                true,
-                v,
-                "topology.subtopologies[].repartition_source_topics",
-            )
-            .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-            n += rt::owned::vec_size(
-                &self.copartition_groups,
-                true,
-                v,
-                "topology.subtopologies[].copartition_groups",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
+                n += rt::owned::vec_size(&self.source_topics, true, v, "topology.subtopologies[].source_topics")?;
+                n += rt::owned::vec_size(
+                    &self.source_topic_regex,
+                    true,
+                    v,
+                    "topology.subtopologies[].source_topic_regex",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.state_changelog_topics,
+                    true,
+                    v,
+                    "topology.subtopologies[].state_changelog_topics",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.repartition_sink_topics,
+                    true,
+                    v,
+                    "topology.subtopologies[].repartition_sink_topics",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.repartition_source_topics,
+                    true,
+                    v,
+                    "topology.subtopologies[].repartition_source_topics",
+                )
+                .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+                n += rt::owned::vec_size(
+                    &self.copartition_groups,
+                    true,
+                    v,
+                    "topology.subtopologies[].copartition_groups",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -3645,6 +3852,7 @@ pub mod owned {
     }
 
     impl Default for TopicInfo {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -3657,14 +3865,17 @@ pub mod owned {
     }
 
     impl From<&super::TopicInfo<'_>> for TopicInfo {
+        #[inline]
         fn from(v: &super::TopicInfo<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions,
-                replication_factor: v.replication_factor,
-                topic_configs: v.topic_configs.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions,
+                    replication_factor: v.replication_factor,
+                    topic_configs: v.topic_configs.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -3718,28 +3929,31 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::str_size(
-                &self.name,
-                true,
-                "topology.subtopologies[].state_changelog_topics[].name",
-            )?;
-            n += rt::owned::vec_size(
-                &self.topic_configs,
-                true,
-                v,
-                "topology.subtopologies[].state_changelog_topics[].topic_configs",
-            )
-            .map_err(|e| {
-                e.renamed(super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
-            })?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::str_size(
+                    &self.name,
+                    true,
+                    "topology.subtopologies[].state_changelog_topics[].name",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.topic_configs,
+                    true,
+                    v,
+                    "topology.subtopologies[].state_changelog_topics[].topic_configs",
+                )
+                .map_err(|e| {
+                    e.renamed(super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
+                })?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -3783,6 +3997,7 @@ pub mod owned {
     }
 
     impl Default for CopartitionGroup {
+        #[inline]
         fn default() -> Self {
             Self {
                 source_topics: rt::SmallVec::new(),
@@ -3794,13 +4009,16 @@ pub mod owned {
     }
 
     impl From<&super::CopartitionGroup<'_>> for CopartitionGroup {
+        #[inline]
         fn from(v: &super::CopartitionGroup<'_>) -> Self {
-            Self {
-                source_topics: v.source_topics.iter().collect(),
-                source_topic_regex: v.source_topic_regex.iter().collect(),
-                repartition_source_topics: v.repartition_source_topics.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    source_topics: v.source_topics.iter().collect(),
+                    source_topic_regex: v.source_topic_regex.iter().collect(),
+                    repartition_source_topics: v.repartition_source_topics.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -3841,32 +4059,35 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(
-                &self.source_topics,
-                true,
-                v,
-                "topology.subtopologies[].copartition_groups[].source_topics",
-            )?;
-            n += rt::owned::vec_size(
-                &self.source_topic_regex,
-                true,
-                v,
-                "topology.subtopologies[].copartition_groups[].source_topic_regex",
-            )?;
-            n += rt::owned::vec_size(
-                &self.repartition_source_topics,
-                true,
-                v,
-                "topology.subtopologies[].copartition_groups[].repartition_source_topics",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(
+                    &self.source_topics,
+                    true,
+                    v,
+                    "topology.subtopologies[].copartition_groups[].source_topics",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.source_topic_regex,
+                    true,
+                    v,
+                    "topology.subtopologies[].copartition_groups[].source_topic_regex",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.repartition_source_topics,
+                    true,
+                    v,
+                    "topology.subtopologies[].copartition_groups[].repartition_source_topics",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -3898,6 +4119,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for StreamsGroupHeartbeatRequest {
         type View<'a> = super::StreamsGroupHeartbeatRequest<'a>;
+        #[inline]
         fn from_view(v: &super::StreamsGroupHeartbeatRequest<'_>) -> Self {
             Self::from(v)
         }

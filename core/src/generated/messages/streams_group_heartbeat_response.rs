@@ -75,6 +75,7 @@ impl<'a> StreamsGroupHeartbeatResponse<'a> {
 }
 
 impl Default for StreamsGroupHeartbeatResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -82,81 +83,87 @@ impl Default for StreamsGroupHeartbeatResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StreamsGroupHeartbeatResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StreamsGroupHeartbeatResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, member_id: \"{=str}\", member_epoch: {=i32}, heartbeat_interval_ms: {=i32}, acceptable_recovery_lag_legacy: {=i32}, task_offset_interval_ms: {=i32}, acceptable_recovery_lag: {=i64}, status: {}, active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, topology_description_required: {=bool}, endpoint_information_epoch: {=i32}, partitions_by_user_endpoint: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.member_id, self.member_epoch, self.heartbeat_interval_ms, self.acceptable_recovery_lag_legacy, self.task_offset_interval_ms, self.acceptable_recovery_lag, self.status, self.active_tasks, self.standby_tasks, self.warmup_tasks, self.topology_description_required, self.endpoint_information_epoch, self.partitions_by_user_endpoint, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StreamsGroupHeartbeatResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, member_id: \"{=str}\", member_epoch: {=i32}, heartbeat_interval_ms: {=i32}, acceptable_recovery_lag_legacy: {=i32}, task_offset_interval_ms: {=i32}, acceptable_recovery_lag: {=i64}, status: {}, active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, topology_description_required: {=bool}, endpoint_information_epoch: {=i32}, partitions_by_user_endpoint: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.member_id, self.member_epoch, self.heartbeat_interval_ms, self.acceptable_recovery_lag_legacy, self.task_offset_interval_ms, self.acceptable_recovery_lag, self.status, self.active_tasks, self.standby_tasks, self.warmup_tasks, self.topology_description_required, self.endpoint_information_epoch, self.partitions_by_user_endpoint, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for StreamsGroupHeartbeatResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "error_message")?;
-        let member_id = rt::read::str(c, true, "member_id")?;
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "member_epoch")?;
-                rt::read::i32(c, "heartbeat_interval_ms")?;
-                return Err(rt::read::short(c, "member_epoch"));
-            }
-        };
-        let member_epoch = rt::read::i32_at::<8, 0>(&r);
-        let heartbeat_interval_ms = rt::read::i32_at::<8, 4>(&r);
-        let acceptable_recovery_lag_legacy = if v <= 0 {
-            rt::read::i32(c, "acceptable_recovery_lag_legacy")?
-        } else {
-            0_i32
-        };
-        let task_offset_interval_ms = rt::read::i32(c, "task_offset_interval_ms")?;
-        let acceptable_recovery_lag = if v >= 1 {
-            rt::read::i64(c, "acceptable_recovery_lag")?
-        } else {
-            -1_i64
-        };
-        let status = rt::read::opt_array::<Status<'a>>(c, true, true, v, "status")?;
-        let active_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "active_tasks")?;
-        let standby_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "standby_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
-        let warmup_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "warmup_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
-        let topology_description_required = if v >= 1 {
-            rt::read::bool(c, "topology_description_required")?
-        } else {
-            false
-        };
-        let endpoint_information_epoch = rt::read::i32(c, "endpoint_information_epoch")?;
-        let partitions_by_user_endpoint =
-            rt::read::opt_array::<EndpointToPartitions<'a>>(c, true, true, v, "partitions_by_user_endpoint")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            member_id,
-            member_epoch,
-            heartbeat_interval_ms,
-            acceptable_recovery_lag_legacy,
-            task_offset_interval_ms,
-            acceptable_recovery_lag,
-            status,
-            active_tasks,
-            standby_tasks,
-            warmup_tasks,
-            topology_description_required,
-            endpoint_information_epoch,
-            partitions_by_user_endpoint,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?;
+            let member_id = rt::read::str(c, true, "member_id")?;
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "member_epoch")?;
+                    rt::read::i32(c, "heartbeat_interval_ms")?;
+                    return Err(rt::read::short(c, "member_epoch"));
+                }
+            };
+            let member_epoch = rt::read::i32_at::<8, 0>(&r);
+            let heartbeat_interval_ms = rt::read::i32_at::<8, 4>(&r);
+            let acceptable_recovery_lag_legacy = if v <= 0 {
+                rt::read::i32(c, "acceptable_recovery_lag_legacy")?
+            } else {
+                0_i32
+            };
+            let task_offset_interval_ms = rt::read::i32(c, "task_offset_interval_ms")?;
+            let acceptable_recovery_lag = if v >= 1 {
+                rt::read::i64(c, "acceptable_recovery_lag")?
+            } else {
+                -1_i64
+            };
+            let status = rt::read::opt_array::<Status<'a>>(c, true, true, v, "status")?;
+            let active_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "active_tasks")?;
+            let standby_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "standby_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+            let warmup_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "warmup_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
+            let topology_description_required = if v >= 1 {
+                rt::read::bool(c, "topology_description_required")?
+            } else {
+                false
+            };
+            let endpoint_information_epoch = rt::read::i32(c, "endpoint_information_epoch")?;
+            let partitions_by_user_endpoint =
+                rt::read::opt_array::<EndpointToPartitions<'a>>(c, true, true, v, "partitions_by_user_endpoint")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                member_id,
+                member_epoch,
+                heartbeat_interval_ms,
+                acceptable_recovery_lag_legacy,
+                task_offset_interval_ms,
+                acceptable_recovery_lag,
+                status,
+                active_tasks,
+                standby_tasks,
+                warmup_tasks,
+                topology_description_required,
+                endpoint_information_epoch,
+                partitions_by_user_endpoint,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -241,86 +248,92 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 22;
-        n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        n += rt::write::str_size(self.member_id, true, "member_id")?;
-        if v <= 0 {
-            n += 4;
-        }
-        if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
-            return Err(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
-        }
-        if v >= 1 {
-            n += 8;
-        }
-        n += rt::write::opt_array_size(&self.status, true, true, v, "status")?;
-        n += rt::write::opt_array_size(&self.active_tasks, true, true, v, "active_tasks")?;
-        n += rt::write::opt_array_size(&self.standby_tasks, true, true, v, "standby_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
-        n += rt::write::opt_array_size(&self.warmup_tasks, true, true, v, "warmup_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.topology_description_required {
-            return Err(rt::write::not_in_version("topology_description_required"));
-        }
-        n += rt::write::opt_array_size(
-            &self.partitions_by_user_endpoint,
-            true,
-            true,
-            v,
-            "partitions_by_user_endpoint",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 22;
+            n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
+            n += rt::write::str_size(self.member_id, true, "member_id")?;
+            if v <= 0 {
+                n += 4;
+            }
+            if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
+                return Err(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
+            }
+            if v >= 1 {
+                n += 8;
+            }
+            n += rt::write::opt_array_size(&self.status, true, true, v, "status")?;
+            n += rt::write::opt_array_size(&self.active_tasks, true, true, v, "active_tasks")?;
+            n += rt::write::opt_array_size(&self.standby_tasks, true, true, v, "standby_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+            n += rt::write::opt_array_size(&self.warmup_tasks, true, true, v, "warmup_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.topology_description_required {
+                return Err(rt::write::not_in_version("topology_description_required"));
+            }
+            n += rt::write::opt_array_size(
+                &self.partitions_by_user_endpoint,
+                true,
+                true,
+                v,
+                "partitions_by_user_endpoint",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
-            w.fail(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
-        }
-        if v <= 0 && self.topology_description_required {
-            w.fail(rt::write::not_in_version("topology_description_required"));
-        }
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, true, true, "error_message");
-        w.str(self.member_id, true, "member_id");
-        w.i32(self.member_epoch, "member_epoch");
-        w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms");
-        if v <= 0 {
-            w.i32(self.acceptable_recovery_lag_legacy, "acceptable_recovery_lag_legacy");
-        }
-        w.i32(self.task_offset_interval_ms, "task_offset_interval_ms");
-        if v >= 1 {
-            w.i64(self.acceptable_recovery_lag, "acceptable_recovery_lag");
-        }
-        w.opt_array(&self.status, true, true, v, "status");
-        w.opt_array(&self.active_tasks, true, true, v, "active_tasks");
-        w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
-            w.opt_array(&self.standby_tasks, true, true, v, "standby_tasks")
-        });
-        w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
-            w.opt_array(&self.warmup_tasks, true, true, v, "warmup_tasks")
-        });
-        if v >= 1 {
-            w.bool(self.topology_description_required, "topology_description_required");
-        }
-        w.i32(self.endpoint_information_epoch, "endpoint_information_epoch");
-        w.opt_array(
-            &self.partitions_by_user_endpoint,
-            true,
-            true,
-            v,
-            "partitions_by_user_endpoint",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
+                w.fail(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
+            }
+            if v <= 0 && self.topology_description_required {
+                w.fail(rt::write::not_in_version("topology_description_required"));
+            }
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, true, true, "error_message");
+            w.str(self.member_id, true, "member_id");
+            w.i32(self.member_epoch, "member_epoch");
+            w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms");
+            if v <= 0 {
+                w.i32(self.acceptable_recovery_lag_legacy, "acceptable_recovery_lag_legacy");
+            }
+            w.i32(self.task_offset_interval_ms, "task_offset_interval_ms");
+            if v >= 1 {
+                w.i64(self.acceptable_recovery_lag, "acceptable_recovery_lag");
+            }
+            w.opt_array(&self.status, true, true, v, "status");
+            w.opt_array(&self.active_tasks, true, true, v, "active_tasks");
+            w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                w.opt_array(&self.standby_tasks, true, true, v, "standby_tasks")
+            });
+            w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
+                w.opt_array(&self.warmup_tasks, true, true, v, "warmup_tasks")
+            });
+            if v >= 1 {
+                w.bool(self.topology_description_required, "topology_description_required");
+            }
+            w.i32(self.endpoint_information_epoch, "endpoint_information_epoch");
+            w.opt_array(
+                &self.partitions_by_user_endpoint,
+                true,
+                true,
+                v,
+                "partitions_by_user_endpoint",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -347,6 +360,7 @@ impl<'a> Status<'a> {
 }
 
 impl Default for Status<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -354,14 +368,17 @@ impl Default for Status<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Status<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Status {{ status_code: {=i8}, status_detail: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.status_code,
-            self.status_detail,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Status {{ status_code: {=i8}, status_detail: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.status_code,
+                self.status_detail,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -391,11 +408,14 @@ impl<'a> rt::Struct<'a> for Status<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 1)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 1)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -416,21 +436,27 @@ impl<'a> rt::Struct<'a> for Status<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::str_size(self.status_detail, true, "status[].status_detail")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::str_size(self.status_detail, true, "status[].status_detail")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i8(self.status_code, "status[].status_code");
-        w.str(self.status_detail, true, "status[].status_detail");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i8(self.status_code, "status[].status_code");
+            w.str(self.status_detail, true, "status[].status_detail");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -457,6 +483,7 @@ impl<'a> TaskIds<'a> {
 }
 
 impl Default for TaskIds<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -464,14 +491,17 @@ impl Default for TaskIds<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TaskIds<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.subtopology_id,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.subtopology_id,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -501,11 +531,14 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -539,22 +572,28 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-        n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+            n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
-        w.array(&self.partitions, true, v, "active_tasks[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
+            w.array(&self.partitions, true, v, "active_tasks[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -584,6 +623,7 @@ impl<'a> EndpointToPartitions<'a> {
 }
 
 impl Default for EndpointToPartitions<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -591,8 +631,11 @@ impl Default for EndpointToPartitions<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EndpointToPartitions<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "EndpointToPartitions {{ user_endpoint: {}, active_partitions: {}, standby_partitions: {}, unknown_tagged_fields: {} }}", self.user_endpoint, self.active_partitions, self.standby_partitions, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "EndpointToPartitions {{ user_endpoint: {}, active_partitions: {}, standby_partitions: {}, unknown_tagged_fields: {} }}", self.user_endpoint, self.active_partitions, self.standby_partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -641,12 +684,15 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        <Endpoint as rt::Struct>::skip(c, v)?;
-        rt::read::skip_array::<TopicPartition<'a>>(c, true, v)?;
-        rt::read::skip_array::<TopicPartition<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            <Endpoint as rt::Struct>::skip(c, v)?;
+            rt::read::skip_array::<TopicPartition<'a>>(c, true, v)?;
+            rt::read::skip_array::<TopicPartition<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -694,50 +740,56 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::Struct::size(&self.user_endpoint, v)?;
-        n += rt::write::array_size(
-            &self.active_partitions,
-            true,
-            v,
-            "partitions_by_user_endpoint[].active_partitions",
-        )?;
-        n += rt::write::array_size(
-            &self.standby_partitions,
-            true,
-            v,
-            "partitions_by_user_endpoint[].standby_partitions",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::Struct::size(&self.user_endpoint, v)?;
+            n += rt::write::array_size(
+                &self.active_partitions,
+                true,
+                v,
+                "partitions_by_user_endpoint[].active_partitions",
+            )?;
+            n += rt::write::array_size(
+                &self.standby_partitions,
+                true,
+                v,
+                "partitions_by_user_endpoint[].standby_partitions",
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        rt::Struct::write(&self.user_endpoint, w, v);
-        w.array(
-            &self.active_partitions,
-            true,
-            v,
-            "partitions_by_user_endpoint[].active_partitions",
-        );
-        w.renamed(
-            fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths,
-            |w| {
-                w.array(
-                    &self.standby_partitions,
-                    true,
-                    v,
-                    "partitions_by_user_endpoint[].standby_partitions",
-                )
-            },
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            rt::Struct::write(&self.user_endpoint, w, v);
+            w.array(
+                &self.active_partitions,
+                true,
+                v,
+                "partitions_by_user_endpoint[].active_partitions",
+            );
+            w.renamed(
+                fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths,
+                |w| {
+                    w.array(
+                        &self.standby_partitions,
+                        true,
+                        v,
+                        "partitions_by_user_endpoint[].standby_partitions",
+                    )
+                },
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -764,6 +816,7 @@ impl<'a> Endpoint<'a> {
 }
 
 impl Default for Endpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -771,14 +824,17 @@ impl Default for Endpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Endpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Endpoint {{ host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
-            self.host,
-            self.port,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Endpoint {{ host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+                self.host,
+                self.port,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -809,11 +865,14 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 2)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 2)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -846,21 +905,27 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.host, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.host, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.host, true, "partitions_by_user_endpoint[].user_endpoint.host");
-        w.u16(self.port, "partitions_by_user_endpoint[].user_endpoint.port");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.host, true, "partitions_by_user_endpoint[].user_endpoint.host");
+            w.u16(self.port, "partitions_by_user_endpoint[].user_endpoint.port");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -887,6 +952,7 @@ impl<'a> TopicPartition<'a> {
 }
 
 impl Default for TopicPartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -894,14 +960,17 @@ impl Default for TopicPartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicPartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicPartition {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicPartition {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -943,11 +1012,14 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<i32>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<i32>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -985,40 +1057,46 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(
-            self.topic,
-            true,
-            "partitions_by_user_endpoint[].active_partitions[].topic",
-        )?;
-        n += rt::write::array_size(
-            &self.partitions,
-            true,
-            v,
-            "partitions_by_user_endpoint[].active_partitions[].partitions",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(
+                self.topic,
+                true,
+                "partitions_by_user_endpoint[].active_partitions[].topic",
+            )?;
+            n += rt::write::array_size(
+                &self.partitions,
+                true,
+                v,
+                "partitions_by_user_endpoint[].active_partitions[].partitions",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(
-            self.topic,
-            true,
-            "partitions_by_user_endpoint[].active_partitions[].topic",
-        );
-        w.array(
-            &self.partitions,
-            true,
-            v,
-            "partitions_by_user_endpoint[].active_partitions[].partitions",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(
+                self.topic,
+                true,
+                "partitions_by_user_endpoint[].active_partitions[].topic",
+            );
+            w.array(
+                &self.partitions,
+                true,
+                v,
+                "partitions_by_user_endpoint[].active_partitions[].partitions",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1806,6 +1884,7 @@ pub mod owned {
     }
 
     impl Default for StreamsGroupHeartbeatResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -1830,189 +1909,207 @@ pub mod owned {
     }
 
     impl From<&super::StreamsGroupHeartbeatResponse<'_>> for StreamsGroupHeartbeatResponse {
+        #[inline]
         fn from(v: &super::StreamsGroupHeartbeatResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                member_id: v.member_id.into(),
-                member_epoch: v.member_epoch,
-                heartbeat_interval_ms: v.heartbeat_interval_ms,
-                acceptable_recovery_lag_legacy: v.acceptable_recovery_lag_legacy,
-                task_offset_interval_ms: v.task_offset_interval_ms,
-                acceptable_recovery_lag: v.acceptable_recovery_lag,
-                status: v.status.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                active_tasks: v.active_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                standby_tasks: v.standby_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                warmup_tasks: v.warmup_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                topology_description_required: v.topology_description_required,
-                endpoint_information_epoch: v.endpoint_information_epoch,
-                partitions_by_user_endpoint: v
-                    .partitions_by_user_endpoint
-                    .map(|a| a.iter().map(|e| (&e).into()).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    member_id: v.member_id.into(),
+                    member_epoch: v.member_epoch,
+                    heartbeat_interval_ms: v.heartbeat_interval_ms,
+                    acceptable_recovery_lag_legacy: v.acceptable_recovery_lag_legacy,
+                    task_offset_interval_ms: v.task_offset_interval_ms,
+                    acceptable_recovery_lag: v.acceptable_recovery_lag,
+                    status: v.status.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    active_tasks: v.active_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    standby_tasks: v.standby_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    warmup_tasks: v.warmup_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    topology_description_required: v.topology_description_required,
+                    endpoint_information_epoch: v.endpoint_information_epoch,
+                    partitions_by_user_endpoint: v
+                        .partitions_by_user_endpoint
+                        .map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for StreamsGroupHeartbeatResponse {}
 
     impl rt::OwnedStruct for StreamsGroupHeartbeatResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
-                }
-            };
-            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-            let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
-            let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
-            let r: [u8; 8] = match rt::read::run::<8>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "member_epoch")?;
-                    rt::read::i32(c, "heartbeat_interval_ms")?;
-                    return Err(rt::read::short(c, "member_epoch"));
-                }
-            };
-            let member_epoch = rt::read::i32_at::<8, 0>(&r);
-            let heartbeat_interval_ms = rt::read::i32_at::<8, 4>(&r);
-            let acceptable_recovery_lag_legacy = if v <= 0 {
-                rt::read::i32(c, "acceptable_recovery_lag_legacy")?
-            } else {
-                0_i32
-            };
-            let task_offset_interval_ms = rt::read::i32(c, "task_offset_interval_ms")?;
-            let acceptable_recovery_lag = if v >= 1 {
-                rt::read::i64(c, "acceptable_recovery_lag")?
-            } else {
-                -1_i64
-            };
-            let status = rt::owned::read_opt_array::<Status, _>(c, true, true, v, "status")?;
-            let active_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "active_tasks")?;
-            let standby_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "standby_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
-            let warmup_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "warmup_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
-            let topology_description_required = if v >= 1 {
-                rt::read::bool(c, "topology_description_required")?
-            } else {
-                false
-            };
-            let endpoint_information_epoch = rt::read::i32(c, "endpoint_information_epoch")?;
-            let partitions_by_user_endpoint =
-                rt::owned::read_opt_array::<EndpointToPartitions, _>(c, true, true, v, "partitions_by_user_endpoint")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                throttle_time_ms,
-                error_code,
-                error_message,
-                member_id,
-                member_epoch,
-                heartbeat_interval_ms,
-                acceptable_recovery_lag_legacy,
-                task_offset_interval_ms,
-                acceptable_recovery_lag,
-                status,
-                active_tasks,
-                standby_tasks,
-                warmup_tasks,
-                topology_description_required,
-                endpoint_information_epoch,
-                partitions_by_user_endpoint,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "throttle_time_ms")?;
+                        rt::read::i16(c, "error_code")?;
+                        return Err(rt::read::short(c, "throttle_time_ms"));
+                    }
+                };
+                let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+                let error_code = rt::read::i16_at::<6, 4>(&r);
+                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "member_epoch")?;
+                        rt::read::i32(c, "heartbeat_interval_ms")?;
+                        return Err(rt::read::short(c, "member_epoch"));
+                    }
+                };
+                let member_epoch = rt::read::i32_at::<8, 0>(&r);
+                let heartbeat_interval_ms = rt::read::i32_at::<8, 4>(&r);
+                let acceptable_recovery_lag_legacy = if v <= 0 {
+                    rt::read::i32(c, "acceptable_recovery_lag_legacy")?
+                } else {
+                    0_i32
+                };
+                let task_offset_interval_ms = rt::read::i32(c, "task_offset_interval_ms")?;
+                let acceptable_recovery_lag = if v >= 1 {
+                    rt::read::i64(c, "acceptable_recovery_lag")?
+                } else {
+                    -1_i64
+                };
+                let status = rt::owned::read_opt_array::<Status, _>(c, true, true, v, "status")?;
+                let active_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "active_tasks")?;
+                let standby_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "standby_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+                let warmup_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "warmup_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
+                let topology_description_required = if v >= 1 {
+                    rt::read::bool(c, "topology_description_required")?
+                } else {
+                    false
+                };
+                let endpoint_information_epoch = rt::read::i32(c, "endpoint_information_epoch")?;
+                let partitions_by_user_endpoint = rt::owned::read_opt_array::<EndpointToPartitions, _>(
+                    c,
+                    true,
+                    true,
+                    v,
+                    "partitions_by_user_endpoint",
+                )?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    throttle_time_ms,
+                    error_code,
+                    error_message,
+                    member_id,
+                    member_epoch,
+                    heartbeat_interval_ms,
+                    acceptable_recovery_lag_legacy,
+                    task_offset_interval_ms,
+                    acceptable_recovery_lag,
+                    status,
+                    active_tasks,
+                    standby_tasks,
+                    warmup_tasks,
+                    topology_description_required,
+                    endpoint_information_epoch,
+                    partitions_by_user_endpoint,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 22;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            n += rt::write::str_size(&self.member_id, true, "member_id")?;
-            if v <= 0 {
-                n += 4;
-            }
-            if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
-                return Err(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
-            }
-            if v >= 1 {
-                n += 8;
-            }
-            n += rt::owned::opt_vec_size(self.status.as_deref(), true, true, v, "status")?;
-            n += rt::owned::opt_vec_size(self.active_tasks.as_deref(), true, true, v, "active_tasks")?;
-            n += rt::owned::opt_vec_size(self.standby_tasks.as_deref(), true, true, v, "standby_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
-            n += rt::owned::opt_vec_size(self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.topology_description_required {
-                return Err(rt::write::not_in_version("topology_description_required"));
-            }
-            n += rt::owned::opt_vec_size(
-                self.partitions_by_user_endpoint.as_deref(),
-                true,
-                true,
-                v,
-                "partitions_by_user_endpoint",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 22;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+                n += rt::write::str_size(&self.member_id, true, "member_id")?;
+                if v <= 0 {
+                    n += 4;
+                }
+                if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
+                    return Err(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
+                }
+                if v >= 1 {
+                    n += 8;
+                }
+                n += rt::owned::opt_vec_size(self.status.as_deref(), true, true, v, "status")?;
+                n += rt::owned::opt_vec_size(self.active_tasks.as_deref(), true, true, v, "active_tasks")?;
+                n += rt::owned::opt_vec_size(self.standby_tasks.as_deref(), true, true, v, "standby_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+                n += rt::owned::opt_vec_size(self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.topology_description_required {
+                    return Err(rt::write::not_in_version("topology_description_required"));
+                }
+                n += rt::owned::opt_vec_size(
+                    self.partitions_by_user_endpoint.as_deref(),
+                    true,
+                    true,
+                    v,
+                    "partitions_by_user_endpoint",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
-                w.fail(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
-            }
-            if v <= 0 && self.topology_description_required {
-                w.fail(rt::write::not_in_version("topology_description_required"));
-            }
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            w.str(&self.member_id, true, "member_id");
-            if let Some(r) = w.run::<8>("member_epoch") {
-                r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
-                r[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
-            }
-            if v <= 0 {
-                w.i32(self.acceptable_recovery_lag_legacy, "acceptable_recovery_lag_legacy");
-            }
-            w.i32(self.task_offset_interval_ms, "task_offset_interval_ms");
-            if v >= 1 {
-                w.i64(self.acceptable_recovery_lag, "acceptable_recovery_lag");
-            }
-            rt::owned::write_opt_vec(w, self.status.as_deref(), true, true, v, "status");
-            rt::owned::write_opt_vec(w, self.active_tasks.as_deref(), true, true, v, "active_tasks");
-            w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
-                rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, true, v, "standby_tasks")
-            });
-            w.renamed(super::fields::ALIAS_WARMUP_TASKS.paths, |w| {
-                rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")
-            });
-            if v >= 1 {
-                w.bool(self.topology_description_required, "topology_description_required");
-            }
-            w.i32(self.endpoint_information_epoch, "endpoint_information_epoch");
-            rt::owned::write_opt_vec(
-                w,
-                self.partitions_by_user_endpoint.as_deref(),
-                true,
-                true,
-                v,
-                "partitions_by_user_endpoint",
-            );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
+                    w.fail(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
+                }
+                if v <= 0 && self.topology_description_required {
+                    w.fail(rt::write::not_in_version("topology_description_required"));
+                }
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+                w.str(&self.member_id, true, "member_id");
+                if let Some(r) = w.run::<8>("member_epoch") {
+                    r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
+                }
+                if v <= 0 {
+                    w.i32(self.acceptable_recovery_lag_legacy, "acceptable_recovery_lag_legacy");
+                }
+                w.i32(self.task_offset_interval_ms, "task_offset_interval_ms");
+                if v >= 1 {
+                    w.i64(self.acceptable_recovery_lag, "acceptable_recovery_lag");
+                }
+                rt::owned::write_opt_vec(w, self.status.as_deref(), true, true, v, "status");
+                rt::owned::write_opt_vec(w, self.active_tasks.as_deref(), true, true, v, "active_tasks");
+                w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                    rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, true, v, "standby_tasks")
+                });
+                w.renamed(super::fields::ALIAS_WARMUP_TASKS.paths, |w| {
+                    rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")
+                });
+                if v >= 1 {
+                    w.bool(self.topology_description_required, "topology_description_required");
+                }
+                w.i32(self.endpoint_information_epoch, "endpoint_information_epoch");
+                rt::owned::write_opt_vec(
+                    w,
+                    self.partitions_by_user_endpoint.as_deref(),
+                    true,
+                    true,
+                    v,
+                    "partitions_by_user_endpoint",
+                );
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -2028,6 +2125,7 @@ pub mod owned {
     }
 
     impl Default for Status {
+        #[inline]
         fn default() -> Self {
             Self {
                 status_code: 0_i8,
@@ -2038,12 +2136,15 @@ pub mod owned {
     }
 
     impl From<&super::Status<'_>> for Status {
+        #[inline]
         fn from(v: &super::Status<'_>) -> Self {
-            Self {
-                status_code: v.status_code,
-                status_detail: v.status_detail.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    status_code: v.status_code,
+                    status_detail: v.status_detail.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2065,15 +2166,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::write::str_size(&self.status_detail, true, "status[].status_detail")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::write::str_size(&self.status_detail, true, "status[].status_detail")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2096,6 +2200,7 @@ pub mod owned {
     }
 
     impl Default for TaskIds {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopology_id: rt::CompactString::const_new(""),
@@ -2106,12 +2211,15 @@ pub mod owned {
     }
 
     impl From<&super::TaskIds<'_>> for TaskIds {
+        #[inline]
         fn from(v: &super::TaskIds<'_>) -> Self {
-            Self {
-                subtopology_id: v.subtopology_id.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopology_id: v.subtopology_id.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2133,16 +2241,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2167,6 +2278,7 @@ pub mod owned {
     }
 
     impl Default for EndpointToPartitions {
+        #[inline]
         fn default() -> Self {
             Self {
                 user_endpoint: Endpoint::default(),
@@ -2178,13 +2290,16 @@ pub mod owned {
     }
 
     impl From<&super::EndpointToPartitions<'_>> for EndpointToPartitions {
+        #[inline]
         fn from(v: &super::EndpointToPartitions<'_>) -> Self {
-            Self {
-                user_endpoint: (&v.user_endpoint).into(),
-                active_partitions: v.active_partitions.iter().map(|e| (&e).into()).collect(),
-                standby_partitions: v.standby_partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    user_endpoint: (&v.user_endpoint).into(),
+                    active_partitions: v.active_partitions.iter().map(|e| (&e).into()).collect(),
+                    standby_partitions: v.standby_partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2221,28 +2336,31 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::OwnedStruct::size(&self.user_endpoint, v)?;
-            n += rt::owned::vec_size(
-                &self.active_partitions,
-                true,
-                v,
-                "partitions_by_user_endpoint[].active_partitions",
-            )?;
-            n += rt::owned::vec_size(
-                &self.standby_partitions,
-                true,
-                v,
-                "partitions_by_user_endpoint[].standby_partitions",
-            )
-            .map_err(|e| e.renamed(super::fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::OwnedStruct::size(&self.user_endpoint, v)?;
+                n += rt::owned::vec_size(
+                    &self.active_partitions,
+                    true,
+                    v,
+                    "partitions_by_user_endpoint[].active_partitions",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.standby_partitions,
+                    true,
+                    v,
+                    "partitions_by_user_endpoint[].standby_partitions",
+                )
+                .map_err(|e| e.renamed(super::fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2283,6 +2401,7 @@ pub mod owned {
     }
 
     impl Default for Endpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 host: rt::CompactString::const_new(""),
@@ -2293,12 +2412,15 @@ pub mod owned {
     }
 
     impl From<&super::Endpoint<'_>> for Endpoint {
+        #[inline]
         fn from(v: &super::Endpoint<'_>) -> Self {
-            Self {
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2326,15 +2448,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.host, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.host, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2364,6 +2489,7 @@ pub mod owned {
     }
 
     impl Default for TopicPartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic: rt::CompactString::const_new(""),
@@ -2374,12 +2500,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicPartition<'_>> for TopicPartition {
+        #[inline]
         fn from(v: &super::TopicPartition<'_>) -> Self {
-            Self {
-                topic: v.topic.into(),
-                partitions: v.partitions.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic: v.topic.into(),
+                    partitions: v.partitions.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2412,25 +2541,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(
-                &self.topic,
-                true,
-                "partitions_by_user_endpoint[].active_partitions[].topic",
-            )?;
-            n += rt::owned::vec_size(
-                &self.partitions,
-                true,
-                v,
-                "partitions_by_user_endpoint[].active_partitions[].partitions",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(
+                    &self.topic,
+                    true,
+                    "partitions_by_user_endpoint[].active_partitions[].topic",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.partitions,
+                    true,
+                    v,
+                    "partitions_by_user_endpoint[].active_partitions[].partitions",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2453,6 +2585,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for StreamsGroupHeartbeatResponse {
         type View<'a> = super::StreamsGroupHeartbeatResponse<'a>;
+        #[inline]
         fn from_view(v: &super::StreamsGroupHeartbeatResponse<'_>) -> Self {
             Self::from(v)
         }

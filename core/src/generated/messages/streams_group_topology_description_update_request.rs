@@ -40,6 +40,7 @@ impl<'a> StreamsGroupTopologyDescriptionUpdateRequest<'a> {
 }
 
 impl Default for StreamsGroupTopologyDescriptionUpdateRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -47,26 +48,32 @@ impl Default for StreamsGroupTopologyDescriptionUpdateRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StreamsGroupTopologyDescriptionUpdateRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "StreamsGroupTopologyDescriptionUpdateRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", topology_epoch: {=i32}, topology_description: {}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.topology_epoch, self.topology_description, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "StreamsGroupTopologyDescriptionUpdateRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", topology_epoch: {=i32}, topology_description: {}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.topology_epoch, self.topology_description, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for StreamsGroupTopologyDescriptionUpdateRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let group_id = rt::read::str(c, true, "group_id")?;
-        let member_id = rt::read::str(c, true, "member_id")?;
-        let topology_epoch = rt::read::i32(c, "topology_epoch")?;
-        let topology_description = <TopologyDescription as rt::Struct>::read(c, v)?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            group_id,
-            member_id,
-            topology_epoch,
-            topology_description,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let group_id = rt::read::str(c, true, "group_id")?;
+            let member_id = rt::read::str(c, true, "member_id")?;
+            let topology_epoch = rt::read::i32(c, "topology_epoch")?;
+            let topology_description = <TopologyDescription as rt::Struct>::read(c, v)?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                group_id,
+                member_id,
+                topology_epoch,
+                topology_description,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -87,25 +94,31 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.group_id, true, "group_id")?;
-        n += rt::write::str_size(self.member_id, true, "member_id")?;
-        n += rt::Struct::size(&self.topology_description, v)?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.group_id, true, "group_id")?;
+            n += rt::write::str_size(self.member_id, true, "member_id")?;
+            n += rt::Struct::size(&self.topology_description, v)?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.group_id, true, "group_id");
-        w.str(self.member_id, true, "member_id");
-        w.i32(self.topology_epoch, "topology_epoch");
-        rt::Struct::write(&self.topology_description, w, v);
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.group_id, true, "group_id");
+            w.str(self.member_id, true, "member_id");
+            w.i32(self.topology_epoch, "topology_epoch");
+            rt::Struct::write(&self.topology_description, w, v);
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -132,6 +145,7 @@ impl<'a> TopologyDescription<'a> {
 }
 
 impl Default for TopologyDescription<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -139,60 +153,80 @@ impl Default for TopologyDescription<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopologyDescription<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopologyDescription {{ subtopologies: {}, global_stores: {}, unknown_tagged_fields: {} }}",
-            self.subtopologies,
-            self.global_stores,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopologyDescription {{ subtopologies: {}, global_stores: {}, unknown_tagged_fields: {} }}",
+                self.subtopologies,
+                self.global_stores,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for TopologyDescription<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let subtopologies =
-            rt::read::array::<TopologyDescriptionSubtopology<'a>>(c, true, v, "topology_description.subtopologies")?;
-        let global_stores =
-            rt::read::array::<TopologyDescriptionGlobalStore<'a>>(c, true, v, "topology_description.global_stores")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topology_description._tagged_fields")?;
-        Ok(Self {
-            subtopologies,
-            global_stores,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let subtopologies = rt::read::array::<TopologyDescriptionSubtopology<'a>>(
+                c,
+                true,
+                v,
+                "topology_description.subtopologies",
+            )?;
+            let global_stores = rt::read::array::<TopologyDescriptionGlobalStore<'a>>(
+                c,
+                true,
+                v,
+                "topology_description.global_stores",
+            )?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topology_description._tagged_fields")?;
+            Ok(Self {
+                subtopologies,
+                global_stores,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::check_array::<TopologyDescriptionSubtopology<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "topology_description.subtopologies",
-        )?;
-        rt::read::check_array::<TopologyDescriptionGlobalStore<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "topology_description.global_stores",
-        )?;
-        rt::read::check_tags(c, "topology_description._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::check_array::<TopologyDescriptionSubtopology<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "topology_description.subtopologies",
+            )?;
+            rt::read::check_array::<TopologyDescriptionGlobalStore<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "topology_description.global_stores",
+            )?;
+            rt::read::check_tags(c, "topology_description._tagged_fields")?;
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_array::<TopologyDescriptionSubtopology<'a>>(c, true, v)?;
-        rt::read::skip_array::<TopologyDescriptionGlobalStore<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_array::<TopologyDescriptionSubtopology<'a>>(c, true, v)?;
+            rt::read::skip_array::<TopologyDescriptionGlobalStore<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -230,22 +264,28 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
-        n += rt::write::array_size(&self.global_stores, true, v, "topology_description.global_stores")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
+            n += rt::write::array_size(&self.global_stores, true, v, "topology_description.global_stores")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.subtopologies, true, v, "topology_description.subtopologies");
-        w.array(&self.global_stores, true, v, "topology_description.global_stores");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.subtopologies, true, v, "topology_description.subtopologies");
+            w.array(&self.global_stores, true, v, "topology_description.global_stores");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -272,6 +312,7 @@ impl<'a> TopologyDescriptionSubtopology<'a> {
 }
 
 impl Default for TopologyDescriptionSubtopology<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -279,14 +320,17 @@ impl Default for TopologyDescriptionSubtopology<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopologyDescriptionSubtopology<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopologyDescriptionSubtopology {{ subtopology_id: \"{=str}\", nodes: {}, unknown_tagged_fields: {} }}",
-            self.subtopology_id,
-            self.nodes,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopologyDescriptionSubtopology {{ subtopology_id: \"{=str}\", nodes: {}, unknown_tagged_fields: {} }}",
+                self.subtopology_id,
+                self.nodes,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -324,11 +368,14 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<TopologyDescriptionNode<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<TopologyDescriptionNode<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -366,30 +413,36 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(
-            self.subtopology_id,
-            true,
-            "topology_description.subtopologies[].subtopology_id",
-        )?;
-        n += rt::write::array_size(&self.nodes, true, v, "topology_description.subtopologies[].nodes")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(
+                self.subtopology_id,
+                true,
+                "topology_description.subtopologies[].subtopology_id",
+            )?;
+            n += rt::write::array_size(&self.nodes, true, v, "topology_description.subtopologies[].nodes")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(
-            self.subtopology_id,
-            true,
-            "topology_description.subtopologies[].subtopology_id",
-        );
-        w.array(&self.nodes, true, v, "topology_description.subtopologies[].nodes");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(
+                self.subtopology_id,
+                true,
+                "topology_description.subtopologies[].subtopology_id",
+            );
+            w.array(&self.nodes, true, v, "topology_description.subtopologies[].nodes");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -416,6 +469,7 @@ impl<'a> TopologyDescriptionGlobalStore<'a> {
 }
 
 impl Default for TopologyDescriptionGlobalStore<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -423,14 +477,17 @@ impl Default for TopologyDescriptionGlobalStore<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopologyDescriptionGlobalStore<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopologyDescriptionGlobalStore {{ source: {}, processor: {}, unknown_tagged_fields: {} }}",
-            self.source,
-            self.processor,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopologyDescriptionGlobalStore {{ source: {}, processor: {}, unknown_tagged_fields: {} }}",
+                self.source,
+                self.processor,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -465,11 +522,14 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
-        <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
+            <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -508,28 +568,34 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::Struct::size(&self.source, v)
-            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
-        n += rt::Struct::size(&self.processor, v)
-            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::Struct::size(&self.source, v)
+                .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+            n += rt::Struct::size(&self.processor, v)
+                .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths, |w| {
-            rt::Struct::write(&self.source, w, v)
-        });
-        w.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths, |w| {
-            rt::Struct::write(&self.processor, w, v)
-        });
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths, |w| {
+                rt::Struct::write(&self.source, w, v)
+            });
+            w.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths, |w| {
+                rt::Struct::write(&self.processor, w, v)
+            });
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -568,6 +634,7 @@ impl<'a> TopologyDescriptionNode<'a> {
 }
 
 impl Default for TopologyDescriptionNode<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -575,8 +642,11 @@ impl Default for TopologyDescriptionNode<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopologyDescriptionNode<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TopologyDescriptionNode {{ name: \"{=str}\", node_type: {=i8}, source_topics: {}, sink_topic: {}, stores: {}, successors: {}, unknown_tagged_fields: {} }}", self.name, self.node_type, self.source_topics, rt::defmt_fmt::OptStr(self.sink_topic), self.stores, self.successors, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TopologyDescriptionNode {{ name: \"{=str}\", node_type: {=i8}, source_topics: {}, sink_topic: {}, stores: {}, successors: {}, unknown_tagged_fields: {} }}", self.name, self.node_type, self.source_topics, rt::defmt_fmt::OptStr(self.sink_topic), self.stores, self.successors, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -633,15 +703,18 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 1)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        rt::read::skip_array::<&'a str>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 1)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            rt::read::skip_array::<&'a str>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -705,69 +778,75 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::str_size(self.name, true, "topology_description.subtopologies[].nodes[].name")?;
-        n += rt::write::array_size(
-            &self.source_topics,
-            true,
-            v,
-            "topology_description.subtopologies[].nodes[].source_topics",
-        )?;
-        n += rt::write::opt_str_size(
-            self.sink_topic,
-            true,
-            true,
-            "topology_description.subtopologies[].nodes[].sink_topic",
-        )?;
-        n += rt::write::array_size(
-            &self.stores,
-            true,
-            v,
-            "topology_description.subtopologies[].nodes[].stores",
-        )?;
-        n += rt::write::array_size(
-            &self.successors,
-            true,
-            v,
-            "topology_description.subtopologies[].nodes[].successors",
-        )?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::str_size(self.name, true, "topology_description.subtopologies[].nodes[].name")?;
+            n += rt::write::array_size(
+                &self.source_topics,
+                true,
+                v,
+                "topology_description.subtopologies[].nodes[].source_topics",
+            )?;
+            n += rt::write::opt_str_size(
+                self.sink_topic,
+                true,
+                true,
+                "topology_description.subtopologies[].nodes[].sink_topic",
+            )?;
+            n += rt::write::array_size(
+                &self.stores,
+                true,
+                v,
+                "topology_description.subtopologies[].nodes[].stores",
+            )?;
+            n += rt::write::array_size(
+                &self.successors,
+                true,
+                v,
+                "topology_description.subtopologies[].nodes[].successors",
+            )?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, true, "topology_description.subtopologies[].nodes[].name");
-        w.i8(self.node_type, "topology_description.subtopologies[].nodes[].node_type");
-        w.array(
-            &self.source_topics,
-            true,
-            v,
-            "topology_description.subtopologies[].nodes[].source_topics",
-        );
-        w.opt_str(
-            self.sink_topic,
-            true,
-            true,
-            "topology_description.subtopologies[].nodes[].sink_topic",
-        );
-        w.array(
-            &self.stores,
-            true,
-            v,
-            "topology_description.subtopologies[].nodes[].stores",
-        );
-        w.array(
-            &self.successors,
-            true,
-            v,
-            "topology_description.subtopologies[].nodes[].successors",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "topology_description.subtopologies[].nodes[].name");
+            w.i8(self.node_type, "topology_description.subtopologies[].nodes[].node_type");
+            w.array(
+                &self.source_topics,
+                true,
+                v,
+                "topology_description.subtopologies[].nodes[].source_topics",
+            );
+            w.opt_str(
+                self.sink_topic,
+                true,
+                true,
+                "topology_description.subtopologies[].nodes[].sink_topic",
+            );
+            w.array(
+                &self.stores,
+                true,
+                v,
+                "topology_description.subtopologies[].nodes[].stores",
+            );
+            w.array(
+                &self.successors,
+                true,
+                v,
+                "topology_description.subtopologies[].nodes[].successors",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1453,6 +1532,7 @@ pub mod owned {
     }
 
     impl Default for StreamsGroupTopologyDescriptionUpdateRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -1465,54 +1545,67 @@ pub mod owned {
     }
 
     impl From<&super::StreamsGroupTopologyDescriptionUpdateRequest<'_>> for StreamsGroupTopologyDescriptionUpdateRequest {
+        #[inline]
         fn from(v: &super::StreamsGroupTopologyDescriptionUpdateRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                member_id: v.member_id.into(),
-                topology_epoch: v.topology_epoch,
-                topology_description: (&v.topology_description).into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    member_id: v.member_id.into(),
+                    topology_epoch: v.topology_epoch,
+                    topology_description: (&v.topology_description).into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for StreamsGroupTopologyDescriptionUpdateRequest {}
 
     impl rt::OwnedStruct for StreamsGroupTopologyDescriptionUpdateRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
-            let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
-            let topology_epoch = rt::read::i32(c, "topology_epoch")?;
-            let topology_description = <TopologyDescription as rt::OwnedStruct>::read(c, v)?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                group_id,
-                member_id,
-                topology_epoch,
-                topology_description,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+                let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
+                let topology_epoch = rt::read::i32(c, "topology_epoch")?;
+                let topology_description = <TopologyDescription as rt::OwnedStruct>::read(c, v)?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    group_id,
+                    member_id,
+                    topology_epoch,
+                    topology_description,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.group_id, true, "group_id")?;
-            n += rt::write::str_size(&self.member_id, true, "member_id")?;
-            n += rt::OwnedStruct::size(&self.topology_description, v)?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.group_id, true, "group_id")?;
+                n += rt::write::str_size(&self.member_id, true, "member_id")?;
+                n += rt::OwnedStruct::size(&self.topology_description, v)?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.str(&self.group_id, true, "group_id");
-            w.str(&self.member_id, true, "member_id");
-            w.i32(self.topology_epoch, "topology_epoch");
-            rt::OwnedStruct::write(&self.topology_description, w, v);
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.str(&self.group_id, true, "group_id");
+                w.str(&self.member_id, true, "member_id");
+                w.i32(self.topology_epoch, "topology_epoch");
+                rt::OwnedStruct::write(&self.topology_description, w, v);
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -1528,6 +1621,7 @@ pub mod owned {
     }
 
     impl Default for TopologyDescription {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopologies: Vec::new(),
@@ -1538,52 +1632,63 @@ pub mod owned {
     }
 
     impl From<&super::TopologyDescription<'_>> for TopologyDescription {
+        #[inline]
         fn from(v: &super::TopologyDescription<'_>) -> Self {
-            Self {
-                subtopologies: v.subtopologies.iter().map(|e| (&e).into()).collect(),
-                global_stores: v.global_stores.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopologies: v.subtopologies.iter().map(|e| (&e).into()).collect(),
+                    global_stores: v.global_stores.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for TopologyDescription {}
 
     impl rt::OwnedStruct for TopologyDescription {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let subtopologies = rt::owned::read_array::<TopologyDescriptionSubtopology, _>(
-                c,
-                true,
-                v,
-                "topology_description.subtopologies",
-            )?;
-            let global_stores = rt::owned::read_array::<TopologyDescriptionGlobalStore, _>(
-                c,
-                true,
-                v,
-                "topology_description.global_stores",
-            )?;
-            let unknown_tagged_fields =
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topology_description._tagged_fields")?);
-            Ok(Self {
-                subtopologies,
-                global_stores,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let subtopologies = rt::owned::read_array::<TopologyDescriptionSubtopology, _>(
+                    c,
+                    true,
+                    v,
+                    "topology_description.subtopologies",
+                )?;
+                let global_stores = rt::owned::read_array::<TopologyDescriptionGlobalStore, _>(
+                    c,
+                    true,
+                    v,
+                    "topology_description.global_stores",
+                )?;
+                let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "topology_description._tagged_fields",
+                )?);
+                Ok(Self {
+                    subtopologies,
+                    global_stores,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
-            n += rt::owned::vec_size(&self.global_stores, true, v, "topology_description.global_stores")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
+                n += rt::owned::vec_size(&self.global_stores, true, v, "topology_description.global_stores")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1606,6 +1711,7 @@ pub mod owned {
     }
 
     impl Default for TopologyDescriptionSubtopology {
+        #[inline]
         fn default() -> Self {
             Self {
                 subtopology_id: rt::CompactString::const_new(""),
@@ -1616,12 +1722,15 @@ pub mod owned {
     }
 
     impl From<&super::TopologyDescriptionSubtopology<'_>> for TopologyDescriptionSubtopology {
+        #[inline]
         fn from(v: &super::TopologyDescriptionSubtopology<'_>) -> Self {
-            Self {
-                subtopology_id: v.subtopology_id.into(),
-                nodes: v.nodes.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    subtopology_id: v.subtopology_id.into(),
+                    nodes: v.nodes.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1654,20 +1763,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(
-                &self.subtopology_id,
-                true,
-                "topology_description.subtopologies[].subtopology_id",
-            )?;
-            n += rt::owned::vec_size(&self.nodes, true, v, "topology_description.subtopologies[].nodes")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(
+                    &self.subtopology_id,
+                    true,
+                    "topology_description.subtopologies[].subtopology_id",
+                )?;
+                n += rt::owned::vec_size(&self.nodes, true, v, "topology_description.subtopologies[].nodes")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1694,6 +1806,7 @@ pub mod owned {
     }
 
     impl Default for TopologyDescriptionGlobalStore {
+        #[inline]
         fn default() -> Self {
             Self {
                 source: TopologyDescriptionNode::default(),
@@ -1704,12 +1817,15 @@ pub mod owned {
     }
 
     impl From<&super::TopologyDescriptionGlobalStore<'_>> for TopologyDescriptionGlobalStore {
+        #[inline]
         fn from(v: &super::TopologyDescriptionGlobalStore<'_>) -> Self {
-            Self {
-                source: (&v.source).into(),
-                processor: (&v.processor).into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    source: (&v.source).into(),
+                    processor: (&v.processor).into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1735,18 +1851,21 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::OwnedStruct::size(&self.source, v)
-                .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
-            n += rt::OwnedStruct::size(&self.processor, v)
-                .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::OwnedStruct::size(&self.source, v)
+                    .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+                n += rt::OwnedStruct::size(&self.processor, v)
+                    .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1783,6 +1902,7 @@ pub mod owned {
     }
 
     impl Default for TopologyDescriptionNode {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1797,16 +1917,19 @@ pub mod owned {
     }
 
     impl From<&super::TopologyDescriptionNode<'_>> for TopologyDescriptionNode {
+        #[inline]
         fn from(v: &super::TopologyDescriptionNode<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                node_type: v.node_type,
-                source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
-                sink_topic: v.sink_topic.map(rt::CompactString::from),
-                stores: v.stores.iter().map(rt::CompactString::from).collect(),
-                successors: v.successors.iter().map(rt::CompactString::from).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    node_type: v.node_type,
+                    source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
+                    sink_topic: v.sink_topic.map(rt::CompactString::from),
+                    stores: v.stores.iter().map(rt::CompactString::from).collect(),
+                    successors: v.successors.iter().map(rt::CompactString::from).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1859,39 +1982,42 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::write::str_size(&self.name, true, "topology_description.subtopologies[].nodes[].name")?;
-            n += rt::owned::vec_size(
-                &self.source_topics,
-                true,
-                v,
-                "topology_description.subtopologies[].nodes[].source_topics",
-            )?;
-            n += rt::write::opt_str_size(
-                self.sink_topic.as_deref(),
-                true,
-                true,
-                "topology_description.subtopologies[].nodes[].sink_topic",
-            )?;
-            n += rt::owned::vec_size(
-                &self.stores,
-                true,
-                v,
-                "topology_description.subtopologies[].nodes[].stores",
-            )?;
-            n += rt::owned::vec_size(
-                &self.successors,
-                true,
-                v,
-                "topology_description.subtopologies[].nodes[].successors",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::write::str_size(&self.name, true, "topology_description.subtopologies[].nodes[].name")?;
+                n += rt::owned::vec_size(
+                    &self.source_topics,
+                    true,
+                    v,
+                    "topology_description.subtopologies[].nodes[].source_topics",
+                )?;
+                n += rt::write::opt_str_size(
+                    self.sink_topic.as_deref(),
+                    true,
+                    true,
+                    "topology_description.subtopologies[].nodes[].sink_topic",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.stores,
+                    true,
+                    v,
+                    "topology_description.subtopologies[].nodes[].stores",
+                )?;
+                n += rt::owned::vec_size(
+                    &self.successors,
+                    true,
+                    v,
+                    "topology_description.subtopologies[].nodes[].successors",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1931,6 +2057,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for StreamsGroupTopologyDescriptionUpdateRequest {
         type View<'a> = super::StreamsGroupTopologyDescriptionUpdateRequest<'a>;
+        #[inline]
         fn from_view(v: &super::StreamsGroupTopologyDescriptionUpdateRequest<'_>) -> Self {
             Self::from(v)
         }

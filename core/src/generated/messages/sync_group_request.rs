@@ -49,6 +49,7 @@ impl<'a> SyncGroupRequest<'a> {
 }
 
 impl Default for SyncGroupRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -56,8 +57,11 @@ impl Default for SyncGroupRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SyncGroupRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "SyncGroupRequest {{ group_id: \"{=str}\", generation_id: {=i32}, member_id: \"{=str}\", group_instance_id: {}, protocol_type: {}, protocol_name: {}, assignments: {}, unknown_tagged_fields: {} }}", self.group_id, self.generation_id, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), rt::defmt_fmt::OptStr(self.protocol_type), rt::defmt_fmt::OptStr(self.protocol_name), self.assignments, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "SyncGroupRequest {{ group_id: \"{=str}\", generation_id: {=i32}, member_id: \"{=str}\", group_instance_id: {}, protocol_type: {}, protocol_name: {}, assignments: {}, unknown_tagged_fields: {} }}", self.group_id, self.generation_id, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), rt::defmt_fmt::OptStr(self.protocol_type), rt::defmt_fmt::OptStr(self.protocol_name), self.assignments, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -147,57 +151,63 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
-        n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
-        if v >= 3 {
-            n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "group_instance_id")?;
-        }
-        if v <= 2 && self.group_instance_id.is_some() {
-            return Err(rt::write::not_in_version("group_instance_id"));
-        }
-        if v >= 5 {
-            n += rt::write::opt_str_size(self.protocol_type, v >= 4, v >= 5, "protocol_type")?;
-        }
-        if v >= 5 {
-            n += rt::write::opt_str_size(self.protocol_name, v >= 4, v >= 5, "protocol_name")?;
-        }
-        n += rt::write::array_size(&self.assignments, v >= 4, v, "assignments")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
+            n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "group_instance_id")?;
             }
-        }
-        Ok(n)
+            if v <= 2 && self.group_instance_id.is_some() {
+                return Err(rt::write::not_in_version("group_instance_id"));
+            }
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.protocol_type, v >= 4, v >= 5, "protocol_type")?;
+            }
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.protocol_name, v >= 4, v >= 5, "protocol_name")?;
+            }
+            n += rt::write::array_size(&self.assignments, v >= 4, v, "assignments")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && self.group_instance_id.is_some() {
-            w.fail(rt::write::not_in_version("group_instance_id"));
-        }
-        w.str(self.group_id, v >= 4, "group_id");
-        w.i32(self.generation_id, "generation_id");
-        w.str(self.member_id, v >= 4, "member_id");
-        if v >= 3 {
-            w.opt_str(self.group_instance_id, v >= 4, v >= 3, "group_instance_id");
-        }
-        if v >= 5 {
-            w.opt_str(self.protocol_type, v >= 4, v >= 5, "protocol_type");
-        }
-        if v >= 5 {
-            w.opt_str(self.protocol_name, v >= 4, v >= 5, "protocol_name");
-        }
-        w.array(&self.assignments, v >= 4, v, "assignments");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && self.group_instance_id.is_some() {
+                w.fail(rt::write::not_in_version("group_instance_id"));
+            }
+            w.str(self.group_id, v >= 4, "group_id");
+            w.i32(self.generation_id, "generation_id");
+            w.str(self.member_id, v >= 4, "member_id");
+            if v >= 3 {
+                w.opt_str(self.group_instance_id, v >= 4, v >= 3, "group_instance_id");
+            }
+            if v >= 5 {
+                w.opt_str(self.protocol_type, v >= 4, v >= 5, "protocol_type");
+            }
+            if v >= 5 {
+                w.opt_str(self.protocol_name, v >= 4, v >= 5, "protocol_name");
+            }
+            w.array(&self.assignments, v >= 4, v, "assignments");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -224,6 +234,7 @@ impl<'a> SyncGroupRequestAssignment<'a> {
 }
 
 impl Default for SyncGroupRequestAssignment<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -231,14 +242,11 @@ impl Default for SyncGroupRequestAssignment<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SyncGroupRequestAssignment<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "SyncGroupRequestAssignment {{ member_id: \"{=str}\", assignment: {=[u8]}, unknown_tagged_fields: {} }}",
-            self.member_id,
-            self.assignment,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "SyncGroupRequestAssignment {{ member_id: \"{=str}\", assignment: {=[u8]}, unknown_tagged_fields: {} }}", self.member_id, self.assignment, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -274,13 +282,16 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 4)?;
-        rt::read::skip_bytes(c, v >= 4)?;
-        if v >= 4 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 4)?;
+            rt::read::skip_bytes(c, v >= 4)?;
+            if v >= 4 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -311,30 +322,36 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.member_id, v >= 4, "assignments[].member_id")?;
-        n += rt::write::bytes_size(self.assignment, v >= 4, "assignments[].assignment")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("assignments[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.member_id, v >= 4, "assignments[].member_id")?;
+            n += rt::write::bytes_size(self.assignment, v >= 4, "assignments[].assignment")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("assignments[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.member_id, v >= 4, "assignments[].member_id");
-        w.bytes(self.assignment, v >= 4, "assignments[].assignment");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "assignments[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.member_id, v >= 4, "assignments[].member_id");
+            w.bytes(self.assignment, v >= 4, "assignments[].assignment");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "assignments[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -573,6 +590,7 @@ pub mod owned {
     }
 
     impl Default for SyncGroupRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 group_id: rt::CompactString::const_new(""),
@@ -588,17 +606,20 @@ pub mod owned {
     }
 
     impl From<&super::SyncGroupRequest<'_>> for SyncGroupRequest {
+        #[inline]
         fn from(v: &super::SyncGroupRequest<'_>) -> Self {
-            Self {
-                group_id: v.group_id.into(),
-                generation_id: v.generation_id,
-                member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
-                protocol_type: v.protocol_type.map(rt::CompactString::from),
-                protocol_name: v.protocol_name.map(rt::CompactString::from),
-                assignments: v.assignments.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    group_id: v.group_id.into(),
+                    generation_id: v.generation_id,
+                    member_id: v.member_id.into(),
+                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    protocol_type: v.protocol_type.map(rt::CompactString::from),
+                    protocol_name: v.protocol_name.map(rt::CompactString::from),
+                    assignments: v.assignments.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -643,57 +664,68 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
-            n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
-            if v >= 3 {
-                n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id")?;
-            }
-            if v <= 2 && self.group_instance_id.is_some() {
-                return Err(rt::write::not_in_version("group_instance_id"));
-            }
-            if v >= 5 {
-                n += rt::write::opt_str_size(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type")?;
-            }
-            if v >= 5 {
-                n += rt::write::opt_str_size(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name")?;
-            }
-            n += rt::owned::vec_size(&self.assignments, v >= 4, v, "assignments")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
+                n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
+                if v >= 3 {
+                    n += rt::write::opt_str_size(
+                        self.group_instance_id.as_deref(),
+                        v >= 4,
+                        v >= 3,
+                        "group_instance_id",
+                    )?;
                 }
-            }
-            Ok(n)
+                if v <= 2 && self.group_instance_id.is_some() {
+                    return Err(rt::write::not_in_version("group_instance_id"));
+                }
+                if v >= 5 {
+                    n += rt::write::opt_str_size(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type")?;
+                }
+                if v >= 5 {
+                    n += rt::write::opt_str_size(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name")?;
+                }
+                n += rt::owned::vec_size(&self.assignments, v >= 4, v, "assignments")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 2 && self.group_instance_id.is_some() {
-                w.fail(rt::write::not_in_version("group_instance_id"));
-            }
-            w.str(&self.group_id, v >= 4, "group_id");
-            w.i32(self.generation_id, "generation_id");
-            w.str(&self.member_id, v >= 4, "member_id");
-            if v >= 3 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id");
-            }
-            if v >= 5 {
-                w.opt_str(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type");
-            }
-            if v >= 5 {
-                w.opt_str(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name");
-            }
-            rt::owned::write_vec(w, &self.assignments, v >= 4, v, "assignments");
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 2 && self.group_instance_id.is_some() {
+                    w.fail(rt::write::not_in_version("group_instance_id"));
+                }
+                w.str(&self.group_id, v >= 4, "group_id");
+                w.i32(self.generation_id, "generation_id");
+                w.str(&self.member_id, v >= 4, "member_id");
+                if v >= 3 {
+                    w.opt_str(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id");
+                }
+                if v >= 5 {
+                    w.opt_str(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type");
+                }
+                if v >= 5 {
+                    w.opt_str(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name");
+                }
+                rt::owned::write_vec(w, &self.assignments, v >= 4, v, "assignments");
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -709,6 +741,7 @@ pub mod owned {
     }
 
     impl Default for SyncGroupRequestAssignment {
+        #[inline]
         fn default() -> Self {
             Self {
                 member_id: rt::CompactString::const_new(""),
@@ -719,12 +752,15 @@ pub mod owned {
     }
 
     impl From<&super::SyncGroupRequestAssignment<'_>> for SyncGroupRequestAssignment {
+        #[inline]
         fn from(v: &super::SyncGroupRequestAssignment<'_>) -> Self {
-            Self {
-                member_id: v.member_id.into(),
-                assignment: v.assignment.to_vec(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    member_id: v.member_id.into(),
+                    assignment: v.assignment.to_vec(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -749,20 +785,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.member_id, v >= 4, "assignments[].member_id")?;
-            n += rt::write::bytes_size(&self.assignment, v >= 4, "assignments[].assignment")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("assignments[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.member_id, v >= 4, "assignments[].member_id")?;
+                n += rt::write::bytes_size(&self.assignment, v >= 4, "assignments[].assignment")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("assignments[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -779,6 +818,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for SyncGroupRequest {
         type View<'a> = super::SyncGroupRequest<'a>;
+        #[inline]
         fn from_view(v: &super::SyncGroupRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -42,6 +42,7 @@ impl<'a> SyncGroupResponse<'a> {
 }
 
 impl Default for SyncGroupResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -49,8 +50,11 @@ impl Default for SyncGroupResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SyncGroupResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "SyncGroupResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, protocol_type: {}, protocol_name: {}, assignment: {=[u8]}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.protocol_type), rt::defmt_fmt::OptStr(self.protocol_name), self.assignment, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "SyncGroupResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, protocol_type: {}, protocol_name: {}, assignment: {=[u8]}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.protocol_type), rt::defmt_fmt::OptStr(self.protocol_name), self.assignment, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -123,47 +127,53 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        if v >= 1 {
-            n += 4;
-        }
-        if v >= 5 {
-            n += rt::write::opt_str_size(self.protocol_type, v >= 4, v >= 5, "protocol_type")?;
-        }
-        if v >= 5 {
-            n += rt::write::opt_str_size(self.protocol_name, v >= 4, v >= 5, "protocol_name")?;
-        }
-        n += rt::write::bytes_size(self.assignment, v >= 4, "assignment")?;
-        if v >= 4 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            if v >= 1 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.protocol_type, v >= 4, v >= 5, "protocol_type")?;
+            }
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.protocol_name, v >= 4, v >= 5, "protocol_name")?;
+            }
+            n += rt::write::bytes_size(self.assignment, v >= 4, "assignment")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-        }
-        w.i16(self.error_code, "error_code");
-        if v >= 5 {
-            w.opt_str(self.protocol_type, v >= 4, v >= 5, "protocol_type");
-        }
-        if v >= 5 {
-            w.opt_str(self.protocol_name, v >= 4, v >= 5, "protocol_name");
-        }
-        w.bytes(self.assignment, v >= 4, "assignment");
-        if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            w.i16(self.error_code, "error_code");
+            if v >= 5 {
+                w.opt_str(self.protocol_type, v >= 4, v >= 5, "protocol_type");
+            }
+            if v >= 5 {
+                w.opt_str(self.protocol_name, v >= 4, v >= 5, "protocol_name");
+            }
+            w.bytes(self.assignment, v >= 4, "assignment");
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -318,6 +328,7 @@ pub mod owned {
     }
 
     impl Default for SyncGroupResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -331,15 +342,18 @@ pub mod owned {
     }
 
     impl From<&super::SyncGroupResponse<'_>> for SyncGroupResponse {
+        #[inline]
         fn from(v: &super::SyncGroupResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                protocol_type: v.protocol_type.map(rt::CompactString::from),
-                protocol_name: v.protocol_name.map(rt::CompactString::from),
-                assignment: v.assignment.to_vec(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    protocol_type: v.protocol_type.map(rt::CompactString::from),
+                    protocol_name: v.protocol_name.map(rt::CompactString::from),
+                    assignment: v.assignment.to_vec(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -380,52 +394,59 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            if v >= 1 {
-                n += 4;
-            }
-            if v >= 5 {
-                n += rt::write::opt_str_size(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type")?;
-            }
-            if v >= 5 {
-                n += rt::write::opt_str_size(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name")?;
-            }
-            n += rt::write::bytes_size(&self.assignment, v >= 4, "assignment")?;
-            if v >= 4 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                if v >= 1 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v >= 5 {
+                    n += rt::write::opt_str_size(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type")?;
+                }
+                if v >= 5 {
+                    n += rt::write::opt_str_size(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name")?;
+                }
+                n += rt::write::bytes_size(&self.assignment, v >= 4, "assignment")?;
+                if v >= 4 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms");
-            }
-            w.i16(self.error_code, "error_code");
-            if v >= 5 {
-                w.opt_str(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type");
-            }
-            if v >= 5 {
-                w.opt_str(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name");
-            }
-            w.bytes(&self.assignment, v >= 4, "assignment");
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v >= 1 {
+                    w.i32(self.throttle_time_ms, "throttle_time_ms");
+                }
+                w.i16(self.error_code, "error_code");
+                if v >= 5 {
+                    w.opt_str(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type");
+                }
+                if v >= 5 {
+                    w.opt_str(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name");
+                }
+                w.bytes(&self.assignment, v >= 4, "assignment");
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
     impl rt::OwnedMessage for SyncGroupResponse {
         type View<'a> = super::SyncGroupResponse<'a>;
+        #[inline]
         fn from_view(v: &super::SyncGroupResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -52,6 +52,7 @@ impl<'a> TxnOffsetCommitRequest<'a> {
 }
 
 impl Default for TxnOffsetCommitRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -59,58 +60,64 @@ impl Default for TxnOffsetCommitRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TxnOffsetCommitRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TxnOffsetCommitRequest {{ transactional_id: \"{=str}\", group_id: \"{=str}\", producer_id: {=i64}, producer_epoch: {=i16}, generation_id_or_member_epoch: {=i32}, member_id: \"{=str}\", group_instance_id: {}, topics: {}, unknown_tagged_fields: {} }}", self.transactional_id, self.group_id, self.producer_id, self.producer_epoch, self.generation_id_or_member_epoch, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.topics, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TxnOffsetCommitRequest {{ transactional_id: \"{=str}\", group_id: \"{=str}\", producer_id: {=i64}, producer_epoch: {=i16}, generation_id_or_member_epoch: {=i32}, member_id: \"{=str}\", group_instance_id: {}, topics: {}, unknown_tagged_fields: {} }}", self.transactional_id, self.group_id, self.producer_id, self.producer_epoch, self.generation_id_or_member_epoch, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.topics, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for TxnOffsetCommitRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
-        let group_id = rt::read::str(c, v >= 3, "group_id")?;
-        let r: [u8; 10] = match rt::read::run::<10>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i64(c, "producer_id")?;
-                rt::read::i16(c, "producer_epoch")?;
-                return Err(rt::read::short(c, "producer_id"));
-            }
-        };
-        let producer_id = rt::read::i64_at::<10, 0>(&r);
-        let producer_epoch = rt::read::i16_at::<10, 8>(&r);
-        let generation_id_or_member_epoch = if v >= 3 {
-            rt::read::i32(c, "generation_id_or_member_epoch")?
-        } else {
-            -1_i32
-        };
-        let member_id = if v >= 3 {
-            rt::read::str(c, v >= 3, "member_id")?
-        } else {
-            ""
-        };
-        let group_instance_id = if v >= 3 {
-            rt::read::opt_str(c, v >= 3, v >= 3, "group_instance_id")?
-        } else {
-            None
-        };
-        let topics = rt::read::array::<TxnOffsetCommitRequestTopic<'a>>(c, v >= 3, v, "topics")?;
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            transactional_id,
-            group_id,
-            producer_id,
-            producer_epoch,
-            generation_id_or_member_epoch,
-            member_id,
-            group_instance_id,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
+            let group_id = rt::read::str(c, v >= 3, "group_id")?;
+            let r: [u8; 10] = match rt::read::run::<10>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "producer_id")?;
+                    rt::read::i16(c, "producer_epoch")?;
+                    return Err(rt::read::short(c, "producer_id"));
+                }
+            };
+            let producer_id = rt::read::i64_at::<10, 0>(&r);
+            let producer_epoch = rt::read::i16_at::<10, 8>(&r);
+            let generation_id_or_member_epoch = if v >= 3 {
+                rt::read::i32(c, "generation_id_or_member_epoch")?
+            } else {
+                -1_i32
+            };
+            let member_id = if v >= 3 {
+                rt::read::str(c, v >= 3, "member_id")?
+            } else {
+                ""
+            };
+            let group_instance_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 3, v >= 3, "group_instance_id")?
+            } else {
+                None
+            };
+            let topics = rt::read::array::<TxnOffsetCommitRequestTopic<'a>>(c, v >= 3, v, "topics")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                transactional_id,
+                group_id,
+                producer_id,
+                producer_epoch,
+                generation_id_or_member_epoch,
+                member_id,
+                group_instance_id,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -151,70 +158,76 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 10;
-        n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
-        n += rt::write::str_size(self.group_id, v >= 3, "group_id")?;
-        if v >= 3 {
-            n += 4;
-        }
-        if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
-            return Err(rt::write::not_in_version("generation_id_or_member_epoch"));
-        }
-        if v >= 3 {
-            n += rt::write::str_size(self.member_id, v >= 3, "member_id")?;
-        }
-        if v <= 2 && !self.member_id.is_empty() {
-            return Err(rt::write::not_in_version("member_id"));
-        }
-        if v >= 3 {
-            n += rt::write::opt_str_size(self.group_instance_id, v >= 3, v >= 3, "group_instance_id")?;
-        }
-        if v <= 2 && self.group_instance_id.is_some() {
-            return Err(rt::write::not_in_version("group_instance_id"));
-        }
-        n += rt::write::array_size(&self.topics, v >= 3, v, "topics")?;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 10;
+            n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
+            n += rt::write::str_size(self.group_id, v >= 3, "group_id")?;
+            if v >= 3 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
+                return Err(rt::write::not_in_version("generation_id_or_member_epoch"));
+            }
+            if v >= 3 {
+                n += rt::write::str_size(self.member_id, v >= 3, "member_id")?;
+            }
+            if v <= 2 && !self.member_id.is_empty() {
+                return Err(rt::write::not_in_version("member_id"));
+            }
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 3, v >= 3, "group_instance_id")?;
+            }
+            if v <= 2 && self.group_instance_id.is_some() {
+                return Err(rt::write::not_in_version("group_instance_id"));
+            }
+            n += rt::write::array_size(&self.topics, v >= 3, v, "topics")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
-            w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
-        }
-        if v <= 2 && !self.member_id.is_empty() {
-            w.fail(rt::write::not_in_version("member_id"));
-        }
-        if v <= 2 && self.group_instance_id.is_some() {
-            w.fail(rt::write::not_in_version("group_instance_id"));
-        }
-        w.str(self.transactional_id, v >= 3, "transactional_id");
-        w.str(self.group_id, v >= 3, "group_id");
-        w.i64(self.producer_id, "producer_id");
-        w.i16(self.producer_epoch, "producer_epoch");
-        if v >= 3 {
-            w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch");
-        }
-        if v >= 3 {
-            w.str(self.member_id, v >= 3, "member_id");
-        }
-        if v >= 3 {
-            w.opt_str(self.group_instance_id, v >= 3, v >= 3, "group_instance_id");
-        }
-        w.array(&self.topics, v >= 3, v, "topics");
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
+                w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
+            }
+            if v <= 2 && !self.member_id.is_empty() {
+                w.fail(rt::write::not_in_version("member_id"));
+            }
+            if v <= 2 && self.group_instance_id.is_some() {
+                w.fail(rt::write::not_in_version("group_instance_id"));
+            }
+            w.str(self.transactional_id, v >= 3, "transactional_id");
+            w.str(self.group_id, v >= 3, "group_id");
+            w.i64(self.producer_id, "producer_id");
+            w.i16(self.producer_epoch, "producer_epoch");
+            if v >= 3 {
+                w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch");
+            }
+            if v >= 3 {
+                w.str(self.member_id, v >= 3, "member_id");
+            }
+            if v >= 3 {
+                w.opt_str(self.group_instance_id, v >= 3, v >= 3, "group_instance_id");
+            }
+            w.array(&self.topics, v >= 3, v, "topics");
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -244,6 +257,7 @@ impl<'a> TxnOffsetCommitRequestTopic<'a> {
 }
 
 impl Default for TxnOffsetCommitRequestTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -251,8 +265,11 @@ impl Default for TxnOffsetCommitRequestTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TxnOffsetCommitRequestTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TxnOffsetCommitRequestTopic {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TxnOffsetCommitRequestTopic {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -303,18 +320,21 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 5 {
-            rt::read::skip_str(c, v >= 3)?;
-        }
-        if v >= 6 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip_array::<TxnOffsetCommitRequestPartition<'a>>(c, v >= 3, v)?;
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 5 {
+                rt::read::skip_str(c, v >= 3)?;
+            }
+            if v >= 6 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip_array::<TxnOffsetCommitRequestPartition<'a>>(c, v >= 3, v)?;
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -347,40 +367,46 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 5 {
-            n += rt::write::str_size(self.name, v >= 3, "topics[].name")?;
-        }
-        if v >= 6 {
-            n += 16;
-        }
-        n += rt::write::array_size(&self.partitions, v >= 3, v, "topics[].partitions")?;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 5 {
+                n += rt::write::str_size(self.name, v >= 3, "topics[].name")?;
             }
-        }
-        Ok(n)
+            if v >= 6 {
+                n += 16;
+            }
+            n += rt::write::array_size(&self.partitions, v >= 3, v, "topics[].partitions")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 5 {
-            w.str(self.name, v >= 3, "topics[].name");
-        }
-        if v >= 6 {
-            w.uuid(self.topic_id, "topics[].topic_id");
-        }
-        w.array(&self.partitions, v >= 3, v, "topics[].partitions");
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 5 {
+                w.str(self.name, v >= 3, "topics[].name");
+            }
+            if v >= 6 {
+                w.uuid(self.topic_id, "topics[].topic_id");
+            }
+            w.array(&self.partitions, v >= 3, v, "topics[].partitions");
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -413,6 +439,7 @@ impl<'a> TxnOffsetCommitRequestPartition<'a> {
 }
 
 impl Default for TxnOffsetCommitRequestPartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -420,8 +447,11 @@ impl Default for TxnOffsetCommitRequestPartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TxnOffsetCommitRequestPartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TxnOffsetCommitRequestPartition {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, committed_metadata: {}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, rt::defmt_fmt::OptStr(self.committed_metadata), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TxnOffsetCommitRequestPartition {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, committed_metadata: {}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, rt::defmt_fmt::OptStr(self.committed_metadata), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -483,16 +513,19 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 12)?;
-        if v >= 2 {
-            rt::read::skip(c, 4)?;
-        }
-        rt::read::skip_str(c, v >= 3)?;
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 12)?;
+            if v >= 2 {
+                rt::read::skip(c, 4)?;
+            }
+            rt::read::skip_str(c, v >= 3)?;
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -533,49 +566,55 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        if v >= 2 {
-            n += 4;
-        }
-        n += rt::write::opt_str_size(
-            self.committed_metadata,
-            v >= 3,
-            true,
-            "topics[].partitions[].committed_metadata",
-        )?;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            if v >= 2 {
+                n += 4;
             }
-        }
-        Ok(n)
+            n += rt::write::opt_str_size(
+                self.committed_metadata,
+                v >= 3,
+                true,
+                "topics[].partitions[].committed_metadata",
+            )?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i64(self.committed_offset, "topics[].partitions[].committed_offset");
-        if v >= 2 {
-            w.i32(
-                self.committed_leader_epoch,
-                "topics[].partitions[].committed_leader_epoch",
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i64(self.committed_offset, "topics[].partitions[].committed_offset");
+            if v >= 2 {
+                w.i32(
+                    self.committed_leader_epoch,
+                    "topics[].partitions[].committed_leader_epoch",
+                );
+            }
+            w.opt_str(
+                self.committed_metadata,
+                v >= 3,
+                true,
+                "topics[].partitions[].committed_metadata",
             );
-        }
-        w.opt_str(
-            self.committed_metadata,
-            v >= 3,
-            true,
-            "topics[].partitions[].committed_metadata",
-        );
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
-        };
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -930,6 +969,7 @@ pub mod owned {
     }
 
     impl Default for TxnOffsetCommitRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 transactional_id: rt::CompactString::const_new(""),
@@ -946,137 +986,154 @@ pub mod owned {
     }
 
     impl From<&super::TxnOffsetCommitRequest<'_>> for TxnOffsetCommitRequest {
+        #[inline]
         fn from(v: &super::TxnOffsetCommitRequest<'_>) -> Self {
-            Self {
-                transactional_id: v.transactional_id.into(),
-                group_id: v.group_id.into(),
-                producer_id: v.producer_id,
-                producer_epoch: v.producer_epoch,
-                generation_id_or_member_epoch: v.generation_id_or_member_epoch,
-                member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    transactional_id: v.transactional_id.into(),
+                    group_id: v.group_id.into(),
+                    producer_id: v.producer_id,
+                    producer_epoch: v.producer_epoch,
+                    generation_id_or_member_epoch: v.generation_id_or_member_epoch,
+                    member_id: v.member_id.into(),
+                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for TxnOffsetCommitRequest {}
 
     impl rt::OwnedStruct for TxnOffsetCommitRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let transactional_id = rt::CompactString::from(rt::read::str(c, v >= 3, "transactional_id")?);
-            let group_id = rt::CompactString::from(rt::read::str(c, v >= 3, "group_id")?);
-            let r: [u8; 10] = match rt::read::run::<10>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i64(c, "producer_id")?;
-                    rt::read::i16(c, "producer_epoch")?;
-                    return Err(rt::read::short(c, "producer_id"));
-                }
-            };
-            let producer_id = rt::read::i64_at::<10, 0>(&r);
-            let producer_epoch = rt::read::i16_at::<10, 8>(&r);
-            let generation_id_or_member_epoch = if v >= 3 {
-                rt::read::i32(c, "generation_id_or_member_epoch")?
-            } else {
-                -1_i32
-            };
-            let member_id = if v >= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "member_id")?)
-            } else {
-                rt::CompactString::const_new("")
-            };
-            let group_instance_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 3, v >= 3, "group_instance_id")?.map(rt::CompactString::from)
-            } else {
-                None
-            };
-            let topics = rt::owned::read_array::<TxnOffsetCommitRequestTopic, _>(c, v >= 3, v, "topics")?;
-            let unknown_tagged_fields = if v >= 3 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                transactional_id,
-                group_id,
-                producer_id,
-                producer_epoch,
-                generation_id_or_member_epoch,
-                member_id,
-                group_instance_id,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let transactional_id = rt::CompactString::from(rt::read::str(c, v >= 3, "transactional_id")?);
+                let group_id = rt::CompactString::from(rt::read::str(c, v >= 3, "group_id")?);
+                let r: [u8; 10] = match rt::read::run::<10>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i64(c, "producer_id")?;
+                        rt::read::i16(c, "producer_epoch")?;
+                        return Err(rt::read::short(c, "producer_id"));
+                    }
+                };
+                let producer_id = rt::read::i64_at::<10, 0>(&r);
+                let producer_epoch = rt::read::i16_at::<10, 8>(&r);
+                let generation_id_or_member_epoch = if v >= 3 {
+                    rt::read::i32(c, "generation_id_or_member_epoch")?
+                } else {
+                    -1_i32
+                };
+                let member_id = if v >= 3 {
+                    rt::CompactString::from(rt::read::str(c, v >= 3, "member_id")?)
+                } else {
+                    rt::CompactString::const_new("")
+                };
+                let group_instance_id = if v >= 3 {
+                    rt::read::opt_str(c, v >= 3, v >= 3, "group_instance_id")?.map(rt::CompactString::from)
+                } else {
+                    None
+                };
+                let topics = rt::owned::read_array::<TxnOffsetCommitRequestTopic, _>(c, v >= 3, v, "topics")?;
+                let unknown_tagged_fields = if v >= 3 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    transactional_id,
+                    group_id,
+                    producer_id,
+                    producer_epoch,
+                    generation_id_or_member_epoch,
+                    member_id,
+                    group_instance_id,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 10;
-            n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
-            n += rt::write::str_size(&self.group_id, v >= 3, "group_id")?;
-            if v >= 3 {
-                n += 4;
-            }
-            if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
-                return Err(rt::write::not_in_version("generation_id_or_member_epoch"));
-            }
-            if v >= 3 {
-                n += rt::write::str_size(&self.member_id, v >= 3, "member_id")?;
-            }
-            if v <= 2 && !self.member_id.is_empty() {
-                return Err(rt::write::not_in_version("member_id"));
-            }
-            if v >= 3 {
-                n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 3, v >= 3, "group_instance_id")?;
-            }
-            if v <= 2 && self.group_instance_id.is_some() {
-                return Err(rt::write::not_in_version("group_instance_id"));
-            }
-            n += rt::owned::vec_size(&self.topics, v >= 3, v, "topics")?;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 10;
+                n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
+                n += rt::write::str_size(&self.group_id, v >= 3, "group_id")?;
+                if v >= 3 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
+                    return Err(rt::write::not_in_version("generation_id_or_member_epoch"));
+                }
+                if v >= 3 {
+                    n += rt::write::str_size(&self.member_id, v >= 3, "member_id")?;
+                }
+                if v <= 2 && !self.member_id.is_empty() {
+                    return Err(rt::write::not_in_version("member_id"));
+                }
+                if v >= 3 {
+                    n += rt::write::opt_str_size(
+                        self.group_instance_id.as_deref(),
+                        v >= 3,
+                        v >= 3,
+                        "group_instance_id",
+                    )?;
+                }
+                if v <= 2 && self.group_instance_id.is_some() {
+                    return Err(rt::write::not_in_version("group_instance_id"));
+                }
+                n += rt::owned::vec_size(&self.topics, v >= 3, v, "topics")?;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
-                w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
-            }
-            if v <= 2 && !self.member_id.is_empty() {
-                w.fail(rt::write::not_in_version("member_id"));
-            }
-            if v <= 2 && self.group_instance_id.is_some() {
-                w.fail(rt::write::not_in_version("group_instance_id"));
-            }
-            w.str(&self.transactional_id, v >= 3, "transactional_id");
-            w.str(&self.group_id, v >= 3, "group_id");
-            if let Some(r) = w.run::<10>("producer_id") {
-                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-            }
-            if v >= 3 {
-                w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch");
-            }
-            if v >= 3 {
-                w.str(&self.member_id, v >= 3, "member_id");
-            }
-            if v >= 3 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 3, v >= 3, "group_instance_id");
-            }
-            rt::owned::write_vec(w, &self.topics, v >= 3, v, "topics");
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
+                    w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
+                }
+                if v <= 2 && !self.member_id.is_empty() {
+                    w.fail(rt::write::not_in_version("member_id"));
+                }
+                if v <= 2 && self.group_instance_id.is_some() {
+                    w.fail(rt::write::not_in_version("group_instance_id"));
+                }
+                w.str(&self.transactional_id, v >= 3, "transactional_id");
+                w.str(&self.group_id, v >= 3, "group_id");
+                if let Some(r) = w.run::<10>("producer_id") {
+                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                    r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                }
+                if v >= 3 {
+                    w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch");
+                }
+                if v >= 3 {
+                    w.str(&self.member_id, v >= 3, "member_id");
+                }
+                if v >= 3 {
+                    w.opt_str(self.group_instance_id.as_deref(), v >= 3, v >= 3, "group_instance_id");
+                }
+                rt::owned::write_vec(w, &self.topics, v >= 3, v, "topics");
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1094,6 +1151,7 @@ pub mod owned {
     }
 
     impl Default for TxnOffsetCommitRequestTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1105,13 +1163,16 @@ pub mod owned {
     }
 
     impl From<&super::TxnOffsetCommitRequestTopic<'_>> for TxnOffsetCommitRequestTopic {
+        #[inline]
         fn from(v: &super::TxnOffsetCommitRequestTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1147,25 +1208,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 5 {
-                n += rt::write::str_size(&self.name, v >= 3, "topics[].name")?;
-            }
-            if v >= 6 {
-                n += 16;
-            }
-            n += rt::owned::vec_size(&self.partitions, v >= 3, v, "topics[].partitions")?;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 5 {
+                    n += rt::write::str_size(&self.name, v >= 3, "topics[].name")?;
                 }
-            }
-            Ok(n)
+                if v >= 6 {
+                    n += 16;
+                }
+                n += rt::owned::vec_size(&self.partitions, v >= 3, v, "topics[].partitions")?;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1201,6 +1265,7 @@ pub mod owned {
     }
 
     impl Default for TxnOffsetCommitRequestPartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1213,14 +1278,17 @@ pub mod owned {
     }
 
     impl From<&super::TxnOffsetCommitRequestPartition<'_>> for TxnOffsetCommitRequestPartition {
+        #[inline]
         fn from(v: &super::TxnOffsetCommitRequestPartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                committed_offset: v.committed_offset,
-                committed_leader_epoch: v.committed_leader_epoch,
-                committed_metadata: v.committed_metadata.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    committed_offset: v.committed_offset,
+                    committed_leader_epoch: v.committed_leader_epoch,
+                    committed_metadata: v.committed_metadata.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1262,27 +1330,30 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            if v >= 2 {
-                n += 4;
-            }
-            n += rt::write::opt_str_size(
-                self.committed_metadata.as_deref(),
-                v >= 3,
-                true,
-                "topics[].partitions[].committed_metadata",
-            )?;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                if v >= 2 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                n += rt::write::opt_str_size(
+                    self.committed_metadata.as_deref(),
+                    v >= 3,
+                    true,
+                    "topics[].partitions[].committed_metadata",
+                )?;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1313,6 +1384,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for TxnOffsetCommitRequest {
         type View<'a> = super::TxnOffsetCommitRequest<'a>;
+        #[inline]
         fn from_view(v: &super::TxnOffsetCommitRequest<'_>) -> Self {
             Self::from(v)
         }

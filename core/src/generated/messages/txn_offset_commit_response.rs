@@ -33,6 +33,7 @@ impl<'a> TxnOffsetCommitResponse<'a> {
 }
 
 impl Default for TxnOffsetCommitResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,32 +41,38 @@ impl Default for TxnOffsetCommitResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TxnOffsetCommitResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TxnOffsetCommitResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
-            self.throttle_time_ms,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TxnOffsetCommitResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+                self.throttle_time_ms,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for TxnOffsetCommitResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let topics = rt::read::array::<TxnOffsetCommitResponseTopic<'a>>(c, v >= 3, v, "topics")?;
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let topics = rt::read::array::<TxnOffsetCommitResponseTopic<'a>>(c, v >= 3, v, "topics")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -85,29 +92,35 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.topics, v >= 3, v, "topics")?;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.topics, v >= 3, v, "topics")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.array(&self.topics, v >= 3, v, "topics");
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.array(&self.topics, v >= 3, v, "topics");
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -137,6 +150,7 @@ impl<'a> TxnOffsetCommitResponseTopic<'a> {
 }
 
 impl Default for TxnOffsetCommitResponseTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -144,8 +158,11 @@ impl Default for TxnOffsetCommitResponseTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TxnOffsetCommitResponseTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TxnOffsetCommitResponseTopic {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TxnOffsetCommitResponseTopic {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -196,18 +213,21 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 5 {
-            rt::read::skip_str(c, v >= 3)?;
-        }
-        if v >= 6 {
-            rt::read::skip(c, 16)?;
-        }
-        rt::read::skip_array::<TxnOffsetCommitResponsePartition<'a>>(c, v >= 3, v)?;
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 5 {
+                rt::read::skip_str(c, v >= 3)?;
+            }
+            if v >= 6 {
+                rt::read::skip(c, 16)?;
+            }
+            rt::read::skip_array::<TxnOffsetCommitResponsePartition<'a>>(c, v >= 3, v)?;
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -240,40 +260,46 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponseTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 5 {
-            n += rt::write::str_size(self.name, v >= 3, "topics[].name")?;
-        }
-        if v >= 6 {
-            n += 16;
-        }
-        n += rt::write::array_size(&self.partitions, v >= 3, v, "topics[].partitions")?;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 5 {
+                n += rt::write::str_size(self.name, v >= 3, "topics[].name")?;
             }
-        }
-        Ok(n)
+            if v >= 6 {
+                n += 16;
+            }
+            n += rt::write::array_size(&self.partitions, v >= 3, v, "topics[].partitions")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 5 {
-            w.str(self.name, v >= 3, "topics[].name");
-        }
-        if v >= 6 {
-            w.uuid(self.topic_id, "topics[].topic_id");
-        }
-        w.array(&self.partitions, v >= 3, v, "topics[].partitions");
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 5 {
+                w.str(self.name, v >= 3, "topics[].name");
+            }
+            if v >= 6 {
+                w.uuid(self.topic_id, "topics[].topic_id");
+            }
+            w.array(&self.partitions, v >= 3, v, "topics[].partitions");
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -300,6 +326,7 @@ impl<'a> TxnOffsetCommitResponsePartition<'a> {
 }
 
 impl Default for TxnOffsetCommitResponsePartition<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -307,8 +334,11 @@ impl Default for TxnOffsetCommitResponsePartition<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TxnOffsetCommitResponsePartition<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TxnOffsetCommitResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TxnOffsetCommitResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -358,12 +388,15 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        if v >= 3 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            if v >= 3 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -394,28 +427,34 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponsePartition<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        if v >= 3 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -622,6 +661,7 @@ pub mod owned {
     }
 
     impl Default for TxnOffsetCommitResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -632,56 +672,68 @@ pub mod owned {
     }
 
     impl From<&super::TxnOffsetCommitResponse<'_>> for TxnOffsetCommitResponse {
+        #[inline]
         fn from(v: &super::TxnOffsetCommitResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for TxnOffsetCommitResponse {}
 
     impl rt::OwnedStruct for TxnOffsetCommitResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-            let topics = rt::owned::read_array::<TxnOffsetCommitResponseTopic, _>(c, v >= 3, v, "topics")?;
-            let unknown_tagged_fields = if v >= 3 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                throttle_time_ms,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+                let topics = rt::owned::read_array::<TxnOffsetCommitResponseTopic, _>(c, v >= 3, v, "topics")?;
+                let unknown_tagged_fields = if v >= 3 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    throttle_time_ms,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.topics, v >= 3, v, "topics")?;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.topics, v >= 3, v, "topics")?;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i32(self.throttle_time_ms, "throttle_time_ms");
-            rt::owned::write_vec(w, &self.topics, v >= 3, v, "topics");
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                rt::owned::write_vec(w, &self.topics, v >= 3, v, "topics");
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -699,6 +751,7 @@ pub mod owned {
     }
 
     impl Default for TxnOffsetCommitResponseTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -710,13 +763,16 @@ pub mod owned {
     }
 
     impl From<&super::TxnOffsetCommitResponseTopic<'_>> for TxnOffsetCommitResponseTopic {
+        #[inline]
         fn from(v: &super::TxnOffsetCommitResponseTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -752,25 +808,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 5 {
-                n += rt::write::str_size(&self.name, v >= 3, "topics[].name")?;
-            }
-            if v >= 6 {
-                n += 16;
-            }
-            n += rt::owned::vec_size(&self.partitions, v >= 3, v, "topics[].partitions")?;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 5 {
+                    n += rt::write::str_size(&self.name, v >= 3, "topics[].name")?;
                 }
-            }
-            Ok(n)
+                if v >= 6 {
+                    n += 16;
+                }
+                n += rt::owned::vec_size(&self.partitions, v >= 3, v, "topics[].partitions")?;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -802,6 +861,7 @@ pub mod owned {
     }
 
     impl Default for TxnOffsetCommitResponsePartition {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -812,12 +872,15 @@ pub mod owned {
     }
 
     impl From<&super::TxnOffsetCommitResponsePartition<'_>> for TxnOffsetCommitResponsePartition {
+        #[inline]
         fn from(v: &super::TxnOffsetCommitResponsePartition<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -850,18 +913,21 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            if v >= 3 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                if v >= 3 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -888,6 +954,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for TxnOffsetCommitResponse {
         type View<'a> = super::TxnOffsetCommitResponse<'a>;
+        #[inline]
         fn from_view(v: &super::TxnOffsetCommitResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -31,6 +31,7 @@ impl<'a> UnregisterBrokerRequest<'a> {
 }
 
 impl Default for UnregisterBrokerRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -38,13 +39,16 @@ impl Default for UnregisterBrokerRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UnregisterBrokerRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "UnregisterBrokerRequest {{ broker_id: {=i32}, unknown_tagged_fields: {} }}",
-            self.broker_id,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "UnregisterBrokerRequest {{ broker_id: {=i32}, unknown_tagged_fields: {} }}",
+                self.broker_id,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -75,19 +79,25 @@ impl<'a> rt::Struct<'a> for UnregisterBrokerRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.broker_id, "broker_id");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.broker_id, "broker_id");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -160,6 +170,7 @@ pub mod owned {
     }
 
     impl Default for UnregisterBrokerRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -169,11 +180,14 @@ pub mod owned {
     }
 
     impl From<&super::UnregisterBrokerRequest<'_>> for UnregisterBrokerRequest {
+        #[inline]
         fn from(v: &super::UnregisterBrokerRequest<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -190,31 +204,38 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<5>("broker_id") {
-                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                    r[4] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<5>("broker_id") {
+                        r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                        r[4] = 0;
+                    }
+                } else {
+                    w.i32(self.broker_id, "broker_id");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.i32(self.broker_id, "broker_id");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for UnregisterBrokerRequest {
         type View<'a> = super::UnregisterBrokerRequest<'a>;
+        #[inline]
         fn from_view(v: &super::UnregisterBrokerRequest<'_>) -> Self {
             Self::from(v)
         }

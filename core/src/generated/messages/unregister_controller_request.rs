@@ -31,6 +31,7 @@ impl<'a> UnregisterControllerRequest<'a> {
 }
 
 impl Default for UnregisterControllerRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -38,13 +39,16 @@ impl Default for UnregisterControllerRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UnregisterControllerRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "UnregisterControllerRequest {{ controller_id: {=i32}, unknown_tagged_fields: {} }}",
-            self.controller_id,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "UnregisterControllerRequest {{ controller_id: {=i32}, unknown_tagged_fields: {} }}",
+                self.controller_id,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -75,19 +79,25 @@ impl<'a> rt::Struct<'a> for UnregisterControllerRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.controller_id, "controller_id");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.controller_id, "controller_id");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -160,6 +170,7 @@ pub mod owned {
     }
 
     impl Default for UnregisterControllerRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 controller_id: 0_i32,
@@ -169,11 +180,14 @@ pub mod owned {
     }
 
     impl From<&super::UnregisterControllerRequest<'_>> for UnregisterControllerRequest {
+        #[inline]
         fn from(v: &super::UnregisterControllerRequest<'_>) -> Self {
-            Self {
-                controller_id: v.controller_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    controller_id: v.controller_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -190,31 +204,38 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<5>("controller_id") {
-                    r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
-                    r[4] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<5>("controller_id") {
+                        r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+                        r[4] = 0;
+                    }
+                } else {
+                    w.i32(self.controller_id, "controller_id");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.i32(self.controller_id, "controller_id");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for UnregisterControllerRequest {
         type View<'a> = super::UnregisterControllerRequest<'a>;
+        #[inline]
         fn from_view(v: &super::UnregisterControllerRequest<'_>) -> Self {
             Self::from(v)
         }

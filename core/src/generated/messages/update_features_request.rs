@@ -37,6 +37,7 @@ impl<'a> UpdateFeaturesRequest<'a> {
 }
 
 impl Default for UpdateFeaturesRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,8 +45,11 @@ impl Default for UpdateFeaturesRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UpdateFeaturesRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "UpdateFeaturesRequest {{ timeout_ms: {=i32}, feature_updates: {}, validate_only: {=bool}, unknown_tagged_fields: {} }}", self.timeout_ms, self.feature_updates, self.validate_only, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "UpdateFeaturesRequest {{ timeout_ms: {=i32}, feature_updates: {}, validate_only: {=bool}, unknown_tagged_fields: {} }}", self.timeout_ms, self.feature_updates, self.validate_only, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -96,33 +100,39 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.feature_updates, true, v, "feature_updates")?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.validate_only {
-            return Err(rt::write::not_in_version("validate_only"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.feature_updates, true, v, "feature_updates")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.validate_only {
+                return Err(rt::write::not_in_version("validate_only"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.validate_only {
-            w.fail(rt::write::not_in_version("validate_only"));
-        }
-        w.i32(self.timeout_ms, "timeout_ms");
-        w.array(&self.feature_updates, true, v, "feature_updates");
-        if v >= 1 {
-            w.bool(self.validate_only, "validate_only");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.validate_only {
+                w.fail(rt::write::not_in_version("validate_only"));
+            }
+            w.i32(self.timeout_ms, "timeout_ms");
+            w.array(&self.feature_updates, true, v, "feature_updates");
+            if v >= 1 {
+                w.bool(self.validate_only, "validate_only");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -155,6 +165,7 @@ impl<'a> FeatureUpdateKey<'a> {
 }
 
 impl Default for FeatureUpdateKey<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -162,8 +173,11 @@ impl Default for FeatureUpdateKey<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FeatureUpdateKey<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "FeatureUpdateKey {{ feature: \"{=str}\", max_version_level: {=i16}, allow_downgrade: {=bool}, upgrade_type: {=i8}, unknown_tagged_fields: {} }}", self.feature, self.max_version_level, self.allow_downgrade, self.upgrade_type, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "FeatureUpdateKey {{ feature: \"{=str}\", max_version_level: {=i16}, allow_downgrade: {=bool}, upgrade_type: {=i8}, unknown_tagged_fields: {} }}", self.feature, self.max_version_level, self.allow_downgrade, self.upgrade_type, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -211,17 +225,20 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 2)?;
-        if v <= 0 {
-            rt::read::skip(c, 1)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 1)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 2)?;
+            if v <= 0 {
+                rt::read::skip(c, 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -262,45 +279,51 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.feature, true, "feature_updates[].feature")?;
-        if v <= 0 {
-            n += 1;
-        }
-        if v >= 1 && self.allow_downgrade {
-            return Err(rt::write::not_in_version("feature_updates[].allow_downgrade"));
-        }
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.upgrade_type != 1_i8 {
-            return Err(rt::write::not_in_version("feature_updates[].upgrade_type"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.feature, true, "feature_updates[].feature")?;
+            if v <= 0 {
+                n += 1;
+            }
+            if v >= 1 && self.allow_downgrade {
+                return Err(rt::write::not_in_version("feature_updates[].allow_downgrade"));
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.upgrade_type != 1_i8 {
+                return Err(rt::write::not_in_version("feature_updates[].upgrade_type"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 && self.allow_downgrade {
-            w.fail(rt::write::not_in_version("feature_updates[].allow_downgrade"));
-        }
-        if v <= 0 && self.upgrade_type != 1_i8 {
-            w.fail(rt::write::not_in_version("feature_updates[].upgrade_type"));
-        }
-        w.str(self.feature, true, "feature_updates[].feature");
-        w.i16(self.max_version_level, "feature_updates[].max_version_level");
-        if v <= 0 {
-            w.bool(self.allow_downgrade, "feature_updates[].allow_downgrade");
-        }
-        if v >= 1 {
-            w.i8(self.upgrade_type, "feature_updates[].upgrade_type");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v >= 1 && self.allow_downgrade {
+                w.fail(rt::write::not_in_version("feature_updates[].allow_downgrade"));
+            }
+            if v <= 0 && self.upgrade_type != 1_i8 {
+                w.fail(rt::write::not_in_version("feature_updates[].upgrade_type"));
+            }
+            w.str(self.feature, true, "feature_updates[].feature");
+            w.i16(self.max_version_level, "feature_updates[].max_version_level");
+            if v <= 0 {
+                w.bool(self.allow_downgrade, "feature_updates[].allow_downgrade");
+            }
+            if v >= 1 {
+                w.i8(self.upgrade_type, "feature_updates[].upgrade_type");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -497,6 +520,7 @@ pub mod owned {
     }
 
     impl Default for UpdateFeaturesRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 timeout_ms: 60000_i32,
@@ -508,13 +532,16 @@ pub mod owned {
     }
 
     impl From<&super::UpdateFeaturesRequest<'_>> for UpdateFeaturesRequest {
+        #[inline]
         fn from(v: &super::UpdateFeaturesRequest<'_>) -> Self {
-            Self {
-                timeout_ms: v.timeout_ms,
-                feature_updates: v.feature_updates.iter().map(|e| (&e).into()).collect(),
-                validate_only: v.validate_only,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    timeout_ms: v.timeout_ms,
+                    feature_updates: v.feature_updates.iter().map(|e| (&e).into()).collect(),
+                    validate_only: v.validate_only,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -539,40 +566,46 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.feature_updates, true, v, "feature_updates")?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.validate_only {
-                return Err(rt::write::not_in_version("validate_only"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.feature_updates, true, v, "feature_updates")?;
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.validate_only {
+                    return Err(rt::write::not_in_version("validate_only"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.validate_only {
-                w.fail(rt::write::not_in_version("validate_only"));
-            }
-            w.i32(self.timeout_ms, "timeout_ms");
-            rt::owned::write_vec(w, &self.feature_updates, true, v, "feature_updates");
-            if v >= 1 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("validate_only") {
-                    r[0] = u8::from(self.validate_only);
-                    r[1] = 0;
+            rt::outline(move || {
+                if v <= 0 && self.validate_only {
+                    w.fail(rt::write::not_in_version("validate_only"));
                 }
-            } else {
-                if v >= 1 {
-                    w.bool(self.validate_only, "validate_only");
+                w.i32(self.timeout_ms, "timeout_ms");
+                rt::owned::write_vec(w, &self.feature_updates, true, v, "feature_updates");
+                if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("validate_only") {
+                        r[0] = u8::from(self.validate_only);
+                        r[1] = 0;
+                    }
+                } else {
+                    if v >= 1 {
+                        w.bool(self.validate_only, "validate_only");
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
@@ -592,6 +625,7 @@ pub mod owned {
     }
 
     impl Default for FeatureUpdateKey {
+        #[inline]
         fn default() -> Self {
             Self {
                 feature: rt::CompactString::const_new(""),
@@ -604,14 +638,17 @@ pub mod owned {
     }
 
     impl From<&super::FeatureUpdateKey<'_>> for FeatureUpdateKey {
+        #[inline]
         fn from(v: &super::FeatureUpdateKey<'_>) -> Self {
-            Self {
-                feature: v.feature.into(),
-                max_version_level: v.max_version_level,
-                allow_downgrade: v.allow_downgrade,
-                upgrade_type: v.upgrade_type,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    feature: v.feature.into(),
+                    max_version_level: v.max_version_level,
+                    allow_downgrade: v.allow_downgrade,
+                    upgrade_type: v.upgrade_type,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -645,27 +682,30 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.feature, true, "feature_updates[].feature")?;
-            if v <= 0 {
-                n += 1;
-            }
-            if v >= 1 && self.allow_downgrade {
-                return Err(rt::write::not_in_version("feature_updates[].allow_downgrade"));
-            }
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.upgrade_type != 1_i8 {
-                return Err(rt::write::not_in_version("feature_updates[].upgrade_type"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.feature, true, "feature_updates[].feature")?;
+                if v <= 0 {
+                    n += 1;
+                }
+                if v >= 1 && self.allow_downgrade {
+                    return Err(rt::write::not_in_version("feature_updates[].allow_downgrade"));
+                }
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.upgrade_type != 1_i8 {
+                    return Err(rt::write::not_in_version("feature_updates[].upgrade_type"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -697,6 +737,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for UpdateFeaturesRequest {
         type View<'a> = super::UpdateFeaturesRequest<'a>;
+        #[inline]
         fn from_view(v: &super::UpdateFeaturesRequest<'_>) -> Self {
             Self::from(v)
         }

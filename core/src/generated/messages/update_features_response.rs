@@ -39,6 +39,7 @@ impl<'a> UpdateFeaturesResponse<'a> {
 }
 
 impl Default for UpdateFeaturesResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for UpdateFeaturesResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UpdateFeaturesResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "UpdateFeaturesResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, results: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.results, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "UpdateFeaturesResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, results: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.results, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -104,28 +108,34 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        if v <= 1 {
-            n += rt::write::array_size(&self.results, true, v, "results")?;
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
+            if v <= 1 {
+                n += rt::write::array_size(&self.results, true, v, "results")?;
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        w.opt_str(self.error_message, true, true, "error_message");
-        if v <= 1 {
-            w.array(&self.results, true, v, "results");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message, true, true, "error_message");
+            if v <= 1 {
+                w.array(&self.results, true, v, "results");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -155,6 +165,7 @@ impl<'a> UpdatableFeatureResult<'a> {
 }
 
 impl Default for UpdatableFeatureResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -162,8 +173,11 @@ impl Default for UpdatableFeatureResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UpdatableFeatureResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "UpdatableFeatureResult {{ feature: \"{=str}\", error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.feature, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "UpdatableFeatureResult {{ feature: \"{=str}\", error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.feature, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -196,12 +210,15 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 2)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 2)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -226,23 +243,29 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.feature, true, "results[].feature")?;
-        n += rt::write::opt_str_size(self.error_message, true, true, "results[].error_message")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.feature, true, "results[].feature")?;
+            n += rt::write::opt_str_size(self.error_message, true, true, "results[].error_message")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.feature, true, "results[].feature");
-        w.i16(self.error_code, "results[].error_code");
-        w.opt_str(self.error_message, true, true, "results[].error_message");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.feature, true, "results[].feature");
+            w.i16(self.error_code, "results[].error_code");
+            w.opt_str(self.error_message, true, true, "results[].error_message");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -441,6 +464,7 @@ pub mod owned {
     }
 
     impl Default for UpdateFeaturesResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -453,14 +477,17 @@ pub mod owned {
     }
 
     impl From<&super::UpdateFeaturesResponse<'_>> for UpdateFeaturesResponse {
+        #[inline]
         fn from(v: &super::UpdateFeaturesResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                results: v.results.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    results: v.results.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -495,30 +522,36 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            if v <= 1 {
-                n += rt::owned::vec_size(&self.results, true, v, "results")?;
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+                if v <= 1 {
+                    n += rt::owned::vec_size(&self.results, true, v, "results")?;
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            if v <= 1 {
-                rt::owned::write_vec(w, &self.results, true, v, "results");
-            }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+                if v <= 1 {
+                    rt::owned::write_vec(w, &self.results, true, v, "results");
+                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -536,6 +569,7 @@ pub mod owned {
     }
 
     impl Default for UpdatableFeatureResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 feature: rt::CompactString::const_new(""),
@@ -547,13 +581,16 @@ pub mod owned {
     }
 
     impl From<&super::UpdatableFeatureResult<'_>> for UpdatableFeatureResult {
+        #[inline]
         fn from(v: &super::UpdatableFeatureResult<'_>) -> Self {
-            Self {
-                feature: v.feature.into(),
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    feature: v.feature.into(),
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -578,16 +615,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.feature, true, "results[].feature")?;
-            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.feature, true, "results[].feature")?;
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -601,6 +641,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for UpdateFeaturesResponse {
         type View<'a> = super::UpdateFeaturesResponse<'a>;
+        #[inline]
         fn from_view(v: &super::UpdateFeaturesResponse<'_>) -> Self {
             Self::from(v)
         }

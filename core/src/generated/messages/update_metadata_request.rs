@@ -53,6 +53,7 @@ impl<'a> UpdateMetadataRequest<'a> {
 }
 
 impl Default for UpdateMetadataRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -60,73 +61,79 @@ impl Default for UpdateMetadataRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UpdateMetadataRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "UpdateMetadataRequest {{ controller_id: {=i32}, is_k_raft_controller: {=bool}, r#type: {=i8}, controller_epoch: {=i32}, broker_epoch: {=i64}, ungrouped_partition_states: {}, topic_states: {}, live_brokers: {}, unknown_tagged_fields: {} }}", self.controller_id, self.is_k_raft_controller, self.r#type, self.controller_epoch, self.broker_epoch, self.ungrouped_partition_states, self.topic_states, self.live_brokers, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "UpdateMetadataRequest {{ controller_id: {=i32}, is_k_raft_controller: {=bool}, r#type: {=i8}, controller_epoch: {=i32}, broker_epoch: {=i64}, ungrouped_partition_states: {}, topic_states: {}, live_brokers: {}, unknown_tagged_fields: {} }}", self.controller_id, self.is_k_raft_controller, self.r#type, self.controller_epoch, self.broker_epoch, self.ungrouped_partition_states, self.topic_states, self.live_brokers, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for UpdateMetadataRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let controller_id = rt::read::i32(c, "controller_id")?;
-        let is_k_raft_controller = if v >= 8 {
-            rt::read::bool(c, "is_k_raft_controller")?
-        } else {
-            false
-        };
-        let controller_epoch = rt::read::i32(c, "controller_epoch")?;
-        let broker_epoch = if v >= 5 {
-            rt::read::i64(c, "broker_epoch")?
-        } else {
-            -1_i64
-        };
-        let ungrouped_partition_states = if v <= 4 {
-            rt::read::array::<UpdateMetadataPartitionState<'a>>(c, v >= 6, v, "ungrouped_partition_states")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let topic_states = if v >= 5 {
-            rt::read::array::<UpdateMetadataTopicState<'a>>(c, v >= 6, v, "topic_states")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let live_brokers = rt::read::array::<UpdateMetadataBroker<'a>>(c, v >= 6, v, "live_brokers")?;
-        let mut type_tag: i8 = 0_i8;
-        let unknown_tagged_fields = if v >= 6 {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 8 => {
-                        type_tag = rt::read::i8(c, "type")?;
-                        rt::read::check_tag_size(c, before, size, tag, "type")?;
-                        rt::read::tag_at_default(c, type_tag == 0_i8);
-                    }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "type")),
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let controller_id = rt::read::i32(c, "controller_id")?;
+            let is_k_raft_controller = if v >= 8 {
+                rt::read::bool(c, "is_k_raft_controller")?
+            } else {
+                false
+            };
+            let controller_epoch = rt::read::i32(c, "controller_epoch")?;
+            let broker_epoch = if v >= 5 {
+                rt::read::i64(c, "broker_epoch")?
+            } else {
+                -1_i64
+            };
+            let ungrouped_partition_states = if v <= 4 {
+                rt::read::array::<UpdateMetadataPartitionState<'a>>(c, v >= 6, v, "ungrouped_partition_states")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let topic_states = if v >= 5 {
+                rt::read::array::<UpdateMetadataTopicState<'a>>(c, v >= 6, v, "topic_states")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let live_brokers = rt::read::array::<UpdateMetadataBroker<'a>>(c, v >= 6, v, "live_brokers")?;
+            let mut type_tag: i8 = 0_i8;
+            let unknown_tagged_fields = if v >= 6 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 8 => {
+                            type_tag = rt::read::i8(c, "type")?;
+                            rt::read::check_tag_size(c, before, size, tag, "type")?;
+                            rt::read::tag_at_default(c, type_tag == 0_i8);
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "type")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            controller_id,
-            is_k_raft_controller,
-            r#type: type_tag,
-            controller_epoch,
-            broker_epoch,
-            ungrouped_partition_states,
-            topic_states,
-            live_brokers,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                controller_id,
+                is_k_raft_controller,
+                r#type: type_tag,
+                controller_epoch,
+                broker_epoch,
+                ungrouped_partition_states,
+                topic_states,
+                live_brokers,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -196,105 +203,111 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        if v >= 8 {
-            n += 1;
-        }
-        if v <= 7 && self.is_k_raft_controller {
-            return Err(rt::write::not_in_version("is_k_raft_controller"));
-        }
-        if v <= 7 && self.r#type != 0_i8 {
-            return Err(rt::write::not_in_version("type"));
-        }
-        if v >= 5 {
-            n += 8;
-        }
-        if v <= 4 {
-            n += rt::write::array_size(
-                &self.ungrouped_partition_states,
-                v >= 6,
-                v,
-                "ungrouped_partition_states",
-            )?;
-        }
-        if v >= 5 && !self.ungrouped_partition_states.is_empty() {
-            return Err(rt::write::not_in_version("ungrouped_partition_states"));
-        }
-        if v >= 5 {
-            n += rt::write::array_size(&self.topic_states, v >= 6, v, "topic_states")?;
-        }
-        if v <= 4 && !self.topic_states.is_empty() {
-            return Err(rt::write::not_in_version("topic_states"));
-        }
-        n += rt::write::array_size(&self.live_brokers, v >= 6, v, "live_brokers")?;
-        if v >= 6 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if v >= 8 && self.r#type != 0_i8 {
-                let s = 1;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            if v >= 8 {
+                n += 1;
             }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            if v <= 7 && self.is_k_raft_controller {
+                return Err(rt::write::not_in_version("is_k_raft_controller"));
             }
-        }
-        Ok(n)
+            if v <= 7 && self.r#type != 0_i8 {
+                return Err(rt::write::not_in_version("type"));
+            }
+            if v >= 5 {
+                n += 8;
+            }
+            if v <= 4 {
+                n += rt::write::array_size(
+                    &self.ungrouped_partition_states,
+                    v >= 6,
+                    v,
+                    "ungrouped_partition_states",
+                )?;
+            }
+            if v >= 5 && !self.ungrouped_partition_states.is_empty() {
+                return Err(rt::write::not_in_version("ungrouped_partition_states"));
+            }
+            if v >= 5 {
+                n += rt::write::array_size(&self.topic_states, v >= 6, v, "topic_states")?;
+            }
+            if v <= 4 && !self.topic_states.is_empty() {
+                return Err(rt::write::not_in_version("topic_states"));
+            }
+            n += rt::write::array_size(&self.live_brokers, v >= 6, v, "live_brokers")?;
+            if v >= 6 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 8 && self.r#type != 0_i8 {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 7 && self.is_k_raft_controller {
-            w.fail(rt::write::not_in_version("is_k_raft_controller"));
-        }
-        if v <= 7 && self.r#type != 0_i8 {
-            w.fail(rt::write::not_in_version("type"));
-        }
-        if v >= 5 && !self.ungrouped_partition_states.is_empty() {
-            w.fail(rt::write::not_in_version("ungrouped_partition_states"));
-        }
-        if v <= 4 && !self.topic_states.is_empty() {
-            w.fail(rt::write::not_in_version("topic_states"));
-        }
-        w.i32(self.controller_id, "controller_id");
-        if v >= 8 {
-            w.bool(self.is_k_raft_controller, "is_k_raft_controller");
-        }
-        w.i32(self.controller_epoch, "controller_epoch");
-        if v >= 5 {
-            w.i64(self.broker_epoch, "broker_epoch");
-        }
-        if v <= 4 {
-            w.array(
-                &self.ungrouped_partition_states,
-                v >= 6,
-                v,
-                "ungrouped_partition_states",
-            );
-        }
-        if v >= 5 {
-            w.array(&self.topic_states, v >= 6, v, "topic_states");
-        }
-        w.array(&self.live_brokers, v >= 6, v, "live_brokers");
-        if v >= 6 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_type = v >= 8 && self.r#type != 0_i8;
-            tags += usize::from(has_type);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_type {
-                let s = 1;
-                w.uvarint(0, "type");
-                w.uvarint(s as u32, "type");
-                w.i8(self.r#type, "type");
+        rt::outline(move || {
+            if v <= 7 && self.is_k_raft_controller {
+                w.fail(rt::write::not_in_version("is_k_raft_controller"));
             }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            if v <= 7 && self.r#type != 0_i8 {
+                w.fail(rt::write::not_in_version("type"));
+            }
+            if v >= 5 && !self.ungrouped_partition_states.is_empty() {
+                w.fail(rt::write::not_in_version("ungrouped_partition_states"));
+            }
+            if v <= 4 && !self.topic_states.is_empty() {
+                w.fail(rt::write::not_in_version("topic_states"));
+            }
+            w.i32(self.controller_id, "controller_id");
+            if v >= 8 {
+                w.bool(self.is_k_raft_controller, "is_k_raft_controller");
+            }
+            w.i32(self.controller_epoch, "controller_epoch");
+            if v >= 5 {
+                w.i64(self.broker_epoch, "broker_epoch");
+            }
+            if v <= 4 {
+                w.array(
+                    &self.ungrouped_partition_states,
+                    v >= 6,
+                    v,
+                    "ungrouped_partition_states",
+                );
+            }
+            if v >= 5 {
+                w.array(&self.topic_states, v >= 6, v, "topic_states");
+            }
+            w.array(&self.live_brokers, v >= 6, v, "live_brokers");
+            if v >= 6 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_type = v >= 8 && self.r#type != 0_i8;
+                tags += usize::from(has_type);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_type {
+                    let s = 1;
+                    w.uvarint(0, "type");
+                    w.uvarint(s as u32, "type");
+                    w.i8(self.r#type, "type");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            }
+        })
     }
 }
 
@@ -342,6 +355,7 @@ impl<'a> UpdateMetadataPartitionState<'a> {
 }
 
 impl Default for UpdateMetadataPartitionState<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -349,8 +363,11 @@ impl Default for UpdateMetadataPartitionState<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UpdateMetadataPartitionState<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "UpdateMetadataPartitionState {{ topic_name: \"{=str}\", partition_index: {=i32}, controller_epoch: {=i32}, leader: {=i32}, leader_epoch: {=i32}, isr: {}, zk_version: {=i32}, replicas: {}, offline_replicas: {}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.controller_epoch, self.leader, self.leader_epoch, self.isr, self.zk_version, self.replicas, self.offline_replicas, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "UpdateMetadataPartitionState {{ topic_name: \"{=str}\", partition_index: {=i32}, controller_epoch: {=i32}, leader: {=i32}, leader_epoch: {=i32}, isr: {}, zk_version: {=i32}, replicas: {}, offline_replicas: {}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.controller_epoch, self.leader, self.leader_epoch, self.isr, self.zk_version, self.replicas, self.offline_replicas, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -435,21 +452,24 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 4 {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<i32>(c, v >= 6, v)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_array::<i32>(c, v >= 6, v)?;
-        if v >= 4 {
+        rt::outline(move || -> Option<()> {
+            if v <= 4 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            rt::read::skip(c, 16)?;
             rt::read::skip_array::<i32>(c, v >= 6, v)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            rt::read::skip(c, 4)?;
+            rt::read::skip_array::<i32>(c, v >= 6, v)?;
+            if v >= 4 {
+                rt::read::skip_array::<i32>(c, v >= 6, v)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -527,62 +547,68 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        if v <= 4 {
-            n += rt::write::str_size(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
-        }
-        n += rt::write::array_size(&self.isr, v >= 6, v, "ungrouped_partition_states[].isr")?;
-        n += rt::write::array_size(&self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas")?;
-        if v >= 4 {
-            n += rt::write::array_size(
-                &self.offline_replicas,
-                v >= 6,
-                v,
-                "ungrouped_partition_states[].offline_replicas",
-            )?;
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "ungrouped_partition_states[]._tagged_fields",
-                ));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            if v <= 4 {
+                n += rt::write::str_size(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
             }
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.isr, v >= 6, v, "ungrouped_partition_states[].isr")?;
+            n += rt::write::array_size(&self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas")?;
+            if v >= 4 {
+                n += rt::write::array_size(
+                    &self.offline_replicas,
+                    v >= 6,
+                    v,
+                    "ungrouped_partition_states[].offline_replicas",
+                )?;
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "ungrouped_partition_states[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 4 {
-            w.str(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name");
-        }
-        w.i32(self.partition_index, "ungrouped_partition_states[].partition_index");
-        w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch");
-        w.i32(self.leader, "ungrouped_partition_states[].leader");
-        w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch");
-        w.array(&self.isr, v >= 6, v, "ungrouped_partition_states[].isr");
-        w.i32(self.zk_version, "ungrouped_partition_states[].zk_version");
-        w.array(&self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas");
-        if v >= 4 {
-            w.array(
-                &self.offline_replicas,
-                v >= 6,
-                v,
-                "ungrouped_partition_states[].offline_replicas",
-            );
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "ungrouped_partition_states[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 4 {
+                w.str(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name");
+            }
+            w.i32(self.partition_index, "ungrouped_partition_states[].partition_index");
+            w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch");
+            w.i32(self.leader, "ungrouped_partition_states[].leader");
+            w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch");
+            w.array(&self.isr, v >= 6, v, "ungrouped_partition_states[].isr");
+            w.i32(self.zk_version, "ungrouped_partition_states[].zk_version");
+            w.array(&self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas");
+            if v >= 4 {
+                w.array(
+                    &self.offline_replicas,
+                    v >= 6,
+                    v,
+                    "ungrouped_partition_states[].offline_replicas",
+                );
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "ungrouped_partition_states[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -612,6 +638,7 @@ impl<'a> UpdateMetadataTopicState<'a> {
 }
 
 impl Default for UpdateMetadataTopicState<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -619,8 +646,11 @@ impl Default for UpdateMetadataTopicState<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UpdateMetadataTopicState<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "UpdateMetadataTopicState {{ topic_name: \"{=str}\", topic_id: {}, partition_states: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_states, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "UpdateMetadataTopicState {{ topic_name: \"{=str}\", topic_id: {}, partition_states: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_states, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -685,20 +715,23 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 5 {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v >= 7 {
-            rt::read::skip(c, 16)?;
-        }
-        if v >= 5 {
-            rt::read::skip_array::<UpdateMetadataPartitionState<'a>>(c, v >= 6, v)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 5 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v >= 7 {
+                rt::read::skip(c, 16)?;
+            }
+            if v >= 5 {
+                rt::read::skip_array::<UpdateMetadataPartitionState<'a>>(c, v >= 6, v)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -745,59 +778,65 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 5 {
-            n += rt::write::str_size(self.topic_name, v >= 6, "topic_states[].topic_name")?;
-        }
-        if v <= 4 && !self.topic_name.is_empty() {
-            return Err(rt::write::not_in_version("topic_states[].topic_name"));
-        }
-        if v >= 7 {
-            n += 16;
-        }
-        if v >= 5 {
-            n += rt::write::array_size(&self.partition_states, v >= 6, v, "topic_states[].partition_states")
-                .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
-        }
-        if v <= 4 && !self.partition_states.is_empty() {
-            return Err(rt::write::not_in_version("topic_states[].partition_states"));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 5 {
+                n += rt::write::str_size(self.topic_name, v >= 6, "topic_states[].topic_name")?;
             }
-        }
-        Ok(n)
+            if v <= 4 && !self.topic_name.is_empty() {
+                return Err(rt::write::not_in_version("topic_states[].topic_name"));
+            }
+            if v >= 7 {
+                n += 16;
+            }
+            if v >= 5 {
+                n += rt::write::array_size(&self.partition_states, v >= 6, v, "topic_states[].partition_states")
+                    .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
+            }
+            if v <= 4 && !self.partition_states.is_empty() {
+                return Err(rt::write::not_in_version("topic_states[].partition_states"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 4 && !self.topic_name.is_empty() {
-            w.fail(rt::write::not_in_version("topic_states[].topic_name"));
-        }
-        if v <= 4 && !self.partition_states.is_empty() {
-            w.fail(rt::write::not_in_version("topic_states[].partition_states"));
-        }
-        if v >= 5 {
-            w.str(self.topic_name, v >= 6, "topic_states[].topic_name");
-        }
-        if v >= 7 {
-            w.uuid(self.topic_id, "topic_states[].topic_id");
-        }
-        if v >= 5 {
-            w.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths, |w| {
-                w.array(&self.partition_states, v >= 6, v, "topic_states[].partition_states")
-            });
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 4 && !self.topic_name.is_empty() {
+                w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+            }
+            if v <= 4 && !self.partition_states.is_empty() {
+                w.fail(rt::write::not_in_version("topic_states[].partition_states"));
+            }
+            if v >= 5 {
+                w.str(self.topic_name, v >= 6, "topic_states[].topic_name");
+            }
+            if v >= 7 {
+                w.uuid(self.topic_id, "topic_states[].topic_id");
+            }
+            if v >= 5 {
+                w.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths, |w| {
+                    w.array(&self.partition_states, v >= 6, v, "topic_states[].partition_states")
+                });
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -833,6 +872,7 @@ impl<'a> UpdateMetadataBroker<'a> {
 }
 
 impl Default for UpdateMetadataBroker<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -840,8 +880,11 @@ impl Default for UpdateMetadataBroker<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UpdateMetadataBroker<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "UpdateMetadataBroker {{ id: {=i32}, v0_host: \"{=str}\", v0_port: {=i32}, endpoints: {}, rack: {}, unknown_tagged_fields: {} }}", self.id, self.v0_host, self.v0_port, self.endpoints, rt::defmt_fmt::OptStr(self.rack), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "UpdateMetadataBroker {{ id: {=i32}, v0_host: \"{=str}\", v0_port: {=i32}, endpoints: {}, rack: {}, unknown_tagged_fields: {} }}", self.id, self.v0_host, self.v0_port, self.endpoints, rt::defmt_fmt::OptStr(self.rack), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -910,24 +953,27 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        if v <= 0 {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v <= 0 {
+        rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
-        }
-        if v >= 1 {
-            rt::read::skip_array::<UpdateMetadataEndpoint<'a>>(c, v >= 6, v)?;
-        }
-        if v >= 2 {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+            if v <= 0 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v <= 0 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 1 {
+                rt::read::skip_array::<UpdateMetadataEndpoint<'a>>(c, v >= 6, v)?;
+            }
+            if v >= 2 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -980,51 +1026,57 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        if v <= 0 {
-            n += rt::write::str_size(self.v0_host, v >= 6, "live_brokers[].v0_host")?;
-        }
-        if v <= 0 {
-            n += 4;
-        }
-        if v >= 1 {
-            n += rt::write::array_size(&self.endpoints, v >= 6, v, "live_brokers[].endpoints")?;
-        }
-        if v >= 2 {
-            n += rt::write::opt_str_size(self.rack, v >= 6, v >= 2, "live_brokers[].rack")?;
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("live_brokers[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            if v <= 0 {
+                n += rt::write::str_size(self.v0_host, v >= 6, "live_brokers[].v0_host")?;
             }
-        }
-        Ok(n)
+            if v <= 0 {
+                n += 4;
+            }
+            if v >= 1 {
+                n += rt::write::array_size(&self.endpoints, v >= 6, v, "live_brokers[].endpoints")?;
+            }
+            if v >= 2 {
+                n += rt::write::opt_str_size(self.rack, v >= 6, v >= 2, "live_brokers[].rack")?;
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("live_brokers[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.id, "live_brokers[].id");
-        if v <= 0 {
-            w.str(self.v0_host, v >= 6, "live_brokers[].v0_host");
-        }
-        if v <= 0 {
-            w.i32(self.v0_port, "live_brokers[].v0_port");
-        }
-        if v >= 1 {
-            w.array(&self.endpoints, v >= 6, v, "live_brokers[].endpoints");
-        }
-        if v >= 2 {
-            w.opt_str(self.rack, v >= 6, v >= 2, "live_brokers[].rack");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.id, "live_brokers[].id");
+            if v <= 0 {
+                w.str(self.v0_host, v >= 6, "live_brokers[].v0_host");
+            }
+            if v <= 0 {
+                w.i32(self.v0_port, "live_brokers[].v0_port");
+            }
+            if v >= 1 {
+                w.array(&self.endpoints, v >= 6, v, "live_brokers[].endpoints");
+            }
+            if v >= 2 {
+                w.opt_str(self.rack, v >= 6, v >= 2, "live_brokers[].rack");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -1057,6 +1109,7 @@ impl<'a> UpdateMetadataEndpoint<'a> {
 }
 
 impl Default for UpdateMetadataEndpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1064,8 +1117,11 @@ impl Default for UpdateMetadataEndpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UpdateMetadataEndpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "UpdateMetadataEndpoint {{ port: {=i32}, host: \"{=str}\", listener: \"{=str}\", security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.port, self.host, self.listener, self.security_protocol, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "UpdateMetadataEndpoint {{ port: {=i32}, host: \"{=str}\", listener: \"{=str}\", security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.port, self.host, self.listener, self.security_protocol, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -1131,23 +1187,26 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 1 {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v >= 3 {
-            rt::read::skip_str(c, v >= 6)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 2)?;
-        }
-        if v >= 6 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 1 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v >= 3 {
+                rt::read::skip_str(c, v >= 6)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 2)?;
+            }
+            if v >= 6 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -1194,77 +1253,83 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += 4;
-        }
-        if v <= 0 && self.port != 0_i32 {
-            return Err(rt::write::not_in_version("live_brokers[].endpoints[].port"));
-        }
-        if v >= 1 {
-            n += rt::write::str_size(self.host, v >= 6, "live_brokers[].endpoints[].host")?;
-        }
-        if v <= 0 && !self.host.is_empty() {
-            return Err(rt::write::not_in_version("live_brokers[].endpoints[].host"));
-        }
-        if v >= 3 {
-            n += rt::write::str_size(self.listener, v >= 6, "live_brokers[].endpoints[].listener")?;
-        }
-        if v >= 1 {
-            n += 2;
-        }
-        if v <= 0 && self.security_protocol != 0_i16 {
-            return Err(rt::write::not_in_version(
-                "live_brokers[].endpoints[].security_protocol",
-            ));
-        }
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "live_brokers[].endpoints[]._tagged_fields",
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
+            }
+            if v <= 0 && self.port != 0_i32 {
+                return Err(rt::write::not_in_version("live_brokers[].endpoints[].port"));
+            }
+            if v >= 1 {
+                n += rt::write::str_size(self.host, v >= 6, "live_brokers[].endpoints[].host")?;
+            }
+            if v <= 0 && !self.host.is_empty() {
+                return Err(rt::write::not_in_version("live_brokers[].endpoints[].host"));
+            }
+            if v >= 3 {
+                n += rt::write::str_size(self.listener, v >= 6, "live_brokers[].endpoints[].listener")?;
+            }
+            if v >= 1 {
+                n += 2;
+            }
+            if v <= 0 && self.security_protocol != 0_i16 {
+                return Err(rt::write::not_in_version(
+                    "live_brokers[].endpoints[].security_protocol",
                 ));
             }
-        }
-        Ok(n)
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "live_brokers[].endpoints[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.port != 0_i32 {
-            w.fail(rt::write::not_in_version("live_brokers[].endpoints[].port"));
-        }
-        if v <= 0 && !self.host.is_empty() {
-            w.fail(rt::write::not_in_version("live_brokers[].endpoints[].host"));
-        }
-        if v <= 0 && self.security_protocol != 0_i16 {
-            w.fail(rt::write::not_in_version(
-                "live_brokers[].endpoints[].security_protocol",
-            ));
-        }
-        if v >= 1 {
-            w.i32(self.port, "live_brokers[].endpoints[].port");
-        }
-        if v >= 1 {
-            w.str(self.host, v >= 6, "live_brokers[].endpoints[].host");
-        }
-        if v >= 3 {
-            w.str(self.listener, v >= 6, "live_brokers[].endpoints[].listener");
-        }
-        if v >= 1 {
-            w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol");
-        }
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "live_brokers[].endpoints[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 0 && self.port != 0_i32 {
+                w.fail(rt::write::not_in_version("live_brokers[].endpoints[].port"));
+            }
+            if v <= 0 && !self.host.is_empty() {
+                w.fail(rt::write::not_in_version("live_brokers[].endpoints[].host"));
+            }
+            if v <= 0 && self.security_protocol != 0_i16 {
+                w.fail(rt::write::not_in_version(
+                    "live_brokers[].endpoints[].security_protocol",
+                ));
+            }
+            if v >= 1 {
+                w.i32(self.port, "live_brokers[].endpoints[].port");
+            }
+            if v >= 1 {
+                w.str(self.host, v >= 6, "live_brokers[].endpoints[].host");
+            }
+            if v >= 3 {
+                w.str(self.listener, v >= 6, "live_brokers[].endpoints[].listener");
+            }
+            if v >= 1 {
+                w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol");
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "live_brokers[].endpoints[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -2093,6 +2158,7 @@ pub mod owned {
     }
 
     impl Default for UpdateMetadataRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 controller_id: 0_i32,
@@ -2109,186 +2175,203 @@ pub mod owned {
     }
 
     impl From<&super::UpdateMetadataRequest<'_>> for UpdateMetadataRequest {
+        #[inline]
         fn from(v: &super::UpdateMetadataRequest<'_>) -> Self {
-            Self {
-                controller_id: v.controller_id,
-                is_k_raft_controller: v.is_k_raft_controller,
-                r#type: v.r#type,
-                controller_epoch: v.controller_epoch,
-                broker_epoch: v.broker_epoch,
-                ungrouped_partition_states: v.ungrouped_partition_states.iter().map(|e| (&e).into()).collect(),
-                topic_states: v.topic_states.iter().map(|e| (&e).into()).collect(),
-                live_brokers: v.live_brokers.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    controller_id: v.controller_id,
+                    is_k_raft_controller: v.is_k_raft_controller,
+                    r#type: v.r#type,
+                    controller_epoch: v.controller_epoch,
+                    broker_epoch: v.broker_epoch,
+                    ungrouped_partition_states: v.ungrouped_partition_states.iter().map(|e| (&e).into()).collect(),
+                    topic_states: v.topic_states.iter().map(|e| (&e).into()).collect(),
+                    live_brokers: v.live_brokers.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for UpdateMetadataRequest {}
 
     impl rt::OwnedStruct for UpdateMetadataRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let controller_id = rt::read::i32(c, "controller_id")?;
-            let is_k_raft_controller = if v >= 8 {
-                rt::read::bool(c, "is_k_raft_controller")?
-            } else {
-                false
-            };
-            let controller_epoch = rt::read::i32(c, "controller_epoch")?;
-            let broker_epoch = if v >= 5 {
-                rt::read::i64(c, "broker_epoch")?
-            } else {
-                -1_i64
-            };
-            let ungrouped_partition_states = if v <= 4 {
-                rt::owned::read_array::<UpdateMetadataPartitionState, _>(c, v >= 6, v, "ungrouped_partition_states")?
-            } else {
-                Vec::new()
-            };
-            let topic_states = if v >= 5 {
-                rt::owned::read_array::<UpdateMetadataTopicState, _>(c, v >= 6, v, "topic_states")?
-            } else {
-                Vec::new()
-            };
-            let live_brokers = rt::owned::read_array::<UpdateMetadataBroker, _>(c, v >= 6, v, "live_brokers")?;
-            let mut type_tag: i8 = 0_i8;
-            let unknown_tagged_fields = if v >= 6 {
-                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-                let mut unknown = 0u32;
-                let mut next_tag = 0u64;
-                for _ in 0..n {
-                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                    let before = c.len();
-                    match tag {
-                        0 if v >= 8 => {
-                            type_tag = rt::read::i8(c, "type")?;
-                            rt::read::check_tag_size(c, before, size, tag, "type")?;
-                            rt::read::tag_at_default(c, type_tag == 0_i8);
-                        }
-                        0 => return Err(rt::read::tag_not_in_version(c, tag, "type")),
-                        _ => {
-                            rt::read::skip_tag(c, size, "_tagged_fields")?;
-                            unknown += 1;
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let controller_id = rt::read::i32(c, "controller_id")?;
+                let is_k_raft_controller = if v >= 8 {
+                    rt::read::bool(c, "is_k_raft_controller")?
+                } else {
+                    false
+                };
+                let controller_epoch = rt::read::i32(c, "controller_epoch")?;
+                let broker_epoch = if v >= 5 {
+                    rt::read::i64(c, "broker_epoch")?
+                } else {
+                    -1_i64
+                };
+                let ungrouped_partition_states = if v <= 4 {
+                    rt::owned::read_array::<UpdateMetadataPartitionState, _>(
+                        c,
+                        v >= 6,
+                        v,
+                        "ungrouped_partition_states",
+                    )?
+                } else {
+                    Vec::new()
+                };
+                let topic_states = if v >= 5 {
+                    rt::owned::read_array::<UpdateMetadataTopicState, _>(c, v >= 6, v, "topic_states")?
+                } else {
+                    Vec::new()
+                };
+                let live_brokers = rt::owned::read_array::<UpdateMetadataBroker, _>(c, v >= 6, v, "live_brokers")?;
+                let mut type_tag: i8 = 0_i8;
+                let unknown_tagged_fields = if v >= 6 {
+                    let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                    let mut unknown = 0u32;
+                    let mut next_tag = 0u64;
+                    for _ in 0..n {
+                        let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                        let before = c.len();
+                        match tag {
+                            0 if v >= 8 => {
+                                type_tag = rt::read::i8(c, "type")?;
+                                rt::read::check_tag_size(c, before, size, tag, "type")?;
+                                rt::read::tag_at_default(c, type_tag == 0_i8);
+                            }
+                            0 => return Err(rt::read::tag_not_in_version(c, tag, "type")),
+                            _ => {
+                                rt::read::skip_tag(c, size, "_tagged_fields")?;
+                                unknown += 1;
+                            }
                         }
                     }
-                }
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                controller_id,
-                is_k_raft_controller,
-                r#type: type_tag,
-                controller_epoch,
-                broker_epoch,
-                ungrouped_partition_states,
-                topic_states,
-                live_brokers,
-                unknown_tagged_fields,
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    controller_id,
+                    is_k_raft_controller,
+                    r#type: type_tag,
+                    controller_epoch,
+                    broker_epoch,
+                    ungrouped_partition_states,
+                    topic_states,
+                    live_brokers,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            if v >= 8 {
-                n += 1;
-            }
-            if v <= 7 && self.is_k_raft_controller {
-                return Err(rt::write::not_in_version("is_k_raft_controller"));
-            }
-            if v <= 7 && self.r#type != 0_i8 {
-                return Err(rt::write::not_in_version("type"));
-            }
-            if v >= 5 {
-                n += 8;
-            }
-            if v <= 4 {
-                n += rt::owned::vec_size(
-                    &self.ungrouped_partition_states,
-                    v >= 6,
-                    v,
-                    "ungrouped_partition_states",
-                )?;
-            }
-            if v >= 5 && !self.ungrouped_partition_states.is_empty() {
-                return Err(rt::write::not_in_version("ungrouped_partition_states"));
-            }
-            if v >= 5 {
-                n += rt::owned::vec_size(&self.topic_states, v >= 6, v, "topic_states")?;
-            }
-            if v <= 4 && !self.topic_states.is_empty() {
-                return Err(rt::write::not_in_version("topic_states"));
-            }
-            n += rt::owned::vec_size(&self.live_brokers, v >= 6, v, "live_brokers")?;
-            if v >= 6 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if v >= 8 && self.r#type != 0_i8 {
-                    let s = 1;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                if v >= 8 {
+                    n += 1;
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                if v <= 7 && self.is_k_raft_controller {
+                    return Err(rt::write::not_in_version("is_k_raft_controller"));
                 }
-            }
-            Ok(n)
+                if v <= 7 && self.r#type != 0_i8 {
+                    return Err(rt::write::not_in_version("type"));
+                }
+                if v >= 5 {
+                    n += 8;
+                }
+                if v <= 4 {
+                    n += rt::owned::vec_size(
+                        &self.ungrouped_partition_states,
+                        v >= 6,
+                        v,
+                        "ungrouped_partition_states",
+                    )?;
+                }
+                if v >= 5 && !self.ungrouped_partition_states.is_empty() {
+                    return Err(rt::write::not_in_version("ungrouped_partition_states"));
+                }
+                if v >= 5 {
+                    n += rt::owned::vec_size(&self.topic_states, v >= 6, v, "topic_states")?;
+                }
+                if v <= 4 && !self.topic_states.is_empty() {
+                    return Err(rt::write::not_in_version("topic_states"));
+                }
+                n += rt::owned::vec_size(&self.live_brokers, v >= 6, v, "live_brokers")?;
+                if v >= 6 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if v >= 8 && self.r#type != 0_i8 {
+                        let s = 1;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 7 && self.is_k_raft_controller {
-                w.fail(rt::write::not_in_version("is_k_raft_controller"));
-            }
-            if v <= 7 && self.r#type != 0_i8 {
-                w.fail(rt::write::not_in_version("type"));
-            }
-            if v >= 5 && !self.ungrouped_partition_states.is_empty() {
-                w.fail(rt::write::not_in_version("ungrouped_partition_states"));
-            }
-            if v <= 4 && !self.topic_states.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states"));
-            }
-            w.i32(self.controller_id, "controller_id");
-            if v >= 8 {
-                w.bool(self.is_k_raft_controller, "is_k_raft_controller");
-            }
-            w.i32(self.controller_epoch, "controller_epoch");
-            if v >= 5 {
-                w.i64(self.broker_epoch, "broker_epoch");
-            }
-            if v <= 4 {
-                rt::owned::write_vec(
-                    w,
-                    &self.ungrouped_partition_states,
-                    v >= 6,
-                    v,
-                    "ungrouped_partition_states",
-                );
-            }
-            if v >= 5 {
-                rt::owned::write_vec(w, &self.topic_states, v >= 6, v, "topic_states");
-            }
-            rt::owned::write_vec(w, &self.live_brokers, v >= 6, v, "live_brokers");
-            if v >= 6 {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_type = v >= 8 && self.r#type != 0_i8;
-                tags += usize::from(has_type);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_type {
-                    let s = 1;
-                    w.uvarint(0, "type");
-                    w.uvarint(s as u32, "type");
-                    w.i8(self.r#type, "type");
+            rt::outline(move || {
+                if v <= 7 && self.is_k_raft_controller {
+                    w.fail(rt::write::not_in_version("is_k_raft_controller"));
                 }
-                w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                if v <= 7 && self.r#type != 0_i8 {
+                    w.fail(rt::write::not_in_version("type"));
+                }
+                if v >= 5 && !self.ungrouped_partition_states.is_empty() {
+                    w.fail(rt::write::not_in_version("ungrouped_partition_states"));
+                }
+                if v <= 4 && !self.topic_states.is_empty() {
+                    w.fail(rt::write::not_in_version("topic_states"));
+                }
+                w.i32(self.controller_id, "controller_id");
+                if v >= 8 {
+                    w.bool(self.is_k_raft_controller, "is_k_raft_controller");
+                }
+                w.i32(self.controller_epoch, "controller_epoch");
+                if v >= 5 {
+                    w.i64(self.broker_epoch, "broker_epoch");
+                }
+                if v <= 4 {
+                    rt::owned::write_vec(
+                        w,
+                        &self.ungrouped_partition_states,
+                        v >= 6,
+                        v,
+                        "ungrouped_partition_states",
+                    );
+                }
+                if v >= 5 {
+                    rt::owned::write_vec(w, &self.topic_states, v >= 6, v, "topic_states");
+                }
+                rt::owned::write_vec(w, &self.live_brokers, v >= 6, v, "live_brokers");
+                if v >= 6 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_type = v >= 8 && self.r#type != 0_i8;
+                    tags += usize::from(has_type);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_type {
+                        let s = 1;
+                        w.uvarint(0, "type");
+                        w.uvarint(s as u32, "type");
+                        w.i8(self.r#type, "type");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
+            })
         }
     }
 
@@ -2318,6 +2401,7 @@ pub mod owned {
     }
 
     impl Default for UpdateMetadataPartitionState {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -2335,19 +2419,22 @@ pub mod owned {
     }
 
     impl From<&super::UpdateMetadataPartitionState<'_>> for UpdateMetadataPartitionState {
+        #[inline]
         fn from(v: &super::UpdateMetadataPartitionState<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partition_index: v.partition_index,
-                controller_epoch: v.controller_epoch,
-                leader: v.leader,
-                leader_epoch: v.leader_epoch,
-                isr: v.isr.iter().collect(),
-                zk_version: v.zk_version,
-                replicas: v.replicas.iter().collect(),
-                offline_replicas: v.offline_replicas.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partition_index: v.partition_index,
+                    controller_epoch: v.controller_epoch,
+                    leader: v.leader,
+                    leader_epoch: v.leader_epoch,
+                    isr: v.isr.iter().collect(),
+                    zk_version: v.zk_version,
+                    replicas: v.replicas.iter().collect(),
+                    offline_replicas: v.offline_replicas.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2407,33 +2494,36 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            if v <= 4 {
-                n += rt::write::str_size(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
-            }
-            n += rt::owned::vec_size(&self.isr, v >= 6, v, "ungrouped_partition_states[].isr")?;
-            n += rt::owned::vec_size(&self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas")?;
-            if v >= 4 {
-                n += rt::owned::vec_size(
-                    &self.offline_replicas,
-                    v >= 6,
-                    v,
-                    "ungrouped_partition_states[].offline_replicas",
-                )?;
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "ungrouped_partition_states[]._tagged_fields",
-                    ));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                if v <= 4 {
+                    n += rt::write::str_size(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
                 }
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.isr, v >= 6, v, "ungrouped_partition_states[].isr")?;
+                n += rt::owned::vec_size(&self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas")?;
+                if v >= 4 {
+                    n += rt::owned::vec_size(
+                        &self.offline_replicas,
+                        v >= 6,
+                        v,
+                        "ungrouped_partition_states[].offline_replicas",
+                    )?;
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "ungrouped_partition_states[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2484,6 +2574,7 @@ pub mod owned {
     }
 
     impl Default for UpdateMetadataTopicState {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -2495,13 +2586,16 @@ pub mod owned {
     }
 
     impl From<&super::UpdateMetadataTopicState<'_>> for UpdateMetadataTopicState {
+        #[inline]
         fn from(v: &super::UpdateMetadataTopicState<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                topic_id: v.topic_id,
-                partition_states: v.partition_states.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    topic_id: v.topic_id,
+                    partition_states: v.partition_states.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2546,34 +2640,37 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 5 {
-                n += rt::write::str_size(&self.topic_name, v >= 6, "topic_states[].topic_name")?;
-            }
-            if v <= 4 && !self.topic_name.is_empty() {
-                return Err(rt::write::not_in_version("topic_states[].topic_name"));
-            }
-            if v >= 7 {
-                n += 16;
-            }
-            if v >= 5 {
-                n += rt::owned::vec_size(&self.partition_states, v >= 6, v, "topic_states[].partition_states")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
-            }
-            if v <= 4 && !self.partition_states.is_empty() {
-                return Err(rt::write::not_in_version("topic_states[].partition_states"));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 5 {
+                    n += rt::write::str_size(&self.topic_name, v >= 6, "topic_states[].topic_name")?;
                 }
-            }
-            Ok(n)
+                if v <= 4 && !self.topic_name.is_empty() {
+                    return Err(rt::write::not_in_version("topic_states[].topic_name"));
+                }
+                if v >= 7 {
+                    n += 16;
+                }
+                if v >= 5 {
+                    n += rt::owned::vec_size(&self.partition_states, v >= 6, v, "topic_states[].partition_states")
+                        .map_err(|e| e.renamed(super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
+                }
+                if v <= 4 && !self.partition_states.is_empty() {
+                    return Err(rt::write::not_in_version("topic_states[].partition_states"));
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2621,6 +2718,7 @@ pub mod owned {
     }
 
     impl Default for UpdateMetadataBroker {
+        #[inline]
         fn default() -> Self {
             Self {
                 id: 0_i32,
@@ -2634,15 +2732,18 @@ pub mod owned {
     }
 
     impl From<&super::UpdateMetadataBroker<'_>> for UpdateMetadataBroker {
+        #[inline]
         fn from(v: &super::UpdateMetadataBroker<'_>) -> Self {
-            Self {
-                id: v.id,
-                v0_host: v.v0_host.into(),
-                v0_port: v.v0_port,
-                endpoints: v.endpoints.iter().map(|e| (&e).into()).collect(),
-                rack: v.rack.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    id: v.id,
+                    v0_host: v.v0_host.into(),
+                    v0_port: v.v0_port,
+                    endpoints: v.endpoints.iter().map(|e| (&e).into()).collect(),
+                    rack: v.rack.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2689,30 +2790,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            if v <= 0 {
-                n += rt::write::str_size(&self.v0_host, v >= 6, "live_brokers[].v0_host")?;
-            }
-            if v <= 0 {
-                n += 4;
-            }
-            if v >= 1 {
-                n += rt::owned::vec_size(&self.endpoints, v >= 6, v, "live_brokers[].endpoints")?;
-            }
-            if v >= 2 {
-                n += rt::write::opt_str_size(self.rack.as_deref(), v >= 6, v >= 2, "live_brokers[].rack")?;
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("live_brokers[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                if v <= 0 {
+                    n += rt::write::str_size(&self.v0_host, v >= 6, "live_brokers[].v0_host")?;
                 }
-            }
-            Ok(n)
+                if v <= 0 {
+                    n += 4;
+                }
+                if v >= 1 {
+                    n += rt::owned::vec_size(&self.endpoints, v >= 6, v, "live_brokers[].endpoints")?;
+                }
+                if v >= 2 {
+                    n += rt::write::opt_str_size(self.rack.as_deref(), v >= 6, v >= 2, "live_brokers[].rack")?;
+                }
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("live_brokers[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2754,6 +2858,7 @@ pub mod owned {
     }
 
     impl Default for UpdateMetadataEndpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 port: 0_i32,
@@ -2766,14 +2871,17 @@ pub mod owned {
     }
 
     impl From<&super::UpdateMetadataEndpoint<'_>> for UpdateMetadataEndpoint {
+        #[inline]
         fn from(v: &super::UpdateMetadataEndpoint<'_>) -> Self {
-            Self {
-                port: v.port,
-                host: v.host.into(),
-                listener: v.listener.into(),
-                security_protocol: v.security_protocol,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    port: v.port,
+                    host: v.host.into(),
+                    listener: v.listener.into(),
+                    security_protocol: v.security_protocol,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2821,43 +2929,46 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += 4;
-            }
-            if v <= 0 && self.port != 0_i32 {
-                return Err(rt::write::not_in_version("live_brokers[].endpoints[].port"));
-            }
-            if v >= 1 {
-                n += rt::write::str_size(&self.host, v >= 6, "live_brokers[].endpoints[].host")?;
-            }
-            if v <= 0 && !self.host.is_empty() {
-                return Err(rt::write::not_in_version("live_brokers[].endpoints[].host"));
-            }
-            if v >= 3 {
-                n += rt::write::str_size(&self.listener, v >= 6, "live_brokers[].endpoints[].listener")?;
-            }
-            if v >= 1 {
-                n += 2;
-            }
-            if v <= 0 && self.security_protocol != 0_i16 {
-                return Err(rt::write::not_in_version(
-                    "live_brokers[].endpoints[].security_protocol",
-                ));
-            }
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "live_brokers[].endpoints[]._tagged_fields",
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += 4;
+                }
+                if v <= 0 && self.port != 0_i32 {
+                    return Err(rt::write::not_in_version("live_brokers[].endpoints[].port"));
+                }
+                if v >= 1 {
+                    n += rt::write::str_size(&self.host, v >= 6, "live_brokers[].endpoints[].host")?;
+                }
+                if v <= 0 && !self.host.is_empty() {
+                    return Err(rt::write::not_in_version("live_brokers[].endpoints[].host"));
+                }
+                if v >= 3 {
+                    n += rt::write::str_size(&self.listener, v >= 6, "live_brokers[].endpoints[].listener")?;
+                }
+                if v >= 1 {
+                    n += 2;
+                }
+                if v <= 0 && self.security_protocol != 0_i16 {
+                    return Err(rt::write::not_in_version(
+                        "live_brokers[].endpoints[].security_protocol",
                     ));
                 }
-            }
-            Ok(n)
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "live_brokers[].endpoints[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2905,6 +3016,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for UpdateMetadataRequest {
         type View<'a> = super::UpdateMetadataRequest<'a>;
+        #[inline]
         fn from_view(v: &super::UpdateMetadataRequest<'_>) -> Self {
             Self::from(v)
         }

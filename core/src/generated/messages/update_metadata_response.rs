@@ -31,6 +31,7 @@ impl<'a> UpdateMetadataResponse<'a> {
 }
 
 impl Default for UpdateMetadataResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -38,13 +39,16 @@ impl Default for UpdateMetadataResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UpdateMetadataResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "UpdateMetadataResponse {{ error_code: {=i16}, unknown_tagged_fields: {} }}",
-            self.error_code,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "UpdateMetadataResponse {{ error_code: {=i16}, unknown_tagged_fields: {} }}",
+                self.error_code,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -81,27 +85,33 @@ impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        if v >= 6 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.error_code, "error_code");
-        if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.i16(self.error_code, "error_code");
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -174,6 +184,7 @@ pub mod owned {
     }
 
     impl Default for UpdateMetadataResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -183,11 +194,14 @@ pub mod owned {
     }
 
     impl From<&super::UpdateMetadataResponse<'_>> for UpdateMetadataResponse {
+        #[inline]
         fn from(v: &super::UpdateMetadataResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -208,39 +222,46 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            if v >= 6 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                if v >= 6 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 6 && self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<3>("error_code") {
-                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                    r[2] = 0;
-                }
-            } else {
-                w.i16(self.error_code, "error_code");
-                if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            rt::outline(move || {
+                if v >= 6 && self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<3>("error_code") {
+                        r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                        r[2] = 0;
+                    }
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-                };
-            }
+                    w.i16(self.error_code, "error_code");
+                    if v >= 6 {
+                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    } else {
+                        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                    };
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for UpdateMetadataResponse {
         type View<'a> = super::UpdateMetadataResponse<'a>;
+        #[inline]
         fn from_view(v: &super::UpdateMetadataResponse<'_>) -> Self {
             Self::from(v)
         }

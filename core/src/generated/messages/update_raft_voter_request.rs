@@ -46,6 +46,7 @@ impl<'a> UpdateRaftVoterRequest<'a> {
 }
 
 impl Default for UpdateRaftVoterRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -53,8 +54,11 @@ impl Default for UpdateRaftVoterRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UpdateRaftVoterRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "UpdateRaftVoterRequest {{ cluster_id: {}, current_leader_epoch: {=i32}, voter_id: {=i32}, voter_directory_id: {}, listeners: {}, k_raft_version_feature: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.current_leader_epoch, self.voter_id, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.listeners, self.k_raft_version_feature, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "UpdateRaftVoterRequest {{ cluster_id: {}, current_leader_epoch: {=i32}, voter_id: {=i32}, voter_directory_id: {}, listeners: {}, k_raft_version_feature: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.current_leader_epoch, self.voter_id, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.listeners, self.k_raft_version_feature, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -110,27 +114,33 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 24;
-        n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
-        n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
-        n += rt::Struct::size(&self.k_raft_version_feature, v)?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 24;
+            n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
+            n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
+            n += rt::Struct::size(&self.k_raft_version_feature, v)?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.opt_str(self.cluster_id, true, true, "cluster_id");
-        w.i32(self.current_leader_epoch, "current_leader_epoch");
-        w.i32(self.voter_id, "voter_id");
-        w.uuid(self.voter_directory_id, "voter_directory_id");
-        w.array(&self.listeners, true, v, "listeners");
-        rt::Struct::write(&self.k_raft_version_feature, w, v);
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.opt_str(self.cluster_id, true, true, "cluster_id");
+            w.i32(self.current_leader_epoch, "current_leader_epoch");
+            w.i32(self.voter_id, "voter_id");
+            w.uuid(self.voter_directory_id, "voter_directory_id");
+            w.array(&self.listeners, true, v, "listeners");
+            rt::Struct::write(&self.k_raft_version_feature, w, v);
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -160,6 +170,7 @@ impl<'a> Listener<'a> {
 }
 
 impl Default for Listener<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -167,15 +178,18 @@ impl Default for Listener<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Listener<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.host,
-            self.port,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.host,
+                self.port,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -208,12 +222,15 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 2)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 2)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -238,23 +255,29 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.name, true, "listeners[].name")?;
-        n += rt::write::str_size(self.host, true, "listeners[].host")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.name, true, "listeners[].name")?;
+            n += rt::write::str_size(self.host, true, "listeners[].host")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "listeners[].name");
-        w.str(self.host, true, "listeners[].host");
-        w.u16(self.port, "listeners[].port");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "listeners[].name");
+            w.str(self.host, true, "listeners[].host");
+            w.u16(self.port, "listeners[].port");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -281,6 +304,7 @@ impl<'a> KRaftVersionFeature<'a> {
 }
 
 impl Default for KRaftVersionFeature<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -288,8 +312,11 @@ impl Default for KRaftVersionFeature<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for KRaftVersionFeature<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "KRaftVersionFeature {{ min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "KRaftVersionFeature {{ min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -333,10 +360,13 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -365,26 +395,32 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i16(
-            self.min_supported_version,
-            "k_raft_version_feature.min_supported_version",
-        );
-        w.i16(
-            self.max_supported_version,
-            "k_raft_version_feature.max_supported_version",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i16(
+                self.min_supported_version,
+                "k_raft_version_feature.min_supported_version",
+            );
+            w.i16(
+                self.max_supported_version,
+                "k_raft_version_feature.max_supported_version",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -667,6 +703,7 @@ pub mod owned {
     }
 
     impl Default for UpdateRaftVoterRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 cluster_id: Some(rt::CompactString::const_new("")),
@@ -681,16 +718,19 @@ pub mod owned {
     }
 
     impl From<&super::UpdateRaftVoterRequest<'_>> for UpdateRaftVoterRequest {
+        #[inline]
         fn from(v: &super::UpdateRaftVoterRequest<'_>) -> Self {
-            Self {
-                cluster_id: v.cluster_id.map(rt::CompactString::from),
-                current_leader_epoch: v.current_leader_epoch,
-                voter_id: v.voter_id,
-                voter_directory_id: v.voter_directory_id,
-                listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
-                k_raft_version_feature: (&v.k_raft_version_feature).into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    current_leader_epoch: v.current_leader_epoch,
+                    voter_id: v.voter_id,
+                    voter_directory_id: v.voter_directory_id,
+                    listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
+                    k_raft_version_feature: (&v.k_raft_version_feature).into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -726,29 +766,35 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 24;
-            n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
-            n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
-            n += rt::OwnedStruct::size(&self.k_raft_version_feature, v)?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 24;
+                n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
+                n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
+                n += rt::OwnedStruct::size(&self.k_raft_version_feature, v)?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
-            if let Some(r) = w.run::<24>("current_leader_epoch") {
-                r[0..4].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
-                r[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
-                r[8..24].copy_from_slice(self.voter_directory_id.as_bytes());
-            }
-            rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
-            rt::OwnedStruct::write(&self.k_raft_version_feature, w, v);
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
+                if let Some(r) = w.run::<24>("current_leader_epoch") {
+                    r[0..4].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
+                    r[8..24].copy_from_slice(self.voter_directory_id.as_bytes());
+                }
+                rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
+                rt::OwnedStruct::write(&self.k_raft_version_feature, w, v);
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -766,6 +812,7 @@ pub mod owned {
     }
 
     impl Default for Listener {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -777,13 +824,16 @@ pub mod owned {
     }
 
     impl From<&super::Listener<'_>> for Listener {
+        #[inline]
         fn from(v: &super::Listener<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -807,16 +857,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.name, true, "listeners[].name")?;
-            n += rt::write::str_size(&self.host, true, "listeners[].host")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.name, true, "listeners[].name")?;
+                n += rt::write::str_size(&self.host, true, "listeners[].host")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -847,6 +900,7 @@ pub mod owned {
     }
 
     impl Default for KRaftVersionFeature {
+        #[inline]
         fn default() -> Self {
             Self {
                 min_supported_version: 0_i16,
@@ -857,12 +911,15 @@ pub mod owned {
     }
 
     impl From<&super::KRaftVersionFeature<'_>> for KRaftVersionFeature {
+        #[inline]
         fn from(v: &super::KRaftVersionFeature<'_>) -> Self {
-            Self {
-                min_supported_version: v.min_supported_version,
-                max_supported_version: v.max_supported_version,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    min_supported_version: v.min_supported_version,
+                    max_supported_version: v.max_supported_version,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -894,14 +951,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -924,6 +984,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for UpdateRaftVoterRequest {
         type View<'a> = super::UpdateRaftVoterRequest<'a>;
+        #[inline]
         fn from_view(v: &super::UpdateRaftVoterRequest<'_>) -> Self {
             Self::from(v)
         }

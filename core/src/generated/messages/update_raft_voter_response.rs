@@ -36,6 +36,7 @@ impl<'a> UpdateRaftVoterResponse<'a> {
 }
 
 impl Default for UpdateRaftVoterResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,8 +44,11 @@ impl Default for UpdateRaftVoterResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UpdateRaftVoterResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "UpdateRaftVoterResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, current_leader: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.current_leader, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "UpdateRaftVoterResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, current_leader: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.current_leader, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -123,39 +127,45 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.current_leader != CurrentLeader::DEFAULT {
-                let s = rt::Struct::size(&self.current_leader, v)?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.current_leader != CurrentLeader::DEFAULT {
+                    let s = rt::Struct::size(&self.current_leader, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.throttle_time_ms, "throttle_time_ms");
-        w.i16(self.error_code, "error_code");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_current_leader = self.current_leader != CurrentLeader::DEFAULT;
-            tags += usize::from(has_current_leader);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_current_leader {
-                let s = w.ok(rt::Struct::size(&self.current_leader, v));
-                w.uvarint(0, "current_leader");
-                w.uvarint(s as u32, "current_leader");
-                rt::Struct::write(&self.current_leader, w, v);
+        rt::outline(move || {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            w.i16(self.error_code, "error_code");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_current_leader = self.current_leader != CurrentLeader::DEFAULT;
+                tags += usize::from(has_current_leader);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_current_leader {
+                    let s = w.ok(rt::Struct::size(&self.current_leader, v));
+                    w.uvarint(0, "current_leader");
+                    w.uvarint(s as u32, "current_leader");
+                    rt::Struct::write(&self.current_leader, w, v);
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -188,6 +198,7 @@ impl<'a> CurrentLeader<'a> {
 }
 
 impl Default for CurrentLeader<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -195,8 +206,11 @@ impl Default for CurrentLeader<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for CurrentLeader<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "CurrentLeader {{ leader_id: {=i32}, leader_epoch: {=i32}, host: \"{=str}\", port: {=i32}, unknown_tagged_fields: {} }}", self.leader_id, self.leader_epoch, self.host, self.port, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "CurrentLeader {{ leader_id: {=i32}, leader_epoch: {=i32}, host: \"{=str}\", port: {=i32}, unknown_tagged_fields: {} }}", self.leader_id, self.leader_epoch, self.host, self.port, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -246,12 +260,15 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 8)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 8)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -285,23 +302,29 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        n += rt::write::str_size(self.host, true, "current_leader.host")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            n += rt::write::str_size(self.host, true, "current_leader.host")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.leader_id, "current_leader.leader_id");
-        w.i32(self.leader_epoch, "current_leader.leader_epoch");
-        w.str(self.host, true, "current_leader.host");
-        w.i32(self.port, "current_leader.port");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.leader_id, "current_leader.leader_id");
+            w.i32(self.leader_epoch, "current_leader.leader_epoch");
+            w.str(self.host, true, "current_leader.host");
+            w.i32(self.port, "current_leader.port");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -497,6 +520,7 @@ pub mod owned {
     }
 
     impl Default for UpdateRaftVoterResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 throttle_time_ms: 0_i32,
@@ -508,13 +532,16 @@ pub mod owned {
     }
 
     impl From<&super::UpdateRaftVoterResponse<'_>> for UpdateRaftVoterResponse {
+        #[inline]
         fn from(v: &super::UpdateRaftVoterResponse<'_>) -> Self {
-            Self {
-                throttle_time_ms: v.throttle_time_ms,
-                error_code: v.error_code,
-                current_leader: (&v.current_leader).into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    throttle_time_ms: v.throttle_time_ms,
+                    error_code: v.error_code,
+                    current_leader: (&v.current_leader).into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -563,41 +590,47 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.current_leader != CurrentLeader::default() {
-                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.current_leader != CurrentLeader::default() {
+                        let s = rt::OwnedStruct::size(&self.current_leader, v)?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<6>("throttle_time_ms") {
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_current_leader = self.current_leader != CurrentLeader::default();
-                tags += usize::from(has_current_leader);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_current_leader {
-                    let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
-                    w.uvarint(0, "current_leader");
-                    w.uvarint(s as u32, "current_leader");
-                    rt::OwnedStruct::write(&self.current_leader, w, v);
+            rt::outline(move || {
+                if let Some(r) = w.run::<6>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_current_leader = self.current_leader != CurrentLeader::default();
+                    tags += usize::from(has_current_leader);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_current_leader {
+                        let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
+                        w.uvarint(0, "current_leader");
+                        w.uvarint(s as u32, "current_leader");
+                        rt::OwnedStruct::write(&self.current_leader, w, v);
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                }
+            })
         }
     }
 
@@ -617,6 +650,7 @@ pub mod owned {
     }
 
     impl Default for CurrentLeader {
+        #[inline]
         fn default() -> Self {
             Self {
                 leader_id: -1_i32,
@@ -629,14 +663,17 @@ pub mod owned {
     }
 
     impl From<&super::CurrentLeader<'_>> for CurrentLeader {
+        #[inline]
         fn from(v: &super::CurrentLeader<'_>) -> Self {
-            Self {
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -670,15 +707,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            n += rt::write::str_size(&self.host, true, "current_leader.host")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                n += rt::write::str_size(&self.host, true, "current_leader.host")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -702,6 +742,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for UpdateRaftVoterResponse {
         type View<'a> = super::UpdateRaftVoterResponse<'a>;
+        #[inline]
         fn from_view(v: &super::UpdateRaftVoterResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -37,6 +37,7 @@ impl<'a> VoteRequest<'a> {
 }
 
 impl Default for VoteRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -44,31 +45,37 @@ impl Default for VoteRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for VoteRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "VoteRequest {{ cluster_id: {}, voter_id: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::OptStr(self.cluster_id),
-            self.voter_id,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "VoteRequest {{ cluster_id: {}, voter_id: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::OptStr(self.cluster_id),
+                self.voter_id,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for VoteRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for VoteRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
-        let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
-        let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            cluster_id,
-            voter_id,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
+            let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
+            let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                cluster_id,
+                voter_id,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -89,28 +96,34 @@ impl<'a> rt::Struct<'a> for VoteRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
-        if v >= 1 {
-            n += 4;
-        }
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
+            if v >= 1 {
+                n += 4;
+            }
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.opt_str(self.cluster_id, true, true, "cluster_id");
-        if v >= 1 {
-            w.i32(self.voter_id, "voter_id");
-        }
-        w.array(&self.topics, true, v, "topics");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.opt_str(self.cluster_id, true, true, "cluster_id");
+            if v >= 1 {
+                w.i32(self.voter_id, "voter_id");
+            }
+            w.array(&self.topics, true, v, "topics");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -137,6 +150,7 @@ impl<'a> TopicData<'a> {
 }
 
 impl Default for TopicData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -144,14 +158,17 @@ impl Default for TopicData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -181,11 +198,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -214,22 +234,28 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic_name, true, "topics[].topic_name");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.topic_name, true, "topics[].topic_name");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -274,6 +300,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -281,8 +308,11 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, replica_epoch: {=i32}, replica_id: {=i32}, replica_directory_id: {}, voter_directory_id: {}, last_offset_epoch: {=i32}, last_offset: {=i64}, pre_vote: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.replica_epoch, self.replica_id, rt::defmt_fmt::UuidFmt(self.replica_directory_id), rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.last_offset_epoch, self.last_offset, self.pre_vote, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionData {{ partition_index: {=i32}, replica_epoch: {=i32}, replica_id: {=i32}, replica_directory_id: {}, voter_directory_id: {}, last_offset_epoch: {=i32}, last_offset: {=i64}, pre_vote: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.replica_epoch, self.replica_id, rt::defmt_fmt::UuidFmt(self.replica_directory_id), rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.last_offset_epoch, self.last_offset, self.pre_vote, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -388,17 +418,20 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 12)?;
-        if v >= 1 {
-            rt::read::skip(c, 32)?;
-        }
-        rt::read::skip(c, 12)?;
-        if v >= 2 {
-            rt::read::skip(c, 1)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 12)?;
+            if v >= 1 {
+                rt::read::skip(c, 32)?;
+            }
+            rt::read::skip(c, 12)?;
+            if v >= 2 {
+                rt::read::skip(c, 1)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -457,47 +490,53 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 24;
-        if v >= 1 {
-            n += 16;
-        }
-        if v >= 1 {
-            n += 16;
-        }
-        if v >= 2 {
-            n += 1;
-        }
-        if v <= 1 && self.pre_vote {
-            return Err(rt::write::not_in_version("topics[].partitions[].pre_vote"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 24;
+            if v >= 1 {
+                n += 16;
+            }
+            if v >= 1 {
+                n += 16;
+            }
+            if v >= 2 {
+                n += 1;
+            }
+            if v <= 1 && self.pre_vote {
+                return Err(rt::write::not_in_version("topics[].partitions[].pre_vote"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 && self.pre_vote {
-            w.fail(rt::write::not_in_version("topics[].partitions[].pre_vote"));
-        }
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i32(self.replica_epoch, "topics[].partitions[].replica_epoch");
-        w.i32(self.replica_id, "topics[].partitions[].replica_id");
-        if v >= 1 {
-            w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
-        }
-        if v >= 1 {
-            w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id");
-        }
-        w.i32(self.last_offset_epoch, "topics[].partitions[].last_offset_epoch");
-        w.i64(self.last_offset, "topics[].partitions[].last_offset");
-        if v >= 2 {
-            w.bool(self.pre_vote, "topics[].partitions[].pre_vote");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 1 && self.pre_vote {
+                w.fail(rt::write::not_in_version("topics[].partitions[].pre_vote"));
+            }
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i32(self.replica_epoch, "topics[].partitions[].replica_epoch");
+            w.i32(self.replica_id, "topics[].partitions[].replica_id");
+            if v >= 1 {
+                w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
+            }
+            if v >= 1 {
+                w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id");
+            }
+            w.i32(self.last_offset_epoch, "topics[].partitions[].last_offset_epoch");
+            w.i64(self.last_offset, "topics[].partitions[].last_offset");
+            if v >= 2 {
+                w.bool(self.pre_vote, "topics[].partitions[].pre_vote");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -808,6 +847,7 @@ pub mod owned {
     }
 
     impl Default for VoteRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 cluster_id: None,
@@ -819,54 +859,67 @@ pub mod owned {
     }
 
     impl From<&super::VoteRequest<'_>> for VoteRequest {
+        #[inline]
         fn from(v: &super::VoteRequest<'_>) -> Self {
-            Self {
-                cluster_id: v.cluster_id.map(rt::CompactString::from),
-                voter_id: v.voter_id,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    voter_id: v.voter_id,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for VoteRequest {}
 
     impl rt::OwnedStruct for VoteRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?.map(rt::CompactString::from);
-            let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
-            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                cluster_id,
-                voter_id,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?.map(rt::CompactString::from);
+                let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
+                let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    cluster_id,
+                    voter_id,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
-            if v >= 1 {
-                n += 4;
-            }
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
+                if v >= 1 {
+                    n += 4;
+                }
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
-            if v >= 1 {
-                w.i32(self.voter_id, "voter_id");
-            }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
+                if v >= 1 {
+                    w.i32(self.voter_id, "voter_id");
+                }
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -882,6 +935,7 @@ pub mod owned {
     }
 
     impl Default for TopicData {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -892,12 +946,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicData<'_>> for TopicData {
+        #[inline]
         fn from(v: &super::TopicData<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -919,16 +976,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -963,6 +1023,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -979,18 +1040,21 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                replica_epoch: v.replica_epoch,
-                replica_id: v.replica_id,
-                replica_directory_id: v.replica_directory_id,
-                voter_directory_id: v.voter_directory_id,
-                last_offset_epoch: v.last_offset_epoch,
-                last_offset: v.last_offset,
-                pre_vote: v.pre_vote,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    replica_epoch: v.replica_epoch,
+                    replica_id: v.replica_id,
+                    replica_directory_id: v.replica_directory_id,
+                    voter_directory_id: v.voter_directory_id,
+                    last_offset_epoch: v.last_offset_epoch,
+                    last_offset: v.last_offset,
+                    pre_vote: v.pre_vote,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1060,26 +1124,29 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 24;
-            if v >= 1 {
-                n += 16;
-            }
-            if v >= 1 {
-                n += 16;
-            }
-            if v >= 2 {
-                n += 1;
-            }
-            if v <= 1 && self.pre_vote {
-                return Err(rt::write::not_in_version("topics[].partitions[].pre_vote"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 24;
+                if v >= 1 {
+                    n += 16;
+                }
+                if v >= 1 {
+                    n += 16;
+                }
+                if v >= 2 {
+                    n += 1;
+                }
+                if v <= 1 && self.pre_vote {
+                    return Err(rt::write::not_in_version("topics[].partitions[].pre_vote"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1118,6 +1185,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for VoteRequest {
         type View<'a> = super::VoteRequest<'a>;
+        #[inline]
         fn from_view(v: &super::VoteRequest<'_>) -> Self {
             Self::from(v)
         }

@@ -36,6 +36,7 @@ impl<'a> VoteResponse<'a> {
 }
 
 impl Default for VoteResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,52 +44,58 @@ impl Default for VoteResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for VoteResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "VoteResponse {{ error_code: {=i16}, topics: {}, node_endpoints: {}, unknown_tagged_fields: {} }}",
-            self.error_code,
-            self.topics,
-            self.node_endpoints,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "VoteResponse {{ error_code: {=i16}, topics: {}, node_endpoints: {}, unknown_tagged_fields: {} }}",
+                self.error_code,
+                self.topics,
+                self.node_endpoints,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for VoteResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for VoteResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "error_code")?;
-        let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
-        let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 1 => {
-                        node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-                        rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                        rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
-                    }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
+            let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 1 => {
+                            node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
+                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            error_code,
-            topics,
-            node_endpoints: node_endpoints_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                error_code,
+                topics,
+                node_endpoints: node_endpoints_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -129,46 +136,52 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        if v <= 0 && !self.node_endpoints.is_empty() {
-            return Err(rt::write::not_in_version("node_endpoints"));
-        }
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !self.node_endpoints.is_empty() {
-                let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::array_size(&self.topics, true, v, "topics")?;
+            if v <= 0 && !self.node_endpoints.is_empty() {
+                return Err(rt::write::not_in_version("node_endpoints"));
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 1 && !self.node_endpoints.is_empty() {
+                    let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.node_endpoints.is_empty() {
-            w.fail(rt::write::not_in_version("node_endpoints"));
-        }
-        w.i16(self.error_code, "error_code");
-        w.array(&self.topics, true, v, "topics");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
-            tags += usize::from(has_node_endpoints);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_node_endpoints {
-                let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
-                w.uvarint(0, "node_endpoints");
-                w.uvarint(s as u32, "node_endpoints");
-                w.array(&self.node_endpoints, true, v, "node_endpoints");
+        rt::outline(move || {
+            if v <= 0 && !self.node_endpoints.is_empty() {
+                w.fail(rt::write::not_in_version("node_endpoints"));
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+            w.i16(self.error_code, "error_code");
+            w.array(&self.topics, true, v, "topics");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
+                tags += usize::from(has_node_endpoints);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_node_endpoints {
+                    let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
+                    w.uvarint(0, "node_endpoints");
+                    w.uvarint(s as u32, "node_endpoints");
+                    w.array(&self.node_endpoints, true, v, "node_endpoints");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            }
+        })
     }
 }
 
@@ -195,6 +208,7 @@ impl<'a> TopicData<'a> {
 }
 
 impl Default for TopicData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -202,14 +216,17 @@ impl Default for TopicData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.topic_name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.topic_name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -239,11 +256,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -272,22 +292,28 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
-        n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
+            n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic_name, true, "topics[].topic_name");
-        w.array(&self.partitions, true, v, "topics[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.topic_name, true, "topics[].topic_name");
+            w.array(&self.partitions, true, v, "topics[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -317,6 +343,7 @@ impl<'a> NodeEndpoint<'a> {
 }
 
 impl Default for NodeEndpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -324,15 +351,18 @@ impl Default for NodeEndpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for NodeEndpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
-            self.node_id,
-            self.host,
-            self.port,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+                self.node_id,
+                self.host,
+                self.port,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -383,18 +413,21 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 1 {
-            rt::read::skip_str(c, true)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 2)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 1 {
+                rt::read::skip_str(c, true)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 2)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -430,54 +463,60 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += 4;
-        }
-        if v <= 0 && self.node_id != 0_i32 {
-            return Err(rt::write::not_in_version("node_endpoints[].node_id"));
-        }
-        if v >= 1 {
-            n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
-        }
-        if v <= 0 && !self.host.is_empty() {
-            return Err(rt::write::not_in_version("node_endpoints[].host"));
-        }
-        if v >= 1 {
-            n += 2;
-        }
-        if v <= 0 && self.port != 0_u16 {
-            return Err(rt::write::not_in_version("node_endpoints[].port"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
+            }
+            if v <= 0 && self.node_id != 0_i32 {
+                return Err(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if v >= 1 {
+                n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
+            }
+            if v <= 0 && !self.host.is_empty() {
+                return Err(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if v >= 1 {
+                n += 2;
+            }
+            if v <= 0 && self.port != 0_u16 {
+                return Err(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.node_id != 0_i32 {
-            w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
-        }
-        if v <= 0 && !self.host.is_empty() {
-            w.fail(rt::write::not_in_version("node_endpoints[].host"));
-        }
-        if v <= 0 && self.port != 0_u16 {
-            w.fail(rt::write::not_in_version("node_endpoints[].port"));
-        }
-        if v >= 1 {
-            w.i32(self.node_id, "node_endpoints[].node_id");
-        }
-        if v >= 1 {
-            w.str(self.host, true, "node_endpoints[].host");
-        }
-        if v >= 1 {
-            w.u16(self.port, "node_endpoints[].port");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v <= 0 && self.node_id != 0_i32 {
+                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if v <= 0 && !self.host.is_empty() {
+                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if v <= 0 && self.port != 0_u16 {
+                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            if v >= 1 {
+                w.i32(self.node_id, "node_endpoints[].node_id");
+            }
+            if v >= 1 {
+                w.str(self.host, true, "node_endpoints[].host");
+            }
+            if v >= 1 {
+                w.u16(self.port, "node_endpoints[].port");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -513,6 +552,7 @@ impl<'a> PartitionData<'a> {
 }
 
 impl Default for PartitionData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -520,8 +560,11 @@ impl Default for PartitionData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, leader_id: {=i32}, leader_epoch: {=i32}, vote_granted: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.leader_id, self.leader_epoch, self.vote_granted, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, leader_id: {=i32}, leader_epoch: {=i32}, vote_granted: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.leader_id, self.leader_epoch, self.vote_granted, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -579,10 +622,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 15)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 15)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -623,23 +669,29 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 15;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 15;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index");
-        w.i16(self.error_code, "topics[].partitions[].error_code");
-        w.i32(self.leader_id, "topics[].partitions[].leader_id");
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-        w.bool(self.vote_granted, "topics[].partitions[].vote_granted");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.i16(self.error_code, "topics[].partitions[].error_code");
+            w.i32(self.leader_id, "topics[].partitions[].leader_id");
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+            w.bool(self.vote_granted, "topics[].partitions[].vote_granted");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -962,6 +1014,7 @@ pub mod owned {
     }
 
     impl Default for VoteResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
@@ -973,94 +1026,106 @@ pub mod owned {
     }
 
     impl From<&super::VoteResponse<'_>> for VoteResponse {
+        #[inline]
         fn from(v: &super::VoteResponse<'_>) -> Self {
-            Self {
-                error_code: v.error_code,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    error_code: v.error_code,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for VoteResponse {}
 
     impl rt::OwnedStruct for VoteResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let error_code = rt::read::i16(c, "error_code")?;
-            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
-            let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
-            let unknown_tagged_fields = {
-                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-                let mut unknown = 0u32;
-                let mut next_tag = 0u64;
-                for _ in 0..n {
-                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                    let before = c.len();
-                    match tag {
-                        0 if v >= 1 => {
-                            node_endpoints_tag =
-                                rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
-                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
-                        }
-                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
-                        _ => {
-                            rt::read::skip_tag(c, size, "_tagged_fields")?;
-                            unknown += 1;
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let error_code = rt::read::i16(c, "error_code")?;
+                let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
+                let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
+                let unknown_tagged_fields = {
+                    let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                    let mut unknown = 0u32;
+                    let mut next_tag = 0u64;
+                    for _ in 0..n {
+                        let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                        let before = c.len();
+                        match tag {
+                            0 if v >= 1 => {
+                                node_endpoints_tag =
+                                    rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
+                                rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                                rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                            }
+                            0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                            _ => {
+                                rt::read::skip_tag(c, size, "_tagged_fields")?;
+                                unknown += 1;
+                            }
                         }
                     }
-                }
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
-            };
-            Ok(Self {
-                error_code,
-                topics,
-                node_endpoints: node_endpoints_tag,
-                unknown_tagged_fields,
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+                };
+                Ok(Self {
+                    error_code,
+                    topics,
+                    node_endpoints: node_endpoints_tag,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            if v <= 0 && !self.node_endpoints.is_empty() {
-                return Err(rt::write::not_in_version("node_endpoints"));
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if v >= 1 && !self.node_endpoints.is_empty() {
-                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+                if v <= 0 && !self.node_endpoints.is_empty() {
+                    return Err(rt::write::not_in_version("node_endpoints"));
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if v >= 1 && !self.node_endpoints.is_empty() {
+                        let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && !self.node_endpoints.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints"));
-            }
-            w.i16(self.error_code, "error_code");
-            rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
-                tags += usize::from(has_node_endpoints);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_node_endpoints {
-                    let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
-                    w.uvarint(0, "node_endpoints");
-                    w.uvarint(s as u32, "node_endpoints");
-                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
+            rt::outline(move || {
+                if v <= 0 && !self.node_endpoints.is_empty() {
+                    w.fail(rt::write::not_in_version("node_endpoints"));
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+                w.i16(self.error_code, "error_code");
+                rt::owned::write_vec(w, &self.topics, true, v, "topics");
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
+                    tags += usize::from(has_node_endpoints);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_node_endpoints {
+                        let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
+                        w.uvarint(0, "node_endpoints");
+                        w.uvarint(s as u32, "node_endpoints");
+                        rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                }
+            })
         }
     }
 
@@ -1076,6 +1141,7 @@ pub mod owned {
     }
 
     impl Default for TopicData {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_name: rt::CompactString::const_new(""),
@@ -1086,12 +1152,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicData<'_>> for TopicData {
+        #[inline]
         fn from(v: &super::TopicData<'_>) -> Self {
-            Self {
-                topic_name: v.topic_name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_name: v.topic_name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1113,16 +1182,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
-            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+                n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1147,6 +1219,7 @@ pub mod owned {
     }
 
     impl Default for NodeEndpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
@@ -1158,13 +1231,16 @@ pub mod owned {
     }
 
     impl From<&super::NodeEndpoint<'_>> for NodeEndpoint {
+        #[inline]
         fn from(v: &super::NodeEndpoint<'_>) -> Self {
-            Self {
-                node_id: v.node_id,
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    node_id: v.node_id,
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1200,32 +1276,35 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += 4;
-            }
-            if v <= 0 && self.node_id != 0_i32 {
-                return Err(rt::write::not_in_version("node_endpoints[].node_id"));
-            }
-            if v >= 1 {
-                n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
-            }
-            if v <= 0 && !self.host.is_empty() {
-                return Err(rt::write::not_in_version("node_endpoints[].host"));
-            }
-            if v >= 1 {
-                n += 2;
-            }
-            if v <= 0 && self.port != 0_u16 {
-                return Err(rt::write::not_in_version("node_endpoints[].port"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += 4;
+                }
+                if v <= 0 && self.node_id != 0_i32 {
+                    return Err(rt::write::not_in_version("node_endpoints[].node_id"));
+                }
+                if v >= 1 {
+                    n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
+                }
+                if v <= 0 && !self.host.is_empty() {
+                    return Err(rt::write::not_in_version("node_endpoints[].host"));
+                }
+                if v >= 1 {
+                    n += 2;
+                }
+                if v <= 0 && self.port != 0_u16 {
+                    return Err(rt::write::not_in_version("node_endpoints[].port"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1277,6 +1356,7 @@ pub mod owned {
     }
 
     impl Default for PartitionData {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -1290,15 +1370,18 @@ pub mod owned {
     }
 
     impl From<&super::PartitionData<'_>> for PartitionData {
+        #[inline]
         fn from(v: &super::PartitionData<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                vote_granted: v.vote_granted,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    vote_granted: v.vote_granted,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1337,14 +1420,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 15;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 15;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1373,6 +1459,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for VoteResponse {
         type View<'a> = super::VoteResponse<'a>;
+        #[inline]
         fn from_view(v: &super::VoteResponse<'_>) -> Self {
             Self::from(v)
         }

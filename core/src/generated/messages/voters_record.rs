@@ -33,6 +33,7 @@ impl<'a> VotersRecord<'a> {
 }
 
 impl Default for VotersRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,28 +41,34 @@ impl Default for VotersRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for VotersRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "VotersRecord {{ version: {=i16}, voters: {}, unknown_tagged_fields: {} }}",
-            self.version,
-            self.voters,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "VotersRecord {{ version: {=i16}, voters: {}, unknown_tagged_fields: {} }}",
+                self.version,
+                self.voters,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for VotersRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for VotersRecord<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let version = rt::read::i16(c, "version")?;
-        let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            version,
-            voters,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let version = rt::read::i16(c, "version")?;
+            let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                version,
+                voters,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -79,21 +86,27 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::array_size(&self.voters, true, v, "voters")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::array_size(&self.voters, true, v, "voters")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i16(self.version, "version");
-        w.array(&self.voters, true, v, "voters");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i16(self.version, "version");
+            w.array(&self.voters, true, v, "voters");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -126,6 +139,7 @@ impl<'a> Voter<'a> {
 }
 
 impl Default for Voter<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -133,8 +147,11 @@ impl Default for Voter<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Voter<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "Voter {{ voter_id: {=i32}, voter_directory_id: {}, endpoints: {}, k_raft_version_feature: {}, unknown_tagged_fields: {} }}", self.voter_id, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.endpoints, self.k_raft_version_feature, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "Voter {{ voter_id: {=i32}, voter_directory_id: {}, endpoints: {}, k_raft_version_feature: {}, unknown_tagged_fields: {} }}", self.voter_id, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.endpoints, self.k_raft_version_feature, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -184,12 +201,15 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 20)?;
-        rt::read::skip_array::<Endpoint<'a>>(c, true, v)?;
-        <KRaftVersionFeature as rt::Struct>::skip(c, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 20)?;
+            rt::read::skip_array::<Endpoint<'a>>(c, true, v)?;
+            <KRaftVersionFeature as rt::Struct>::skip(c, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -219,24 +239,30 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        n += rt::write::array_size(&self.endpoints, true, v, "voters[].endpoints")?;
-        n += rt::Struct::size(&self.k_raft_version_feature, v)?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            n += rt::write::array_size(&self.endpoints, true, v, "voters[].endpoints")?;
+            n += rt::Struct::size(&self.k_raft_version_feature, v)?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.voter_id, "voters[].voter_id");
-        w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
-        w.array(&self.endpoints, true, v, "voters[].endpoints");
-        rt::Struct::write(&self.k_raft_version_feature, w, v);
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.voter_id, "voters[].voter_id");
+            w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
+            w.array(&self.endpoints, true, v, "voters[].endpoints");
+            rt::Struct::write(&self.k_raft_version_feature, w, v);
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -266,6 +292,7 @@ impl<'a> Endpoint<'a> {
 }
 
 impl Default for Endpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -273,15 +300,18 @@ impl Default for Endpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Endpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Endpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.host,
-            self.port,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Endpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.host,
+                self.port,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -314,12 +344,15 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 2)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 2)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -352,23 +385,29 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.name, true, "voters[].endpoints[].name")?;
-        n += rt::write::str_size(self.host, true, "voters[].endpoints[].host")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.name, true, "voters[].endpoints[].name")?;
+            n += rt::write::str_size(self.host, true, "voters[].endpoints[].host")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "voters[].endpoints[].name");
-        w.str(self.host, true, "voters[].endpoints[].host");
-        w.u16(self.port, "voters[].endpoints[].port");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "voters[].endpoints[].name");
+            w.str(self.host, true, "voters[].endpoints[].host");
+            w.u16(self.port, "voters[].endpoints[].port");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -395,6 +434,7 @@ impl<'a> KRaftVersionFeature<'a> {
 }
 
 impl Default for KRaftVersionFeature<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -402,8 +442,11 @@ impl Default for KRaftVersionFeature<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for KRaftVersionFeature<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "KRaftVersionFeature {{ min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "KRaftVersionFeature {{ min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -453,10 +496,13 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -485,26 +531,32 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i16(
-            self.min_supported_version,
-            "voters[].k_raft_version_feature.min_supported_version",
-        );
-        w.i16(
-            self.max_supported_version,
-            "voters[].k_raft_version_feature.max_supported_version",
-        );
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i16(
+                self.min_supported_version,
+                "voters[].k_raft_version_feature.min_supported_version",
+            );
+            w.i16(
+                self.max_supported_version,
+                "voters[].k_raft_version_feature.max_supported_version",
+            );
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -791,6 +843,7 @@ pub mod owned {
     }
 
     impl Default for VotersRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 version: 0_i16,
@@ -801,44 +854,57 @@ pub mod owned {
     }
 
     impl From<&super::VotersRecord<'_>> for VotersRecord {
+        #[inline]
         fn from(v: &super::VotersRecord<'_>) -> Self {
-            Self {
-                version: v.version,
-                voters: v.voters.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    version: v.version,
+                    voters: v.voters.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for VotersRecord {}
 
     impl rt::OwnedStruct for VotersRecord {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let version = rt::read::i16(c, "version")?;
-            let voters = rt::owned::read_array::<Voter, _>(c, true, v, "voters")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                version,
-                voters,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let version = rt::read::i16(c, "version")?;
+                let voters = rt::owned::read_array::<Voter, _>(c, true, v, "voters")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    version,
+                    voters,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.i16(self.version, "version");
-            rt::owned::write_vec(w, &self.voters, true, v, "voters");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.i16(self.version, "version");
+                rt::owned::write_vec(w, &self.voters, true, v, "voters");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -858,6 +924,7 @@ pub mod owned {
     }
 
     impl Default for Voter {
+        #[inline]
         fn default() -> Self {
             Self {
                 voter_id: 0_i32,
@@ -870,14 +937,17 @@ pub mod owned {
     }
 
     impl From<&super::Voter<'_>> for Voter {
+        #[inline]
         fn from(v: &super::Voter<'_>) -> Self {
-            Self {
-                voter_id: v.voter_id,
-                voter_directory_id: v.voter_directory_id,
-                endpoints: v.endpoints.iter().map(|e| (&e).into()).collect(),
-                k_raft_version_feature: (&v.k_raft_version_feature).into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    voter_id: v.voter_id,
+                    voter_directory_id: v.voter_directory_id,
+                    endpoints: v.endpoints.iter().map(|e| (&e).into()).collect(),
+                    k_raft_version_feature: (&v.k_raft_version_feature).into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -911,16 +981,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            n += rt::owned::vec_size(&self.endpoints, true, v, "voters[].endpoints")?;
-            n += rt::OwnedStruct::size(&self.k_raft_version_feature, v)?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                n += rt::owned::vec_size(&self.endpoints, true, v, "voters[].endpoints")?;
+                n += rt::OwnedStruct::size(&self.k_raft_version_feature, v)?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -949,6 +1022,7 @@ pub mod owned {
     }
 
     impl Default for Endpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -960,13 +1034,16 @@ pub mod owned {
     }
 
     impl From<&super::Endpoint<'_>> for Endpoint {
+        #[inline]
         fn from(v: &super::Endpoint<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                host: v.host.into(),
-                port: v.port,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    host: v.host.into(),
+                    port: v.port,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -990,16 +1067,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.name, true, "voters[].endpoints[].name")?;
-            n += rt::write::str_size(&self.host, true, "voters[].endpoints[].host")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.name, true, "voters[].endpoints[].name")?;
+                n += rt::write::str_size(&self.host, true, "voters[].endpoints[].host")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1030,6 +1110,7 @@ pub mod owned {
     }
 
     impl Default for KRaftVersionFeature {
+        #[inline]
         fn default() -> Self {
             Self {
                 min_supported_version: 0_i16,
@@ -1040,12 +1121,15 @@ pub mod owned {
     }
 
     impl From<&super::KRaftVersionFeature<'_>> for KRaftVersionFeature {
+        #[inline]
         fn from(v: &super::KRaftVersionFeature<'_>) -> Self {
-            Self {
-                min_supported_version: v.min_supported_version,
-                max_supported_version: v.max_supported_version,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    min_supported_version: v.min_supported_version,
+                    max_supported_version: v.max_supported_version,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1080,14 +1164,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1110,6 +1197,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for VotersRecord {
         type View<'a> = super::VotersRecord<'a>;
+        #[inline]
         fn from_view(v: &super::VotersRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -30,6 +30,7 @@ impl<'a> WriteShareGroupStateResponse<'a> {
 }
 
 impl Default for WriteShareGroupStateResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,25 +38,31 @@ impl Default for WriteShareGroupStateResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for WriteShareGroupStateResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "WriteShareGroupStateResponse {{ results: {}, unknown_tagged_fields: {} }}",
-            self.results,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "WriteShareGroupStateResponse {{ results: {}, unknown_tagged_fields: {} }}",
+                self.results,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for WriteShareGroupStateResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for WriteShareGroupStateResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let results = rt::read::array::<WriteStateResult<'a>>(c, true, v, "results")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            results,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let results = rt::read::array::<WriteStateResult<'a>>(c, true, v, "results")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                results,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -72,20 +79,26 @@ impl<'a> rt::Struct<'a> for WriteShareGroupStateResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.results, true, v, "results")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.results, true, v, "results")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.results, true, v, "results");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.results, true, v, "results");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -112,6 +125,7 @@ impl<'a> WriteStateResult<'a> {
 }
 
 impl Default for WriteStateResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -119,14 +133,17 @@ impl Default for WriteStateResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for WriteStateResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "WriteStateResult {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "WriteStateResult {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -156,11 +173,14 @@ impl<'a> rt::Struct<'a> for WriteStateResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 16)?;
-        rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 16)?;
+            rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -186,21 +206,27 @@ impl<'a> rt::Struct<'a> for WriteStateResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.topic_id, "results[].topic_id");
-        w.array(&self.partitions, true, v, "results[].partitions");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "results[].topic_id");
+            w.array(&self.partitions, true, v, "results[].partitions");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -230,6 +256,7 @@ impl<'a> PartitionResult<'a> {
 }
 
 impl Default for PartitionResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -237,15 +264,11 @@ impl Default for PartitionResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "PartitionResult {{ partition: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}",
-            self.partition,
-            self.error_code,
-            rt::defmt_fmt::OptStr(self.error_message),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(f, "PartitionResult {{ partition: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -292,11 +315,14 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -329,22 +355,28 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        n += rt::write::opt_str_size(self.error_message, true, true, "results[].partitions[].error_message")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message, true, true, "results[].partitions[].error_message")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.partition, "results[].partitions[].partition");
-        w.i16(self.error_code, "results[].partitions[].error_code");
-        w.opt_str(self.error_message, true, true, "results[].partitions[].error_message");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.partition, "results[].partitions[].partition");
+            w.i16(self.error_code, "results[].partitions[].error_code");
+            w.opt_str(self.error_message, true, true, "results[].partitions[].error_message");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -530,6 +562,7 @@ pub mod owned {
     }
 
     impl Default for WriteShareGroupStateResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 results: Vec::new(),
@@ -539,40 +572,53 @@ pub mod owned {
     }
 
     impl From<&super::WriteShareGroupStateResponse<'_>> for WriteShareGroupStateResponse {
+        #[inline]
         fn from(v: &super::WriteShareGroupStateResponse<'_>) -> Self {
-            Self {
-                results: v.results.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    results: v.results.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for WriteShareGroupStateResponse {}
 
     impl rt::OwnedStruct for WriteShareGroupStateResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let results = rt::owned::read_array::<WriteStateResult, _>(c, true, v, "results")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                results,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let results = rt::owned::read_array::<WriteStateResult, _>(c, true, v, "results")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    results,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.results, true, v, "results")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.results, true, v, "results")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.results, true, v, "results");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.results, true, v, "results");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -588,6 +634,7 @@ pub mod owned {
     }
 
     impl Default for WriteStateResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -598,12 +645,15 @@ pub mod owned {
     }
 
     impl From<&super::WriteStateResult<'_>> for WriteStateResult {
+        #[inline]
         fn from(v: &super::WriteStateResult<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -625,15 +675,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -658,6 +711,7 @@ pub mod owned {
     }
 
     impl Default for PartitionResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition: 0_i32,
@@ -669,13 +723,16 @@ pub mod owned {
     }
 
     impl From<&super::PartitionResult<'_>> for PartitionResult {
+        #[inline]
         fn from(v: &super::PartitionResult<'_>) -> Self {
-            Self {
-                partition: v.partition,
-                error_code: v.error_code,
-                error_message: v.error_message.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition: v.partition,
+                    error_code: v.error_code,
+                    error_message: v.error_message.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -710,20 +767,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            n += rt::write::opt_str_size(
-                self.error_message.as_deref(),
-                true,
-                true,
-                "results[].partitions[].error_message",
-            )?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    true,
+                    true,
+                    "results[].partitions[].error_message",
+                )?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -744,6 +804,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for WriteShareGroupStateResponse {
         type View<'a> = super::WriteShareGroupStateResponse<'a>;
+        #[inline]
         fn from_view(v: &super::WriteShareGroupStateResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -32,6 +32,7 @@ impl<'a> WriteTxnMarkersRequest<'a> {
 }
 
 impl Default for WriteTxnMarkersRequest<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -39,29 +40,35 @@ impl Default for WriteTxnMarkersRequest<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for WriteTxnMarkersRequest<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "WriteTxnMarkersRequest {{ markers: {}, unknown_tagged_fields: {} }}",
-            self.markers,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "WriteTxnMarkersRequest {{ markers: {}, unknown_tagged_fields: {} }}",
+                self.markers,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for WriteTxnMarkersRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let markers = rt::read::array::<WritableTxnMarker<'a>>(c, v >= 1, v, "markers")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            markers,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let markers = rt::read::array::<WritableTxnMarker<'a>>(c, v >= 1, v, "markers")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                markers,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -80,28 +87,34 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.markers, v >= 1, v, "markers")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.markers, v >= 1, v, "markers")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.markers, v >= 1, v, "markers");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.array(&self.markers, v >= 1, v, "markers");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -140,6 +153,7 @@ impl<'a> WritableTxnMarker<'a> {
 }
 
 impl Default for WritableTxnMarker<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -147,8 +161,11 @@ impl Default for WritableTxnMarker<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for WritableTxnMarker<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "WritableTxnMarker {{ producer_id: {=i64}, producer_epoch: {=i16}, transaction_result: {=bool}, topics: {}, coordinator_epoch: {=i32}, transaction_version: {=i8}, unknown_tagged_fields: {} }}", self.producer_id, self.producer_epoch, self.transaction_result, self.topics, self.coordinator_epoch, self.transaction_version, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "WritableTxnMarker {{ producer_id: {=i64}, producer_epoch: {=i16}, transaction_result: {=bool}, topics: {}, coordinator_epoch: {=i32}, transaction_version: {=i8}, unknown_tagged_fields: {} }}", self.producer_id, self.producer_epoch, self.transaction_result, self.topics, self.coordinator_epoch, self.transaction_version, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -219,17 +236,20 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 11)?;
-        rt::read::skip_array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, v)?;
-        rt::read::skip(c, 4)?;
-        if v >= 2 {
-            rt::read::skip(c, 1)?;
-        }
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 11)?;
+            rt::read::skip_array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, v)?;
+            rt::read::skip(c, 4)?;
+            if v >= 2 {
+                rt::read::skip(c, 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -275,38 +295,44 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 15;
-        n += rt::write::array_size(&self.topics, v >= 1, v, "markers[].topics")?;
-        if v >= 2 {
-            n += 1;
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 15;
+            n += rt::write::array_size(&self.topics, v >= 1, v, "markers[].topics")?;
+            if v >= 2 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i64(self.producer_id, "markers[].producer_id");
-        w.i16(self.producer_epoch, "markers[].producer_epoch");
-        w.bool(self.transaction_result, "markers[].transaction_result");
-        w.array(&self.topics, v >= 1, v, "markers[].topics");
-        w.i32(self.coordinator_epoch, "markers[].coordinator_epoch");
-        if v >= 2 {
-            w.i8(self.transaction_version, "markers[].transaction_version");
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i64(self.producer_id, "markers[].producer_id");
+            w.i16(self.producer_epoch, "markers[].producer_epoch");
+            w.bool(self.transaction_result, "markers[].transaction_result");
+            w.array(&self.topics, v >= 1, v, "markers[].topics");
+            w.i32(self.coordinator_epoch, "markers[].coordinator_epoch");
+            if v >= 2 {
+                w.i8(self.transaction_version, "markers[].transaction_version");
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -333,6 +359,7 @@ impl<'a> WritableTxnMarkerTopic<'a> {
 }
 
 impl Default for WritableTxnMarkerTopic<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -340,14 +367,17 @@ impl Default for WritableTxnMarkerTopic<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for WritableTxnMarkerTopic<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "WritableTxnMarkerTopic {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partition_indexes,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "WritableTxnMarkerTopic {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partition_indexes,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -383,13 +413,16 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip_array::<i32>(c, v >= 1, v)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip_array::<i32>(c, v >= 1, v)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -425,40 +458,46 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, v >= 1, "markers[].topics[].name")?;
-        n += rt::write::array_size(
-            &self.partition_indexes,
-            v >= 1,
-            v,
-            "markers[].topics[].partition_indexes",
-        )?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, v >= 1, "markers[].topics[].name")?;
+            n += rt::write::array_size(
+                &self.partition_indexes,
+                v >= 1,
+                v,
+                "markers[].topics[].partition_indexes",
+            )?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 1, "markers[].topics[].name");
-        w.array(
-            &self.partition_indexes,
-            v >= 1,
-            v,
-            "markers[].topics[].partition_indexes",
-        );
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 1, "markers[].topics[].name");
+            w.array(
+                &self.partition_indexes,
+                v >= 1,
+                v,
+                "markers[].topics[].partition_indexes",
+            );
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -695,6 +734,7 @@ pub mod owned {
     }
 
     impl Default for WriteTxnMarkersRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 markers: Vec::new(),
@@ -704,52 +744,64 @@ pub mod owned {
     }
 
     impl From<&super::WriteTxnMarkersRequest<'_>> for WriteTxnMarkersRequest {
+        #[inline]
         fn from(v: &super::WriteTxnMarkersRequest<'_>) -> Self {
-            Self {
-                markers: v.markers.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    markers: v.markers.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for WriteTxnMarkersRequest {}
 
     impl rt::OwnedStruct for WriteTxnMarkersRequest {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let markers = rt::owned::read_array::<WritableTxnMarker, _>(c, v >= 1, v, "markers")?;
-            let unknown_tagged_fields = if v >= 1 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                markers,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let markers = rt::owned::read_array::<WritableTxnMarker, _>(c, v >= 1, v, "markers")?;
+                let unknown_tagged_fields = if v >= 1 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    markers,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers");
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -773,6 +825,7 @@ pub mod owned {
     }
 
     impl Default for WritableTxnMarker {
+        #[inline]
         fn default() -> Self {
             Self {
                 producer_id: 0_i64,
@@ -787,16 +840,19 @@ pub mod owned {
     }
 
     impl From<&super::WritableTxnMarker<'_>> for WritableTxnMarker {
+        #[inline]
         fn from(v: &super::WritableTxnMarker<'_>) -> Self {
-            Self {
-                producer_id: v.producer_id,
-                producer_epoch: v.producer_epoch,
-                transaction_result: v.transaction_result,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                coordinator_epoch: v.coordinator_epoch,
-                transaction_version: v.transaction_version,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    producer_id: v.producer_id,
+                    producer_epoch: v.producer_epoch,
+                    transaction_result: v.transaction_result,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    coordinator_epoch: v.coordinator_epoch,
+                    transaction_version: v.transaction_version,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -842,22 +898,25 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 15;
-            n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
-            if v >= 2 {
-                n += 1;
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 15;
+                n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
+                if v >= 2 {
+                    n += 1;
                 }
-            }
-            Ok(n)
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -899,6 +958,7 @@ pub mod owned {
     }
 
     impl Default for WritableTxnMarkerTopic {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -909,12 +969,15 @@ pub mod owned {
     }
 
     impl From<&super::WritableTxnMarkerTopic<'_>> for WritableTxnMarkerTopic {
+        #[inline]
         fn from(v: &super::WritableTxnMarkerTopic<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partition_indexes: v.partition_indexes.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partition_indexes: v.partition_indexes.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -940,25 +1003,28 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
-            n += rt::owned::vec_size(
-                &self.partition_indexes,
-                v >= 1,
-                v,
-                "markers[].topics[].partition_indexes",
-            )?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
+                n += rt::owned::vec_size(
+                    &self.partition_indexes,
+                    v >= 1,
+                    v,
+                    "markers[].topics[].partition_indexes",
+                )?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -981,6 +1047,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for WriteTxnMarkersRequest {
         type View<'a> = super::WriteTxnMarkersRequest<'a>;
+        #[inline]
         fn from_view(v: &super::WriteTxnMarkersRequest<'_>) -> Self {
             Self::from(v)
         }

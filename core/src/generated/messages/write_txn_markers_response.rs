@@ -31,6 +31,7 @@ impl<'a> WriteTxnMarkersResponse<'a> {
 }
 
 impl Default for WriteTxnMarkersResponse<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -38,29 +39,35 @@ impl Default for WriteTxnMarkersResponse<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for WriteTxnMarkersResponse<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "WriteTxnMarkersResponse {{ markers: {}, unknown_tagged_fields: {} }}",
-            self.markers,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "WriteTxnMarkersResponse {{ markers: {}, unknown_tagged_fields: {} }}",
+                self.markers,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for WriteTxnMarkersResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let markers = rt::read::array::<WritableTxnMarkerResult<'a>>(c, v >= 1, v, "markers")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            markers,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let markers = rt::read::array::<WritableTxnMarkerResult<'a>>(c, v >= 1, v, "markers")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                markers,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -79,28 +86,34 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::array_size(&self.markers, v >= 1, v, "markers")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::array_size(&self.markers, v >= 1, v, "markers")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.markers, v >= 1, v, "markers");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.array(&self.markers, v >= 1, v, "markers");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -127,6 +140,7 @@ impl<'a> WritableTxnMarkerResult<'a> {
 }
 
 impl Default for WritableTxnMarkerResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -134,54 +148,66 @@ impl Default for WritableTxnMarkerResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for WritableTxnMarkerResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "WritableTxnMarkerResult {{ producer_id: {=i64}, topics: {}, unknown_tagged_fields: {} }}",
-            self.producer_id,
-            self.topics,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "WritableTxnMarkerResult {{ producer_id: {=i64}, topics: {}, unknown_tagged_fields: {} }}",
+                self.producer_id,
+                self.topics,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
 impl rt::Sealed for WritableTxnMarkerResult<'_> {}
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let producer_id = rt::read::i64(c, "markers[].producer_id")?;
-        let topics = rt::read::array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v, "markers[].topics")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "markers[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            producer_id,
-            topics,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let producer_id = rt::read::i64(c, "markers[].producer_id")?;
+            let topics = rt::read::array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v, "markers[].topics")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "markers[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                producer_id,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
+    #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i64(c, "markers[].producer_id")?;
-        rt::read::check_array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, false, v, "markers[].topics")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "markers[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        rt::outline(move || -> Result<(), rt::DecodeError> {
+            let mut local = cur.fork();
+            let c = &mut local;
+            rt::read::i64(c, "markers[].producer_id")?;
+            rt::read::check_array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, false, v, "markers[].topics")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "markers[]._tagged_fields")?;
+            }
+            cur.join(local);
+            Ok(())
+        })
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 8)?;
-        rt::read::skip_array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 8)?;
+            rt::read::skip_array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
@@ -208,29 +234,35 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        n += rt::write::array_size(&self.topics, v >= 1, v, "markers[].topics")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            n += rt::write::array_size(&self.topics, v >= 1, v, "markers[].topics")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i64(self.producer_id, "markers[].producer_id");
-        w.array(&self.topics, v >= 1, v, "markers[].topics");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i64(self.producer_id, "markers[].producer_id");
+            w.array(&self.topics, v >= 1, v, "markers[].topics");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -257,6 +289,7 @@ impl<'a> WritableTxnMarkerTopicResult<'a> {
 }
 
 impl Default for WritableTxnMarkerTopicResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -264,14 +297,17 @@ impl Default for WritableTxnMarkerTopicResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for WritableTxnMarkerTopicResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "WritableTxnMarkerTopicResult {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.partitions,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "WritableTxnMarkerTopicResult {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.partitions,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -314,13 +350,16 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip_array::<WritableTxnMarkerPartitionResult<'a>>(c, v >= 1, v)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip_array::<WritableTxnMarkerPartitionResult<'a>>(c, v >= 1, v)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -356,30 +395,36 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.name, v >= 1, "markers[].topics[].name")?;
-        n += rt::write::array_size(&self.partitions, v >= 1, v, "markers[].topics[].partitions")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.name, v >= 1, "markers[].topics[].name")?;
+            n += rt::write::array_size(&self.partitions, v >= 1, v, "markers[].topics[].partitions")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.name, v >= 1, "markers[].topics[].name");
-        w.array(&self.partitions, v >= 1, v, "markers[].topics[].partitions");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.name, v >= 1, "markers[].topics[].name");
+            w.array(&self.partitions, v >= 1, v, "markers[].topics[].partitions");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -406,6 +451,7 @@ impl<'a> WritableTxnMarkerPartitionResult<'a> {
 }
 
 impl Default for WritableTxnMarkerPartitionResult<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -413,8 +459,11 @@ impl Default for WritableTxnMarkerPartitionResult<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for WritableTxnMarkerPartitionResult<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "WritableTxnMarkerPartitionResult {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "WritableTxnMarkerPartitionResult {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -464,12 +513,15 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 6)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 6)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -500,33 +552,39 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 6;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "markers[].topics[].partitions[]._tagged_fields",
-                ));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 6;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "markers[].topics[].partitions[]._tagged_fields",
+                    ));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.partition_index, "markers[].topics[].partitions[].partition_index");
-        w.i16(self.error_code, "markers[].topics[].partitions[].error_code");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "markers[].topics[].partitions[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            w.i32(self.partition_index, "markers[].topics[].partitions[].partition_index");
+            w.i16(self.error_code, "markers[].topics[].partitions[].error_code");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "markers[].topics[].partitions[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -741,6 +799,7 @@ pub mod owned {
     }
 
     impl Default for WriteTxnMarkersResponse {
+        #[inline]
         fn default() -> Self {
             Self {
                 markers: Vec::new(),
@@ -750,52 +809,64 @@ pub mod owned {
     }
 
     impl From<&super::WriteTxnMarkersResponse<'_>> for WriteTxnMarkersResponse {
+        #[inline]
         fn from(v: &super::WriteTxnMarkersResponse<'_>) -> Self {
-            Self {
-                markers: v.markers.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    markers: v.markers.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for WriteTxnMarkersResponse {}
 
     impl rt::OwnedStruct for WriteTxnMarkersResponse {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let markers = rt::owned::read_array::<WritableTxnMarkerResult, _>(c, v >= 1, v, "markers")?;
-            let unknown_tagged_fields = if v >= 1 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                markers,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let markers = rt::owned::read_array::<WritableTxnMarkerResult, _>(c, v >= 1, v, "markers")?;
+                let unknown_tagged_fields = if v >= 1 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    markers,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers");
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -811,6 +882,7 @@ pub mod owned {
     }
 
     impl Default for WritableTxnMarkerResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 producer_id: 0_i64,
@@ -821,48 +893,58 @@ pub mod owned {
     }
 
     impl From<&super::WritableTxnMarkerResult<'_>> for WritableTxnMarkerResult {
+        #[inline]
         fn from(v: &super::WritableTxnMarkerResult<'_>) -> Self {
-            Self {
-                producer_id: v.producer_id,
-                topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    producer_id: v.producer_id,
+                    topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for WritableTxnMarkerResult {}
 
     impl rt::OwnedStruct for WritableTxnMarkerResult {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let producer_id = rt::read::i64(c, "markers[].producer_id")?;
-            let topics = rt::owned::read_array::<WritableTxnMarkerTopicResult, _>(c, v >= 1, v, "markers[].topics")?;
-            let unknown_tagged_fields = if v >= 1 {
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "markers[]._tagged_fields")?)
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                producer_id,
-                topics,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let producer_id = rt::read::i64(c, "markers[].producer_id")?;
+                let topics =
+                    rt::owned::read_array::<WritableTxnMarkerTopicResult, _>(c, v >= 1, v, "markers[].topics")?;
+                let unknown_tagged_fields = if v >= 1 {
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "markers[]._tagged_fields")?)
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    producer_id,
+                    topics,
+                    unknown_tagged_fields,
+                })
             })
         }
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -889,6 +971,7 @@ pub mod owned {
     }
 
     impl Default for WritableTxnMarkerTopicResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -899,12 +982,15 @@ pub mod owned {
     }
 
     impl From<&super::WritableTxnMarkerTopicResult<'_>> for WritableTxnMarkerTopicResult {
+        #[inline]
         fn from(v: &super::WritableTxnMarkerTopicResult<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -934,20 +1020,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
-            n += rt::owned::vec_size(&self.partitions, v >= 1, v, "markers[].topics[].partitions")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
+                n += rt::owned::vec_size(&self.partitions, v >= 1, v, "markers[].topics[].partitions")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -974,6 +1063,7 @@ pub mod owned {
     }
 
     impl Default for WritableTxnMarkerPartitionResult {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
@@ -984,12 +1074,15 @@ pub mod owned {
     }
 
     impl From<&super::WritableTxnMarkerPartitionResult<'_>> for WritableTxnMarkerPartitionResult {
+        #[inline]
         fn from(v: &super::WritableTxnMarkerPartitionResult<'_>) -> Self {
-            Self {
-                partition_index: v.partition_index,
-                error_code: v.error_code,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_index: v.partition_index,
+                    error_code: v.error_code,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1025,20 +1118,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 6;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "markers[].topics[].partitions[]._tagged_fields",
-                    ));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 6;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "markers[].topics[].partitions[]._tagged_fields",
+                        ));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1068,6 +1164,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for WriteTxnMarkersResponse {
         type View<'a> = super::WriteTxnMarkersResponse<'a>;
+        #[inline]
         fn from_view(v: &super::WriteTxnMarkersResponse<'_>) -> Self {
             Self::from(v)
         }

@@ -30,6 +30,7 @@ impl<'a> AbortTransactionRecord<'a> {
 }
 
 impl Default for AbortTransactionRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,13 +38,16 @@ impl Default for AbortTransactionRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AbortTransactionRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "AbortTransactionRecord {{ reason: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::OptStr(self.reason),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "AbortTransactionRecord {{ reason: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::OptStr(self.reason),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -107,23 +111,27 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.reason.is_some() {
-                let s = rt::write::opt_str_size(self.reason, true, true, "reason")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.reason.is_some() {
+                    let s = rt::write::opt_str_size(self.reason, true, true, "reason")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        {
+        rt::outline(move || {
             let mut tags = self.unknown_tagged_fields.len();
             let has_reason = self.reason.is_some();
             tags += usize::from(has_reason);
@@ -137,7 +145,7 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
                 w.opt_str(self.reason, true, true, "reason");
             }
             w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -210,6 +218,7 @@ pub mod owned {
     }
 
     impl Default for AbortTransactionRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 reason: None,
@@ -219,11 +228,14 @@ pub mod owned {
     }
 
     impl From<&super::AbortTransactionRecord<'_>> for AbortTransactionRecord {
+        #[inline]
         fn from(v: &super::AbortTransactionRecord<'_>) -> Self {
-            Self {
-                reason: v.reason.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    reason: v.reason.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -260,23 +272,27 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.reason.is_some() {
-                    let s = rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.reason.is_some() {
+                        let s = rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            {
+            rt::outline(move || {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_reason = self.reason.is_some();
                 tags += usize::from(has_reason);
@@ -290,12 +306,13 @@ pub mod owned {
                     w.opt_str(self.reason.as_deref(), true, true, "reason");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for AbortTransactionRecord {
         type View<'a> = super::AbortTransactionRecord<'a>;
+        #[inline]
         fn from_view(v: &super::AbortTransactionRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -51,6 +51,7 @@ impl<'a> AccessControlEntryRecord<'a> {
 }
 
 impl Default for AccessControlEntryRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -58,8 +59,11 @@ impl Default for AccessControlEntryRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AccessControlEntryRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AccessControlEntryRecord {{ id: {}, resource_type: {=i8}, resource_name: \"{=str}\", pattern_type: {=i8}, principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.id), self.resource_type, self.resource_name, self.pattern_type, self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AccessControlEntryRecord {{ id: {}, resource_type: {=i8}, resource_name: \"{=str}\", pattern_type: {=i8}, principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.id), self.resource_type, self.resource_name, self.pattern_type, self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -127,29 +131,35 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        n += rt::write::str_size(self.resource_name, true, "resource_name")?;
-        n += rt::write::str_size(self.principal, true, "principal")?;
-        n += rt::write::str_size(self.host, true, "host")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            n += rt::write::str_size(self.resource_name, true, "resource_name")?;
+            n += rt::write::str_size(self.principal, true, "principal")?;
+            n += rt::write::str_size(self.host, true, "host")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.uuid(self.id, "id");
-        w.i8(self.resource_type, "resource_type");
-        w.str(self.resource_name, true, "resource_name");
-        w.i8(self.pattern_type, "pattern_type");
-        w.str(self.principal, true, "principal");
-        w.str(self.host, true, "host");
-        w.i8(self.operation, "operation");
-        w.i8(self.permission_type, "permission_type");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.id, "id");
+            w.i8(self.resource_type, "resource_type");
+            w.str(self.resource_name, true, "resource_name");
+            w.i8(self.pattern_type, "pattern_type");
+            w.str(self.principal, true, "principal");
+            w.str(self.host, true, "host");
+            w.i8(self.operation, "operation");
+            w.i8(self.permission_type, "permission_type");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -360,6 +370,7 @@ pub mod owned {
     }
 
     impl Default for AccessControlEntryRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 id: rt::Uuid::nil(),
@@ -376,18 +387,21 @@ pub mod owned {
     }
 
     impl From<&super::AccessControlEntryRecord<'_>> for AccessControlEntryRecord {
+        #[inline]
         fn from(v: &super::AccessControlEntryRecord<'_>) -> Self {
-            Self {
-                id: v.id,
-                resource_type: v.resource_type,
-                resource_name: v.resource_name.into(),
-                pattern_type: v.pattern_type,
-                principal: v.principal.into(),
-                host: v.host.into(),
-                operation: v.operation,
-                permission_type: v.permission_type,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    id: v.id,
+                    resource_type: v.resource_type,
+                    resource_name: v.resource_name.into(),
+                    pattern_type: v.pattern_type,
+                    principal: v.principal.into(),
+                    host: v.host.into(),
+                    operation: v.operation,
+                    permission_type: v.permission_type,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -434,46 +448,53 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            n += rt::write::str_size(&self.resource_name, true, "resource_name")?;
-            n += rt::write::str_size(&self.principal, true, "principal")?;
-            n += rt::write::str_size(&self.host, true, "host")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                n += rt::write::str_size(&self.resource_name, true, "resource_name")?;
+                n += rt::write::str_size(&self.principal, true, "principal")?;
+                n += rt::write::str_size(&self.host, true, "host")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if let Some(r) = w.run::<17>("id") {
-                r[0..16].copy_from_slice(self.id.as_bytes());
-                r[16..17].copy_from_slice(&self.resource_type.to_be_bytes());
-            }
-            w.str(&self.resource_name, true, "resource_name");
-            w.i8(self.pattern_type, "pattern_type");
-            w.str(&self.principal, true, "principal");
-            w.str(&self.host, true, "host");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<3>("operation") {
-                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-                    r[2] = 0;
+            rt::outline(move || {
+                if let Some(r) = w.run::<17>("id") {
+                    r[0..16].copy_from_slice(self.id.as_bytes());
+                    r[16..17].copy_from_slice(&self.resource_type.to_be_bytes());
                 }
-            } else {
-                if let Some(r) = w.run::<2>("operation") {
-                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                w.str(&self.resource_name, true, "resource_name");
+                w.i8(self.pattern_type, "pattern_type");
+                w.str(&self.principal, true, "principal");
+                w.str(&self.host, true, "host");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<3>("operation") {
+                        r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                        r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                        r[2] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<2>("operation") {
+                        r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                        r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for AccessControlEntryRecord {
         type View<'a> = super::AccessControlEntryRecord<'a>;
+        #[inline]
         fn from_view(v: &super::AccessControlEntryRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -30,6 +30,7 @@ impl<'a> BeginTransactionRecord<'a> {
 }
 
 impl Default for BeginTransactionRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,13 +38,16 @@ impl Default for BeginTransactionRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for BeginTransactionRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "BeginTransactionRecord {{ name: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::OptStr(self.name),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "BeginTransactionRecord {{ name: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::OptStr(self.name),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -107,23 +111,27 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.name.is_some() {
-                let s = rt::write::opt_str_size(self.name, true, true, "name")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.name.is_some() {
+                    let s = rt::write::opt_str_size(self.name, true, true, "name")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        {
+        rt::outline(move || {
             let mut tags = self.unknown_tagged_fields.len();
             let has_name = self.name.is_some();
             tags += usize::from(has_name);
@@ -137,7 +145,7 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
                 w.opt_str(self.name, true, true, "name");
             }
             w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -210,6 +218,7 @@ pub mod owned {
     }
 
     impl Default for BeginTransactionRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: None,
@@ -219,11 +228,14 @@ pub mod owned {
     }
 
     impl From<&super::BeginTransactionRecord<'_>> for BeginTransactionRecord {
+        #[inline]
         fn from(v: &super::BeginTransactionRecord<'_>) -> Self {
-            Self {
-                name: v.name.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -260,23 +272,27 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.name.is_some() {
-                    let s = rt::write::opt_str_size(self.name.as_deref(), true, true, "name")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.name.is_some() {
+                        let s = rt::write::opt_str_size(self.name.as_deref(), true, true, "name")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            {
+            rt::outline(move || {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_name = self.name.is_some();
                 tags += usize::from(has_name);
@@ -290,12 +306,13 @@ pub mod owned {
                     w.opt_str(self.name.as_deref(), true, true, "name");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for BeginTransactionRecord {
         type View<'a> = super::BeginTransactionRecord<'a>;
+        #[inline]
         fn from_view(v: &super::BeginTransactionRecord<'_>) -> Self {
             Self::from(v)
         }

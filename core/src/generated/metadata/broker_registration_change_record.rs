@@ -45,6 +45,7 @@ impl<'a> BrokerRegistrationChangeRecord<'a> {
 }
 
 impl Default for BrokerRegistrationChangeRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -52,8 +53,11 @@ impl Default for BrokerRegistrationChangeRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for BrokerRegistrationChangeRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "BrokerRegistrationChangeRecord {{ broker_id: {=i32}, broker_epoch: {=i64}, fenced: {=i8}, in_controlled_shutdown: {=i8}, log_dirs: {}, cordoned_log_dirs: {}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.fenced, self.in_controlled_shutdown, self.log_dirs, self.cordoned_log_dirs, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "BrokerRegistrationChangeRecord {{ broker_id: {=i32}, broker_epoch: {=i64}, fenced: {=i8}, in_controlled_shutdown: {=i8}, log_dirs: {}, cordoned_log_dirs: {}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.fenced, self.in_controlled_shutdown, self.log_dirs, self.cordoned_log_dirs, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -182,105 +186,111 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        if v <= 0 && self.in_controlled_shutdown != 0_i8 {
-            return Err(rt::write::not_in_version("in_controlled_shutdown"));
-        }
-        if v <= 1 && !self.log_dirs.is_empty() {
-            return Err(rt::write::not_in_version("log_dirs"));
-        }
-        if v <= 2 && self.cordoned_log_dirs.is_some() {
-            return Err(rt::write::not_in_version("cordoned_log_dirs"));
-        }
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.fenced != 0_i8 {
-                let s = 1;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            if v <= 0 && self.in_controlled_shutdown != 0_i8 {
+                return Err(rt::write::not_in_version("in_controlled_shutdown"));
             }
-            if v >= 1 && self.in_controlled_shutdown != 0_i8 {
-                let s = 1;
-                tags += 1;
-                n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 1 && !self.log_dirs.is_empty() {
+                return Err(rt::write::not_in_version("log_dirs"));
             }
-            if v >= 2 && !self.log_dirs.is_empty() {
-                let s = rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?;
-                tags += 1;
-                n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 2 && self.cordoned_log_dirs.is_some() {
+                return Err(rt::write::not_in_version("cordoned_log_dirs"));
             }
-            if v >= 3 && self.cordoned_log_dirs.is_some() {
-                let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 3, v, "cordoned_log_dirs")?;
-                tags += 1;
-                n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.fenced != 0_i8 {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 1 && self.in_controlled_shutdown != 0_i8 {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && !self.log_dirs.is_empty() {
+                    let s = rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 3 && self.cordoned_log_dirs.is_some() {
+                    let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 3, v, "cordoned_log_dirs")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.in_controlled_shutdown != 0_i8 {
-            w.fail(rt::write::not_in_version("in_controlled_shutdown"));
-        }
-        if v <= 1 && !self.log_dirs.is_empty() {
-            w.fail(rt::write::not_in_version("log_dirs"));
-        }
-        if v <= 2 && self.cordoned_log_dirs.is_some() {
-            w.fail(rt::write::not_in_version("cordoned_log_dirs"));
-        }
-        w.i32(self.broker_id, "broker_id");
-        w.i64(self.broker_epoch, "broker_epoch");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_fenced = self.fenced != 0_i8;
-            tags += usize::from(has_fenced);
-            let has_in_controlled_shutdown = v >= 1 && self.in_controlled_shutdown != 0_i8;
-            tags += usize::from(has_in_controlled_shutdown);
-            let has_log_dirs = v >= 2 && !self.log_dirs.is_empty();
-            tags += usize::from(has_log_dirs);
-            let has_cordoned_log_dirs = v >= 3 && self.cordoned_log_dirs.is_some();
-            tags += usize::from(has_cordoned_log_dirs);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_fenced {
-                let s = 1;
-                w.uvarint(0, "fenced");
-                w.uvarint(s as u32, "fenced");
-                w.i8(self.fenced, "fenced");
+        rt::outline(move || {
+            if v <= 0 && self.in_controlled_shutdown != 0_i8 {
+                w.fail(rt::write::not_in_version("in_controlled_shutdown"));
             }
-            w.unknown_tags_before(&mut unknown, 1);
-            if has_in_controlled_shutdown {
-                let s = 1;
-                w.uvarint(1, "in_controlled_shutdown");
-                w.uvarint(s as u32, "in_controlled_shutdown");
-                w.i8(self.in_controlled_shutdown, "in_controlled_shutdown");
+            if v <= 1 && !self.log_dirs.is_empty() {
+                w.fail(rt::write::not_in_version("log_dirs"));
             }
-            w.unknown_tags_before(&mut unknown, 2);
-            if has_log_dirs {
-                let s = w.ok(rt::write::array_size(&self.log_dirs, true, v, "log_dirs"));
-                w.uvarint(2, "log_dirs");
-                w.uvarint(s as u32, "log_dirs");
-                w.array(&self.log_dirs, true, v, "log_dirs");
+            if v <= 2 && self.cordoned_log_dirs.is_some() {
+                w.fail(rt::write::not_in_version("cordoned_log_dirs"));
             }
-            w.unknown_tags_before(&mut unknown, 3);
-            if has_cordoned_log_dirs {
-                let s = w.ok(rt::write::opt_array_size(
-                    &self.cordoned_log_dirs,
-                    true,
-                    v >= 3,
-                    v,
-                    "cordoned_log_dirs",
-                ));
-                w.uvarint(3, "cordoned_log_dirs");
-                w.uvarint(s as u32, "cordoned_log_dirs");
-                w.opt_array(&self.cordoned_log_dirs, true, v >= 3, v, "cordoned_log_dirs");
+            w.i32(self.broker_id, "broker_id");
+            w.i64(self.broker_epoch, "broker_epoch");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_fenced = self.fenced != 0_i8;
+                tags += usize::from(has_fenced);
+                let has_in_controlled_shutdown = v >= 1 && self.in_controlled_shutdown != 0_i8;
+                tags += usize::from(has_in_controlled_shutdown);
+                let has_log_dirs = v >= 2 && !self.log_dirs.is_empty();
+                tags += usize::from(has_log_dirs);
+                let has_cordoned_log_dirs = v >= 3 && self.cordoned_log_dirs.is_some();
+                tags += usize::from(has_cordoned_log_dirs);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_fenced {
+                    let s = 1;
+                    w.uvarint(0, "fenced");
+                    w.uvarint(s as u32, "fenced");
+                    w.i8(self.fenced, "fenced");
+                }
+                w.unknown_tags_before(&mut unknown, 1);
+                if has_in_controlled_shutdown {
+                    let s = 1;
+                    w.uvarint(1, "in_controlled_shutdown");
+                    w.uvarint(s as u32, "in_controlled_shutdown");
+                    w.i8(self.in_controlled_shutdown, "in_controlled_shutdown");
+                }
+                w.unknown_tags_before(&mut unknown, 2);
+                if has_log_dirs {
+                    let s = w.ok(rt::write::array_size(&self.log_dirs, true, v, "log_dirs"));
+                    w.uvarint(2, "log_dirs");
+                    w.uvarint(s as u32, "log_dirs");
+                    w.array(&self.log_dirs, true, v, "log_dirs");
+                }
+                w.unknown_tags_before(&mut unknown, 3);
+                if has_cordoned_log_dirs {
+                    let s = w.ok(rt::write::opt_array_size(
+                        &self.cordoned_log_dirs,
+                        true,
+                        v >= 3,
+                        v,
+                        "cordoned_log_dirs",
+                    ));
+                    w.uvarint(3, "cordoned_log_dirs");
+                    w.uvarint(s as u32, "cordoned_log_dirs");
+                    w.opt_array(&self.cordoned_log_dirs, true, v >= 3, v, "cordoned_log_dirs");
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -453,6 +463,7 @@ pub mod owned {
     }
 
     impl Default for BrokerRegistrationChangeRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -467,16 +478,19 @@ pub mod owned {
     }
 
     impl From<&super::BrokerRegistrationChangeRecord<'_>> for BrokerRegistrationChangeRecord {
+        #[inline]
         fn from(v: &super::BrokerRegistrationChangeRecord<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                broker_epoch: v.broker_epoch,
-                fenced: v.fenced,
-                in_controlled_shutdown: v.in_controlled_shutdown,
-                log_dirs: v.log_dirs.iter().collect(),
-                cordoned_log_dirs: v.cordoned_log_dirs.map(|a| a.iter().collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    broker_epoch: v.broker_epoch,
+                    fenced: v.fenced,
+                    in_controlled_shutdown: v.in_controlled_shutdown,
+                    log_dirs: v.log_dirs.iter().collect(),
+                    cordoned_log_dirs: v.cordoned_log_dirs.map(|a| a.iter().collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -550,125 +564,132 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            if v <= 0 && self.in_controlled_shutdown != 0_i8 {
-                return Err(rt::write::not_in_version("in_controlled_shutdown"));
-            }
-            if v <= 1 && !self.log_dirs.is_empty() {
-                return Err(rt::write::not_in_version("log_dirs"));
-            }
-            if v <= 2 && self.cordoned_log_dirs.is_some() {
-                return Err(rt::write::not_in_version("cordoned_log_dirs"));
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.fenced != 0_i8 {
-                    let s = 1;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                if v <= 0 && self.in_controlled_shutdown != 0_i8 {
+                    return Err(rt::write::not_in_version("in_controlled_shutdown"));
                 }
-                if v >= 1 && self.in_controlled_shutdown != 0_i8 {
-                    let s = 1;
-                    tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 1 && !self.log_dirs.is_empty() {
+                    return Err(rt::write::not_in_version("log_dirs"));
                 }
-                if v >= 2 && !self.log_dirs.is_empty() {
-                    let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 2 && self.cordoned_log_dirs.is_some() {
+                    return Err(rt::write::not_in_version("cordoned_log_dirs"));
                 }
-                if v >= 3 && self.cordoned_log_dirs.is_some() {
-                    let s = rt::owned::opt_vec_size(
-                        self.cordoned_log_dirs.as_deref(),
-                        true,
-                        v >= 3,
-                        v,
-                        "cordoned_log_dirs",
-                    )?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.fenced != 0_i8 {
+                        let s = 1;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 1 && self.in_controlled_shutdown != 0_i8 {
+                        let s = 1;
+                        tags += 1;
+                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 2 && !self.log_dirs.is_empty() {
+                        let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 3 && self.cordoned_log_dirs.is_some() {
+                        let s = rt::owned::opt_vec_size(
+                            self.cordoned_log_dirs.as_deref(),
+                            true,
+                            v >= 3,
+                            v,
+                            "cordoned_log_dirs",
+                        )?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.in_controlled_shutdown != 0_i8 {
-                w.fail(rt::write::not_in_version("in_controlled_shutdown"));
-            }
-            if v <= 1 && !self.log_dirs.is_empty() {
-                w.fail(rt::write::not_in_version("log_dirs"));
-            }
-            if v <= 2 && self.cordoned_log_dirs.is_some() {
-                w.fail(rt::write::not_in_version("cordoned_log_dirs"));
-            }
-            if let Some(r) = w.run::<12>("broker_id") {
-                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_fenced = self.fenced != 0_i8;
-                tags += usize::from(has_fenced);
-                let has_in_controlled_shutdown = v >= 1 && self.in_controlled_shutdown != 0_i8;
-                tags += usize::from(has_in_controlled_shutdown);
-                let has_log_dirs = v >= 2 && !self.log_dirs.is_empty();
-                tags += usize::from(has_log_dirs);
-                let has_cordoned_log_dirs = v >= 3 && self.cordoned_log_dirs.is_some();
-                tags += usize::from(has_cordoned_log_dirs);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_fenced {
-                    let s = 1;
-                    w.uvarint(0, "fenced");
-                    w.uvarint(s as u32, "fenced");
-                    w.i8(self.fenced, "fenced");
+            rt::outline(move || {
+                if v <= 0 && self.in_controlled_shutdown != 0_i8 {
+                    w.fail(rt::write::not_in_version("in_controlled_shutdown"));
                 }
-                w.unknown_tags_before(&mut unknown, 1);
-                if has_in_controlled_shutdown {
-                    let s = 1;
-                    w.uvarint(1, "in_controlled_shutdown");
-                    w.uvarint(s as u32, "in_controlled_shutdown");
-                    w.i8(self.in_controlled_shutdown, "in_controlled_shutdown");
+                if v <= 1 && !self.log_dirs.is_empty() {
+                    w.fail(rt::write::not_in_version("log_dirs"));
                 }
-                w.unknown_tags_before(&mut unknown, 2);
-                if has_log_dirs {
-                    let s = w.ok(rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs"));
-                    w.uvarint(2, "log_dirs");
-                    w.uvarint(s as u32, "log_dirs");
-                    rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
+                if v <= 2 && self.cordoned_log_dirs.is_some() {
+                    w.fail(rt::write::not_in_version("cordoned_log_dirs"));
                 }
-                w.unknown_tags_before(&mut unknown, 3);
-                if has_cordoned_log_dirs {
-                    let s = w.ok(rt::owned::opt_vec_size(
-                        self.cordoned_log_dirs.as_deref(),
-                        true,
-                        v >= 3,
-                        v,
-                        "cordoned_log_dirs",
-                    ));
-                    w.uvarint(3, "cordoned_log_dirs");
-                    w.uvarint(s as u32, "cordoned_log_dirs");
-                    rt::owned::write_opt_vec(
-                        w,
-                        self.cordoned_log_dirs.as_deref(),
-                        true,
-                        v >= 3,
-                        v,
-                        "cordoned_log_dirs",
-                    );
+                if let Some(r) = w.run::<12>("broker_id") {
+                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_fenced = self.fenced != 0_i8;
+                    tags += usize::from(has_fenced);
+                    let has_in_controlled_shutdown = v >= 1 && self.in_controlled_shutdown != 0_i8;
+                    tags += usize::from(has_in_controlled_shutdown);
+                    let has_log_dirs = v >= 2 && !self.log_dirs.is_empty();
+                    tags += usize::from(has_log_dirs);
+                    let has_cordoned_log_dirs = v >= 3 && self.cordoned_log_dirs.is_some();
+                    tags += usize::from(has_cordoned_log_dirs);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_fenced {
+                        let s = 1;
+                        w.uvarint(0, "fenced");
+                        w.uvarint(s as u32, "fenced");
+                        w.i8(self.fenced, "fenced");
+                    }
+                    w.unknown_tags_before(&mut unknown, 1);
+                    if has_in_controlled_shutdown {
+                        let s = 1;
+                        w.uvarint(1, "in_controlled_shutdown");
+                        w.uvarint(s as u32, "in_controlled_shutdown");
+                        w.i8(self.in_controlled_shutdown, "in_controlled_shutdown");
+                    }
+                    w.unknown_tags_before(&mut unknown, 2);
+                    if has_log_dirs {
+                        let s = w.ok(rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs"));
+                        w.uvarint(2, "log_dirs");
+                        w.uvarint(s as u32, "log_dirs");
+                        rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
+                    }
+                    w.unknown_tags_before(&mut unknown, 3);
+                    if has_cordoned_log_dirs {
+                        let s = w.ok(rt::owned::opt_vec_size(
+                            self.cordoned_log_dirs.as_deref(),
+                            true,
+                            v >= 3,
+                            v,
+                            "cordoned_log_dirs",
+                        ));
+                        w.uvarint(3, "cordoned_log_dirs");
+                        w.uvarint(s as u32, "cordoned_log_dirs");
+                        rt::owned::write_opt_vec(
+                            w,
+                            self.cordoned_log_dirs.as_deref(),
+                            true,
+                            v >= 3,
+                            v,
+                            "cordoned_log_dirs",
+                        );
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for BrokerRegistrationChangeRecord {
         type View<'a> = super::BrokerRegistrationChangeRecord<'a>;
+        #[inline]
         fn from_view(v: &super::BrokerRegistrationChangeRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -39,6 +39,7 @@ impl<'a> ClientQuotaRecord<'a> {
 }
 
 impl Default for ClientQuotaRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for ClientQuotaRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ClientQuotaRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ClientQuotaRecord {{ entity: {}, key: \"{=str}\", value: {=f64}, remove: {=bool}, unknown_tagged_fields: {} }}", self.entity, self.key, self.value, self.remove, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ClientQuotaRecord {{ entity: {}, key: \"{=str}\", value: {=f64}, remove: {=bool}, unknown_tagged_fields: {} }}", self.entity, self.key, self.value, self.remove, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -95,24 +99,30 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 9;
-        n += rt::write::array_size(&self.entity, true, v, "entity")?;
-        n += rt::write::str_size(self.key, true, "key")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 9;
+            n += rt::write::array_size(&self.entity, true, v, "entity")?;
+            n += rt::write::str_size(self.key, true, "key")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.array(&self.entity, true, v, "entity");
-        w.str(self.key, true, "key");
-        w.f64(self.value, "value");
-        w.bool(self.remove, "remove");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.array(&self.entity, true, v, "entity");
+            w.str(self.key, true, "key");
+            w.f64(self.value, "value");
+            w.bool(self.remove, "remove");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -139,6 +149,7 @@ impl<'a> EntityData<'a> {
 }
 
 impl Default for EntityData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -146,14 +157,17 @@ impl Default for EntityData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for EntityData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "EntityData {{ entity_type: \"{=str}\", entity_name: {}, unknown_tagged_fields: {} }}",
-            self.entity_type,
-            rt::defmt_fmt::OptStr(self.entity_name),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "EntityData {{ entity_type: \"{=str}\", entity_name: {}, unknown_tagged_fields: {} }}",
+                self.entity_type,
+                rt::defmt_fmt::OptStr(self.entity_name),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -183,11 +197,14 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -211,22 +228,28 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.entity_type, true, "entity[].entity_type")?;
-        n += rt::write::opt_str_size(self.entity_name, true, true, "entity[].entity_name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.entity_type, true, "entity[].entity_type")?;
+            n += rt::write::opt_str_size(self.entity_name, true, true, "entity[].entity_name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.entity_type, true, "entity[].entity_type");
-        w.opt_str(self.entity_name, true, true, "entity[].entity_name");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.entity_type, true, "entity[].entity_type");
+            w.opt_str(self.entity_name, true, true, "entity[].entity_name");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -408,6 +431,7 @@ pub mod owned {
     }
 
     impl Default for ClientQuotaRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 entity: Vec::new(),
@@ -420,14 +444,17 @@ pub mod owned {
     }
 
     impl From<&super::ClientQuotaRecord<'_>> for ClientQuotaRecord {
+        #[inline]
         fn from(v: &super::ClientQuotaRecord<'_>) -> Self {
-            Self {
-                entity: v.entity.iter().map(|e| (&e).into()).collect(),
-                key: v.key.into(),
-                value: v.value,
-                remove: v.remove,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    entity: v.entity.iter().map(|e| (&e).into()).collect(),
+                    key: v.key.into(),
+                    value: v.value,
+                    remove: v.remove,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -458,34 +485,40 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 9;
-            n += rt::owned::vec_size(&self.entity, true, v, "entity")?;
-            n += rt::write::str_size(&self.key, true, "key")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 9;
+                n += rt::owned::vec_size(&self.entity, true, v, "entity")?;
+                n += rt::write::str_size(&self.key, true, "key")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::owned::write_vec(w, &self.entity, true, v, "entity");
-            w.str(&self.key, true, "key");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<10>("value") {
-                    r[0..8].copy_from_slice(&self.value.to_be_bytes());
-                    r[8] = u8::from(self.remove);
-                    r[9] = 0;
+            rt::outline(move || {
+                rt::owned::write_vec(w, &self.entity, true, v, "entity");
+                w.str(&self.key, true, "key");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<10>("value") {
+                        r[0..8].copy_from_slice(&self.value.to_be_bytes());
+                        r[8] = u8::from(self.remove);
+                        r[9] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<9>("value") {
+                        r[0..8].copy_from_slice(&self.value.to_be_bytes());
+                        r[8] = u8::from(self.remove);
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<9>("value") {
-                    r[0..8].copy_from_slice(&self.value.to_be_bytes());
-                    r[8] = u8::from(self.remove);
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
@@ -501,6 +534,7 @@ pub mod owned {
     }
 
     impl Default for EntityData {
+        #[inline]
         fn default() -> Self {
             Self {
                 entity_type: rt::CompactString::const_new(""),
@@ -511,12 +545,15 @@ pub mod owned {
     }
 
     impl From<&super::EntityData<'_>> for EntityData {
+        #[inline]
         fn from(v: &super::EntityData<'_>) -> Self {
-            Self {
-                entity_type: v.entity_type.into(),
-                entity_name: v.entity_name.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    entity_type: v.entity_type.into(),
+                    entity_name: v.entity_name.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -538,16 +575,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.entity_type, true, "entity[].entity_type")?;
-            n += rt::write::opt_str_size(self.entity_name.as_deref(), true, true, "entity[].entity_name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.entity_type, true, "entity[].entity_type")?;
+                n += rt::write::opt_str_size(self.entity_name.as_deref(), true, true, "entity[].entity_name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -560,6 +600,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ClientQuotaRecord {
         type View<'a> = super::ClientQuotaRecord<'a>;
+        #[inline]
         fn from_view(v: &super::ClientQuotaRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -39,6 +39,7 @@ impl<'a> ConfigRecord<'a> {
 }
 
 impl Default for ConfigRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for ConfigRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ConfigRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ConfigRecord {{ resource_type: {=i8}, resource_name: \"{=str}\", name: \"{=str}\", value: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.name, rt::defmt_fmt::OptStr(self.value), self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ConfigRecord {{ resource_type: {=i8}, resource_name: \"{=str}\", name: \"{=str}\", value: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.name, rt::defmt_fmt::OptStr(self.value), self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -87,25 +91,31 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::str_size(self.resource_name, true, "resource_name")?;
-        n += rt::write::str_size(self.name, true, "name")?;
-        n += rt::write::opt_str_size(self.value, true, true, "value")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::str_size(self.resource_name, true, "resource_name")?;
+            n += rt::write::str_size(self.name, true, "name")?;
+            n += rt::write::opt_str_size(self.value, true, true, "value")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i8(self.resource_type, "resource_type");
-        w.str(self.resource_name, true, "resource_name");
-        w.str(self.name, true, "name");
-        w.opt_str(self.value, true, true, "value");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i8(self.resource_type, "resource_type");
+            w.str(self.resource_name, true, "resource_name");
+            w.str(self.name, true, "name");
+            w.opt_str(self.value, true, true, "value");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -234,6 +244,7 @@ pub mod owned {
     }
 
     impl Default for ConfigRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
@@ -246,14 +257,17 @@ pub mod owned {
     }
 
     impl From<&super::ConfigRecord<'_>> for ConfigRecord {
+        #[inline]
         fn from(v: &super::ConfigRecord<'_>) -> Self {
-            Self {
-                resource_type: v.resource_type,
-                resource_name: v.resource_name.into(),
-                name: v.name.into(),
-                value: v.value.map(rt::CompactString::from),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    resource_type: v.resource_type,
+                    resource_name: v.resource_name.into(),
+                    name: v.name.into(),
+                    value: v.value.map(rt::CompactString::from),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -276,30 +290,37 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::write::str_size(&self.resource_name, true, "resource_name")?;
-            n += rt::write::str_size(&self.name, true, "name")?;
-            n += rt::write::opt_str_size(self.value.as_deref(), true, true, "value")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::write::str_size(&self.resource_name, true, "resource_name")?;
+                n += rt::write::str_size(&self.name, true, "name")?;
+                n += rt::write::opt_str_size(self.value.as_deref(), true, true, "value")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.i8(self.resource_type, "resource_type");
-            w.str(&self.resource_name, true, "resource_name");
-            w.str(&self.name, true, "name");
-            w.opt_str(self.value.as_deref(), true, true, "value");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.i8(self.resource_type, "resource_type");
+                w.str(&self.resource_name, true, "resource_name");
+                w.str(&self.name, true, "name");
+                w.opt_str(self.value.as_deref(), true, true, "value");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
     impl rt::OwnedMessage for ConfigRecord {
         type View<'a> = super::ConfigRecord<'a>;
+        #[inline]
         fn from_view(v: &super::ConfigRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -48,6 +48,7 @@ impl<'a> DelegationTokenRecord<'a> {
 }
 
 impl Default for DelegationTokenRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -55,8 +56,11 @@ impl Default for DelegationTokenRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for DelegationTokenRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "DelegationTokenRecord {{ owner: \"{=str}\", requester: \"{=str}\", renewers: {}, issue_timestamp: {=i64}, max_timestamp: {=i64}, expiration_timestamp: {=i64}, token_id: \"{=str}\", unknown_tagged_fields: {} }}", self.owner, self.requester, self.renewers, self.issue_timestamp, self.max_timestamp, self.expiration_timestamp, self.token_id, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "DelegationTokenRecord {{ owner: \"{=str}\", requester: \"{=str}\", renewers: {}, issue_timestamp: {=i64}, max_timestamp: {=i64}, expiration_timestamp: {=i64}, token_id: \"{=str}\", unknown_tagged_fields: {} }}", self.owner, self.requester, self.renewers, self.issue_timestamp, self.max_timestamp, self.expiration_timestamp, self.token_id, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -114,29 +118,35 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 24;
-        n += rt::write::str_size(self.owner, true, "owner")?;
-        n += rt::write::str_size(self.requester, true, "requester")?;
-        n += rt::write::array_size(&self.renewers, true, v, "renewers")?;
-        n += rt::write::str_size(self.token_id, true, "token_id")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 24;
+            n += rt::write::str_size(self.owner, true, "owner")?;
+            n += rt::write::str_size(self.requester, true, "requester")?;
+            n += rt::write::array_size(&self.renewers, true, v, "renewers")?;
+            n += rt::write::str_size(self.token_id, true, "token_id")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.owner, true, "owner");
-        w.str(self.requester, true, "requester");
-        w.array(&self.renewers, true, v, "renewers");
-        w.i64(self.issue_timestamp, "issue_timestamp");
-        w.i64(self.max_timestamp, "max_timestamp");
-        w.i64(self.expiration_timestamp, "expiration_timestamp");
-        w.str(self.token_id, true, "token_id");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.owner, true, "owner");
+            w.str(self.requester, true, "requester");
+            w.array(&self.renewers, true, v, "renewers");
+            w.i64(self.issue_timestamp, "issue_timestamp");
+            w.i64(self.max_timestamp, "max_timestamp");
+            w.i64(self.expiration_timestamp, "expiration_timestamp");
+            w.str(self.token_id, true, "token_id");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -329,6 +339,7 @@ pub mod owned {
     }
 
     impl Default for DelegationTokenRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 owner: rt::CompactString::const_new(""),
@@ -344,17 +355,20 @@ pub mod owned {
     }
 
     impl From<&super::DelegationTokenRecord<'_>> for DelegationTokenRecord {
+        #[inline]
         fn from(v: &super::DelegationTokenRecord<'_>) -> Self {
-            Self {
-                owner: v.owner.into(),
-                requester: v.requester.into(),
-                renewers: v.renewers.iter().map(rt::CompactString::from).collect(),
-                issue_timestamp: v.issue_timestamp,
-                max_timestamp: v.max_timestamp,
-                expiration_timestamp: v.expiration_timestamp,
-                token_id: v.token_id.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    owner: v.owner.into(),
+                    requester: v.requester.into(),
+                    renewers: v.renewers.iter().map(rt::CompactString::from).collect(),
+                    issue_timestamp: v.issue_timestamp,
+                    max_timestamp: v.max_timestamp,
+                    expiration_timestamp: v.expiration_timestamp,
+                    token_id: v.token_id.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -392,36 +406,43 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 24;
-            n += rt::write::str_size(&self.owner, true, "owner")?;
-            n += rt::write::str_size(&self.requester, true, "requester")?;
-            n += rt::owned::vec_size(&self.renewers, true, v, "renewers")?;
-            n += rt::write::str_size(&self.token_id, true, "token_id")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 24;
+                n += rt::write::str_size(&self.owner, true, "owner")?;
+                n += rt::write::str_size(&self.requester, true, "requester")?;
+                n += rt::owned::vec_size(&self.renewers, true, v, "renewers")?;
+                n += rt::write::str_size(&self.token_id, true, "token_id")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.str(&self.owner, true, "owner");
-            w.str(&self.requester, true, "requester");
-            rt::owned::write_vec(w, &self.renewers, true, v, "renewers");
-            if let Some(r) = w.run::<24>("issue_timestamp") {
-                r[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
-                r[8..16].copy_from_slice(&self.max_timestamp.to_be_bytes());
-                r[16..24].copy_from_slice(&self.expiration_timestamp.to_be_bytes());
-            }
-            w.str(&self.token_id, true, "token_id");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.str(&self.owner, true, "owner");
+                w.str(&self.requester, true, "requester");
+                rt::owned::write_vec(w, &self.renewers, true, v, "renewers");
+                if let Some(r) = w.run::<24>("issue_timestamp") {
+                    r[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.max_timestamp.to_be_bytes());
+                    r[16..24].copy_from_slice(&self.expiration_timestamp.to_be_bytes());
+                }
+                w.str(&self.token_id, true, "token_id");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
     impl rt::OwnedMessage for DelegationTokenRecord {
         type View<'a> = super::DelegationTokenRecord<'a>;
+        #[inline]
         fn from_view(v: &super::DelegationTokenRecord<'_>) -> Self {
             Self::from(v)
         }

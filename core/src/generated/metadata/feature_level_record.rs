@@ -33,6 +33,7 @@ impl<'a> FeatureLevelRecord<'a> {
 }
 
 impl Default for FeatureLevelRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for FeatureLevelRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FeatureLevelRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "FeatureLevelRecord {{ name: \"{=str}\", feature_level: {=i16}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.feature_level,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "FeatureLevelRecord {{ name: \"{=str}\", feature_level: {=i16}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.feature_level,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -81,21 +85,27 @@ impl<'a> rt::Struct<'a> for FeatureLevelRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 2;
-        n += rt::write::str_size(self.name, true, "name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 2;
+            n += rt::write::str_size(self.name, true, "name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "name");
-        w.i16(self.feature_level, "feature_level");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "name");
+            w.i16(self.feature_level, "feature_level");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -188,6 +198,7 @@ pub mod owned {
     }
 
     impl Default for FeatureLevelRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -198,12 +209,15 @@ pub mod owned {
     }
 
     impl From<&super::FeatureLevelRecord<'_>> for FeatureLevelRecord {
+        #[inline]
         fn from(v: &super::FeatureLevelRecord<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                feature_level: v.feature_level,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    feature_level: v.feature_level,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -222,33 +236,40 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 2;
-            n += rt::write::str_size(&self.name, true, "name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 2;
+                n += rt::write::str_size(&self.name, true, "name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.name, true, "name");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<3>("feature_level") {
-                    r[0..2].copy_from_slice(&self.feature_level.to_be_bytes());
-                    r[2] = 0;
+            rt::outline(move || {
+                w.str(&self.name, true, "name");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<3>("feature_level") {
+                        r[0..2].copy_from_slice(&self.feature_level.to_be_bytes());
+                        r[2] = 0;
+                    }
+                } else {
+                    w.i16(self.feature_level, "feature_level");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.i16(self.feature_level, "feature_level");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for FeatureLevelRecord {
         type View<'a> = super::FeatureLevelRecord<'a>;
+        #[inline]
         fn from_view(v: &super::FeatureLevelRecord<'_>) -> Self {
             Self::from(v)
         }

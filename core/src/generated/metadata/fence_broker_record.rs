@@ -33,6 +33,7 @@ impl<'a> FenceBrokerRecord<'a> {
 }
 
 impl Default for FenceBrokerRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for FenceBrokerRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for FenceBrokerRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "FenceBrokerRecord {{ id: {=i32}, epoch: {=i64}, unknown_tagged_fields: {} }}",
-            self.id,
-            self.epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "FenceBrokerRecord {{ id: {=i32}, epoch: {=i64}, unknown_tagged_fields: {} }}",
+                self.id,
+                self.epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -89,20 +93,26 @@ impl<'a> rt::Struct<'a> for FenceBrokerRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.id, "id");
-        w.i64(self.epoch, "epoch");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.id, "id");
+            w.i64(self.epoch, "epoch");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -195,6 +205,7 @@ pub mod owned {
     }
 
     impl Default for FenceBrokerRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 id: 0_i32,
@@ -205,12 +216,15 @@ pub mod owned {
     }
 
     impl From<&super::FenceBrokerRecord<'_>> for FenceBrokerRecord {
+        #[inline]
         fn from(v: &super::FenceBrokerRecord<'_>) -> Self {
-            Self {
-                id: v.id,
-                epoch: v.epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    id: v.id,
+                    epoch: v.epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -237,35 +251,42 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<13>("id") {
-                    r[0..4].copy_from_slice(&self.id.to_be_bytes());
-                    r[4..12].copy_from_slice(&self.epoch.to_be_bytes());
-                    r[12] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<13>("id") {
+                        r[0..4].copy_from_slice(&self.id.to_be_bytes());
+                        r[4..12].copy_from_slice(&self.epoch.to_be_bytes());
+                        r[12] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<12>("id") {
+                        r[0..4].copy_from_slice(&self.id.to_be_bytes());
+                        r[4..12].copy_from_slice(&self.epoch.to_be_bytes());
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<12>("id") {
-                    r[0..4].copy_from_slice(&self.id.to_be_bytes());
-                    r[4..12].copy_from_slice(&self.epoch.to_be_bytes());
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for FenceBrokerRecord {
         type View<'a> = super::FenceBrokerRecord<'a>;
+        #[inline]
         fn from_view(v: &super::FenceBrokerRecord<'_>) -> Self {
             Self::from(v)
         }

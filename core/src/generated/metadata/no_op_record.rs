@@ -27,6 +27,7 @@ impl<'a> NoOpRecord<'a> {
 }
 
 impl Default for NoOpRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -34,12 +35,15 @@ impl Default for NoOpRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for NoOpRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "NoOpRecord {{ unknown_tagged_fields: {} }}",
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "NoOpRecord {{ unknown_tagged_fields: {} }}",
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -65,18 +69,24 @@ impl<'a> rt::Struct<'a> for NoOpRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -132,6 +142,7 @@ pub mod owned {
     }
 
     impl Default for NoOpRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -140,10 +151,13 @@ pub mod owned {
     }
 
     impl From<&super::NoOpRecord<'_>> for NoOpRecord {
+        #[inline]
         fn from(v: &super::NoOpRecord<'_>) -> Self {
-            Self {
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -156,23 +170,30 @@ pub mod owned {
             Ok(Self { unknown_tagged_fields })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
     impl rt::OwnedMessage for NoOpRecord {
         type View<'a> = super::NoOpRecord<'a>;
+        #[inline]
         fn from_view(v: &super::NoOpRecord<'_>) -> Self {
             Self::from(v)
         }

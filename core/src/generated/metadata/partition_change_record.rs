@@ -60,6 +60,7 @@ impl<'a> PartitionChangeRecord<'a> {
 }
 
 impl Default for PartitionChangeRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -67,8 +68,11 @@ impl Default for PartitionChangeRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionChangeRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionChangeRecord {{ partition_id: {=i32}, topic_id: {}, isr: {}, leader: {=i32}, replicas: {}, removing_replicas: {}, adding_replicas: {}, leader_recovery_state: {=i8}, directories: {}, eligible_leader_replicas: {}, last_known_elr: {}, unknown_tagged_fields: {} }}", self.partition_id, rt::defmt_fmt::UuidFmt(self.topic_id), self.isr, self.leader, self.replicas, self.removing_replicas, self.adding_replicas, self.leader_recovery_state, self.directories, self.eligible_leader_replicas, self.last_known_elr, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionChangeRecord {{ partition_id: {=i32}, topic_id: {}, isr: {}, leader: {=i32}, replicas: {}, removing_replicas: {}, adding_replicas: {}, leader_recovery_state: {=i8}, directories: {}, eligible_leader_replicas: {}, last_known_elr: {}, unknown_tagged_fields: {} }}", self.partition_id, rt::defmt_fmt::UuidFmt(self.topic_id), self.isr, self.leader, self.replicas, self.removing_replicas, self.adding_replicas, self.leader_recovery_state, self.directories, self.eligible_leader_replicas, self.last_known_elr, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -257,211 +261,217 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        if v <= 0 && self.directories.is_some() {
-            return Err(rt::write::not_in_version("directories"));
-        }
-        if v <= 1 && self.eligible_leader_replicas.is_some() {
-            return Err(rt::write::not_in_version("eligible_leader_replicas"));
-        }
-        if v <= 1 && self.last_known_elr.is_some() {
-            return Err(rt::write::not_in_version("last_known_elr"));
-        }
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.isr.is_some() {
-                let s = rt::write::opt_array_size(&self.isr, true, true, v, "isr")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            if v <= 0 && self.directories.is_some() {
+                return Err(rt::write::not_in_version("directories"));
             }
-            if self.leader != -2_i32 {
-                let s = 4;
-                tags += 1;
-                n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 1 && self.eligible_leader_replicas.is_some() {
+                return Err(rt::write::not_in_version("eligible_leader_replicas"));
             }
-            if self.replicas.is_some() {
-                let s = rt::write::opt_array_size(&self.replicas, true, true, v, "replicas")?;
-                tags += 1;
-                n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 1 && self.last_known_elr.is_some() {
+                return Err(rt::write::not_in_version("last_known_elr"));
             }
-            if self.removing_replicas.is_some() {
-                let s = rt::write::opt_array_size(&self.removing_replicas, true, true, v, "removing_replicas")?;
-                tags += 1;
-                n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.isr.is_some() {
+                    let s = rt::write::opt_array_size(&self.isr, true, true, v, "isr")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.leader != -2_i32 {
+                    let s = 4;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.replicas.is_some() {
+                    let s = rt::write::opt_array_size(&self.replicas, true, true, v, "replicas")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.removing_replicas.is_some() {
+                    let s = rt::write::opt_array_size(&self.removing_replicas, true, true, v, "removing_replicas")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.adding_replicas.is_some() {
+                    let s = rt::write::opt_array_size(&self.adding_replicas, true, true, v, "adding_replicas")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.leader_recovery_state != -1_i8 {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && self.eligible_leader_replicas.is_some() {
+                    let s = rt::write::opt_array_size(
+                        &self.eligible_leader_replicas,
+                        true,
+                        v >= 2,
+                        v,
+                        "eligible_leader_replicas",
+                    )?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && self.last_known_elr.is_some() {
+                    let s = rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 1 && self.directories.is_some() {
+                    let s = rt::write::opt_array_size(&self.directories, true, v >= 1, v, "directories")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            if self.adding_replicas.is_some() {
-                let s = rt::write::opt_array_size(&self.adding_replicas, true, true, v, "adding_replicas")?;
-                tags += 1;
-                n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
-            }
-            if self.leader_recovery_state != -1_i8 {
-                let s = 1;
-                tags += 1;
-                n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
-            }
-            if v >= 2 && self.eligible_leader_replicas.is_some() {
-                let s = rt::write::opt_array_size(
-                    &self.eligible_leader_replicas,
-                    true,
-                    v >= 2,
-                    v,
-                    "eligible_leader_replicas",
-                )?;
-                tags += 1;
-                n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
-            }
-            if v >= 2 && self.last_known_elr.is_some() {
-                let s = rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
-                tags += 1;
-                n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
-            }
-            if v >= 1 && self.directories.is_some() {
-                let s = rt::write::opt_array_size(&self.directories, true, v >= 1, v, "directories")?;
-                tags += 1;
-                n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
-            }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.directories.is_some() {
-            w.fail(rt::write::not_in_version("directories"));
-        }
-        if v <= 1 && self.eligible_leader_replicas.is_some() {
-            w.fail(rt::write::not_in_version("eligible_leader_replicas"));
-        }
-        if v <= 1 && self.last_known_elr.is_some() {
-            w.fail(rt::write::not_in_version("last_known_elr"));
-        }
-        w.i32(self.partition_id, "partition_id");
-        w.uuid(self.topic_id, "topic_id");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_isr = self.isr.is_some();
-            tags += usize::from(has_isr);
-            let has_leader = self.leader != -2_i32;
-            tags += usize::from(has_leader);
-            let has_replicas = self.replicas.is_some();
-            tags += usize::from(has_replicas);
-            let has_removing_replicas = self.removing_replicas.is_some();
-            tags += usize::from(has_removing_replicas);
-            let has_adding_replicas = self.adding_replicas.is_some();
-            tags += usize::from(has_adding_replicas);
-            let has_leader_recovery_state = self.leader_recovery_state != -1_i8;
-            tags += usize::from(has_leader_recovery_state);
-            let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
-            tags += usize::from(has_eligible_leader_replicas);
-            let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
-            tags += usize::from(has_last_known_elr);
-            let has_directories = v >= 1 && self.directories.is_some();
-            tags += usize::from(has_directories);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_isr {
-                let s = w.ok(rt::write::opt_array_size(&self.isr, true, true, v, "isr"));
-                w.uvarint(0, "isr");
-                w.uvarint(s as u32, "isr");
-                w.opt_array(&self.isr, true, true, v, "isr");
+        rt::outline(move || {
+            if v <= 0 && self.directories.is_some() {
+                w.fail(rt::write::not_in_version("directories"));
             }
-            w.unknown_tags_before(&mut unknown, 1);
-            if has_leader {
-                let s = 4;
-                w.uvarint(1, "leader");
-                w.uvarint(s as u32, "leader");
-                w.i32(self.leader, "leader");
+            if v <= 1 && self.eligible_leader_replicas.is_some() {
+                w.fail(rt::write::not_in_version("eligible_leader_replicas"));
             }
-            w.unknown_tags_before(&mut unknown, 2);
-            if has_replicas {
-                let s = w.ok(rt::write::opt_array_size(&self.replicas, true, true, v, "replicas"));
-                w.uvarint(2, "replicas");
-                w.uvarint(s as u32, "replicas");
-                w.opt_array(&self.replicas, true, true, v, "replicas");
+            if v <= 1 && self.last_known_elr.is_some() {
+                w.fail(rt::write::not_in_version("last_known_elr"));
             }
-            w.unknown_tags_before(&mut unknown, 3);
-            if has_removing_replicas {
-                let s = w.ok(rt::write::opt_array_size(
-                    &self.removing_replicas,
-                    true,
-                    true,
-                    v,
-                    "removing_replicas",
-                ));
-                w.uvarint(3, "removing_replicas");
-                w.uvarint(s as u32, "removing_replicas");
-                w.opt_array(&self.removing_replicas, true, true, v, "removing_replicas");
+            w.i32(self.partition_id, "partition_id");
+            w.uuid(self.topic_id, "topic_id");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_isr = self.isr.is_some();
+                tags += usize::from(has_isr);
+                let has_leader = self.leader != -2_i32;
+                tags += usize::from(has_leader);
+                let has_replicas = self.replicas.is_some();
+                tags += usize::from(has_replicas);
+                let has_removing_replicas = self.removing_replicas.is_some();
+                tags += usize::from(has_removing_replicas);
+                let has_adding_replicas = self.adding_replicas.is_some();
+                tags += usize::from(has_adding_replicas);
+                let has_leader_recovery_state = self.leader_recovery_state != -1_i8;
+                tags += usize::from(has_leader_recovery_state);
+                let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
+                tags += usize::from(has_eligible_leader_replicas);
+                let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
+                tags += usize::from(has_last_known_elr);
+                let has_directories = v >= 1 && self.directories.is_some();
+                tags += usize::from(has_directories);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_isr {
+                    let s = w.ok(rt::write::opt_array_size(&self.isr, true, true, v, "isr"));
+                    w.uvarint(0, "isr");
+                    w.uvarint(s as u32, "isr");
+                    w.opt_array(&self.isr, true, true, v, "isr");
+                }
+                w.unknown_tags_before(&mut unknown, 1);
+                if has_leader {
+                    let s = 4;
+                    w.uvarint(1, "leader");
+                    w.uvarint(s as u32, "leader");
+                    w.i32(self.leader, "leader");
+                }
+                w.unknown_tags_before(&mut unknown, 2);
+                if has_replicas {
+                    let s = w.ok(rt::write::opt_array_size(&self.replicas, true, true, v, "replicas"));
+                    w.uvarint(2, "replicas");
+                    w.uvarint(s as u32, "replicas");
+                    w.opt_array(&self.replicas, true, true, v, "replicas");
+                }
+                w.unknown_tags_before(&mut unknown, 3);
+                if has_removing_replicas {
+                    let s = w.ok(rt::write::opt_array_size(
+                        &self.removing_replicas,
+                        true,
+                        true,
+                        v,
+                        "removing_replicas",
+                    ));
+                    w.uvarint(3, "removing_replicas");
+                    w.uvarint(s as u32, "removing_replicas");
+                    w.opt_array(&self.removing_replicas, true, true, v, "removing_replicas");
+                }
+                w.unknown_tags_before(&mut unknown, 4);
+                if has_adding_replicas {
+                    let s = w.ok(rt::write::opt_array_size(
+                        &self.adding_replicas,
+                        true,
+                        true,
+                        v,
+                        "adding_replicas",
+                    ));
+                    w.uvarint(4, "adding_replicas");
+                    w.uvarint(s as u32, "adding_replicas");
+                    w.opt_array(&self.adding_replicas, true, true, v, "adding_replicas");
+                }
+                w.unknown_tags_before(&mut unknown, 5);
+                if has_leader_recovery_state {
+                    let s = 1;
+                    w.uvarint(5, "leader_recovery_state");
+                    w.uvarint(s as u32, "leader_recovery_state");
+                    w.i8(self.leader_recovery_state, "leader_recovery_state");
+                }
+                w.unknown_tags_before(&mut unknown, 6);
+                if has_eligible_leader_replicas {
+                    let s = w.ok(rt::write::opt_array_size(
+                        &self.eligible_leader_replicas,
+                        true,
+                        v >= 2,
+                        v,
+                        "eligible_leader_replicas",
+                    ));
+                    w.uvarint(6, "eligible_leader_replicas");
+                    w.uvarint(s as u32, "eligible_leader_replicas");
+                    w.opt_array(
+                        &self.eligible_leader_replicas,
+                        true,
+                        v >= 2,
+                        v,
+                        "eligible_leader_replicas",
+                    );
+                }
+                w.unknown_tags_before(&mut unknown, 7);
+                if has_last_known_elr {
+                    let s = w.ok(rt::write::opt_array_size(
+                        &self.last_known_elr,
+                        true,
+                        v >= 2,
+                        v,
+                        "last_known_elr",
+                    ));
+                    w.uvarint(7, "last_known_elr");
+                    w.uvarint(s as u32, "last_known_elr");
+                    w.opt_array(&self.last_known_elr, true, v >= 2, v, "last_known_elr");
+                }
+                w.unknown_tags_before(&mut unknown, 8);
+                if has_directories {
+                    let s = w.ok(rt::write::opt_array_size(
+                        &self.directories,
+                        true,
+                        v >= 1,
+                        v,
+                        "directories",
+                    ));
+                    w.uvarint(8, "directories");
+                    w.uvarint(s as u32, "directories");
+                    w.opt_array(&self.directories, true, v >= 1, v, "directories");
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_before(&mut unknown, 4);
-            if has_adding_replicas {
-                let s = w.ok(rt::write::opt_array_size(
-                    &self.adding_replicas,
-                    true,
-                    true,
-                    v,
-                    "adding_replicas",
-                ));
-                w.uvarint(4, "adding_replicas");
-                w.uvarint(s as u32, "adding_replicas");
-                w.opt_array(&self.adding_replicas, true, true, v, "adding_replicas");
-            }
-            w.unknown_tags_before(&mut unknown, 5);
-            if has_leader_recovery_state {
-                let s = 1;
-                w.uvarint(5, "leader_recovery_state");
-                w.uvarint(s as u32, "leader_recovery_state");
-                w.i8(self.leader_recovery_state, "leader_recovery_state");
-            }
-            w.unknown_tags_before(&mut unknown, 6);
-            if has_eligible_leader_replicas {
-                let s = w.ok(rt::write::opt_array_size(
-                    &self.eligible_leader_replicas,
-                    true,
-                    v >= 2,
-                    v,
-                    "eligible_leader_replicas",
-                ));
-                w.uvarint(6, "eligible_leader_replicas");
-                w.uvarint(s as u32, "eligible_leader_replicas");
-                w.opt_array(
-                    &self.eligible_leader_replicas,
-                    true,
-                    v >= 2,
-                    v,
-                    "eligible_leader_replicas",
-                );
-            }
-            w.unknown_tags_before(&mut unknown, 7);
-            if has_last_known_elr {
-                let s = w.ok(rt::write::opt_array_size(
-                    &self.last_known_elr,
-                    true,
-                    v >= 2,
-                    v,
-                    "last_known_elr",
-                ));
-                w.uvarint(7, "last_known_elr");
-                w.uvarint(s as u32, "last_known_elr");
-                w.opt_array(&self.last_known_elr, true, v >= 2, v, "last_known_elr");
-            }
-            w.unknown_tags_before(&mut unknown, 8);
-            if has_directories {
-                let s = w.ok(rt::write::opt_array_size(
-                    &self.directories,
-                    true,
-                    v >= 1,
-                    v,
-                    "directories",
-                ));
-                w.uvarint(8, "directories");
-                w.uvarint(s as u32, "directories");
-                w.opt_array(&self.directories, true, v >= 1, v, "directories");
-            }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -729,6 +739,7 @@ pub mod owned {
     }
 
     impl Default for PartitionChangeRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_id: -1_i32,
@@ -748,21 +759,24 @@ pub mod owned {
     }
 
     impl From<&super::PartitionChangeRecord<'_>> for PartitionChangeRecord {
+        #[inline]
         fn from(v: &super::PartitionChangeRecord<'_>) -> Self {
-            Self {
-                partition_id: v.partition_id,
-                topic_id: v.topic_id,
-                isr: v.isr.map(|a| a.iter().collect()),
-                leader: v.leader,
-                replicas: v.replicas.map(|a| a.iter().collect()),
-                removing_replicas: v.removing_replicas.map(|a| a.iter().collect()),
-                adding_replicas: v.adding_replicas.map(|a| a.iter().collect()),
-                leader_recovery_state: v.leader_recovery_state,
-                directories: v.directories.map(|a| a.iter().collect()),
-                eligible_leader_replicas: v.eligible_leader_replicas.map(|a| a.iter().collect()),
-                last_known_elr: v.last_known_elr.map(|a| a.iter().collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_id: v.partition_id,
+                    topic_id: v.topic_id,
+                    isr: v.isr.map(|a| a.iter().collect()),
+                    leader: v.leader,
+                    replicas: v.replicas.map(|a| a.iter().collect()),
+                    removing_replicas: v.removing_replicas.map(|a| a.iter().collect()),
+                    adding_replicas: v.adding_replicas.map(|a| a.iter().collect()),
+                    leader_recovery_state: v.leader_recovery_state,
+                    directories: v.directories.map(|a| a.iter().collect()),
+                    eligible_leader_replicas: v.eligible_leader_replicas.map(|a| a.iter().collect()),
+                    last_known_elr: v.last_known_elr.map(|a| a.iter().collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -875,226 +889,247 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            if v <= 0 && self.directories.is_some() {
-                return Err(rt::write::not_in_version("directories"));
-            }
-            if v <= 1 && self.eligible_leader_replicas.is_some() {
-                return Err(rt::write::not_in_version("eligible_leader_replicas"));
-            }
-            if v <= 1 && self.last_known_elr.is_some() {
-                return Err(rt::write::not_in_version("last_known_elr"));
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.isr.is_some() {
-                    let s = rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                if v <= 0 && self.directories.is_some() {
+                    return Err(rt::write::not_in_version("directories"));
                 }
-                if self.leader != -2_i32 {
-                    let s = 4;
-                    tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 1 && self.eligible_leader_replicas.is_some() {
+                    return Err(rt::write::not_in_version("eligible_leader_replicas"));
                 }
-                if self.replicas.is_some() {
-                    let s = rt::owned::opt_vec_size(self.replicas.as_deref(), true, true, v, "replicas")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 1 && self.last_known_elr.is_some() {
+                    return Err(rt::write::not_in_version("last_known_elr"));
                 }
-                if self.removing_replicas.is_some() {
-                    let s =
-                        rt::owned::opt_vec_size(self.removing_replicas.as_deref(), true, true, v, "removing_replicas")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.isr.is_some() {
+                        let s = rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.leader != -2_i32 {
+                        let s = 4;
+                        tags += 1;
+                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.replicas.is_some() {
+                        let s = rt::owned::opt_vec_size(self.replicas.as_deref(), true, true, v, "replicas")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.removing_replicas.is_some() {
+                        let s = rt::owned::opt_vec_size(
+                            self.removing_replicas.as_deref(),
+                            true,
+                            true,
+                            v,
+                            "removing_replicas",
+                        )?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.adding_replicas.is_some() {
+                        let s =
+                            rt::owned::opt_vec_size(self.adding_replicas.as_deref(), true, true, v, "adding_replicas")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.leader_recovery_state != -1_i8 {
+                        let s = 1;
+                        tags += 1;
+                        n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 2 && self.eligible_leader_replicas.is_some() {
+                        let s = rt::owned::opt_vec_size(
+                            self.eligible_leader_replicas.as_deref(),
+                            true,
+                            v >= 2,
+                            v,
+                            "eligible_leader_replicas",
+                        )?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 2 && self.last_known_elr.is_some() {
+                        let s =
+                            rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 1 && self.directories.is_some() {
+                        let s = rt::owned::opt_vec_size(self.directories.as_deref(), true, v >= 1, v, "directories")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                if self.adding_replicas.is_some() {
-                    let s = rt::owned::opt_vec_size(self.adding_replicas.as_deref(), true, true, v, "adding_replicas")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
-                }
-                if self.leader_recovery_state != -1_i8 {
-                    let s = 1;
-                    tags += 1;
-                    n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
-                }
-                if v >= 2 && self.eligible_leader_replicas.is_some() {
-                    let s = rt::owned::opt_vec_size(
-                        self.eligible_leader_replicas.as_deref(),
-                        true,
-                        v >= 2,
-                        v,
-                        "eligible_leader_replicas",
-                    )?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
-                }
-                if v >= 2 && self.last_known_elr.is_some() {
-                    let s = rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
-                }
-                if v >= 1 && self.directories.is_some() {
-                    let s = rt::owned::opt_vec_size(self.directories.as_deref(), true, v >= 1, v, "directories")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
-                }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.directories.is_some() {
-                w.fail(rt::write::not_in_version("directories"));
-            }
-            if v <= 1 && self.eligible_leader_replicas.is_some() {
-                w.fail(rt::write::not_in_version("eligible_leader_replicas"));
-            }
-            if v <= 1 && self.last_known_elr.is_some() {
-                w.fail(rt::write::not_in_version("last_known_elr"));
-            }
-            if let Some(r) = w.run::<20>("partition_id") {
-                r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
-                r[4..20].copy_from_slice(self.topic_id.as_bytes());
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_isr = self.isr.is_some();
-                tags += usize::from(has_isr);
-                let has_leader = self.leader != -2_i32;
-                tags += usize::from(has_leader);
-                let has_replicas = self.replicas.is_some();
-                tags += usize::from(has_replicas);
-                let has_removing_replicas = self.removing_replicas.is_some();
-                tags += usize::from(has_removing_replicas);
-                let has_adding_replicas = self.adding_replicas.is_some();
-                tags += usize::from(has_adding_replicas);
-                let has_leader_recovery_state = self.leader_recovery_state != -1_i8;
-                tags += usize::from(has_leader_recovery_state);
-                let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
-                tags += usize::from(has_eligible_leader_replicas);
-                let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
-                tags += usize::from(has_last_known_elr);
-                let has_directories = v >= 1 && self.directories.is_some();
-                tags += usize::from(has_directories);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_isr {
-                    let s = w.ok(rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr"));
-                    w.uvarint(0, "isr");
-                    w.uvarint(s as u32, "isr");
-                    rt::owned::write_opt_vec(w, self.isr.as_deref(), true, true, v, "isr");
+            rt::outline(move || {
+                if v <= 0 && self.directories.is_some() {
+                    w.fail(rt::write::not_in_version("directories"));
                 }
-                w.unknown_tags_before(&mut unknown, 1);
-                if has_leader {
-                    let s = 4;
-                    w.uvarint(1, "leader");
-                    w.uvarint(s as u32, "leader");
-                    w.i32(self.leader, "leader");
+                if v <= 1 && self.eligible_leader_replicas.is_some() {
+                    w.fail(rt::write::not_in_version("eligible_leader_replicas"));
                 }
-                w.unknown_tags_before(&mut unknown, 2);
-                if has_replicas {
-                    let s = w.ok(rt::owned::opt_vec_size(
-                        self.replicas.as_deref(),
-                        true,
-                        true,
-                        v,
-                        "replicas",
-                    ));
-                    w.uvarint(2, "replicas");
-                    w.uvarint(s as u32, "replicas");
-                    rt::owned::write_opt_vec(w, self.replicas.as_deref(), true, true, v, "replicas");
+                if v <= 1 && self.last_known_elr.is_some() {
+                    w.fail(rt::write::not_in_version("last_known_elr"));
                 }
-                w.unknown_tags_before(&mut unknown, 3);
-                if has_removing_replicas {
-                    let s = w.ok(rt::owned::opt_vec_size(
-                        self.removing_replicas.as_deref(),
-                        true,
-                        true,
-                        v,
-                        "removing_replicas",
-                    ));
-                    w.uvarint(3, "removing_replicas");
-                    w.uvarint(s as u32, "removing_replicas");
-                    rt::owned::write_opt_vec(w, self.removing_replicas.as_deref(), true, true, v, "removing_replicas");
+                if let Some(r) = w.run::<20>("partition_id") {
+                    r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
+                    r[4..20].copy_from_slice(self.topic_id.as_bytes());
                 }
-                w.unknown_tags_before(&mut unknown, 4);
-                if has_adding_replicas {
-                    let s = w.ok(rt::owned::opt_vec_size(
-                        self.adding_replicas.as_deref(),
-                        true,
-                        true,
-                        v,
-                        "adding_replicas",
-                    ));
-                    w.uvarint(4, "adding_replicas");
-                    w.uvarint(s as u32, "adding_replicas");
-                    rt::owned::write_opt_vec(w, self.adding_replicas.as_deref(), true, true, v, "adding_replicas");
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_isr = self.isr.is_some();
+                    tags += usize::from(has_isr);
+                    let has_leader = self.leader != -2_i32;
+                    tags += usize::from(has_leader);
+                    let has_replicas = self.replicas.is_some();
+                    tags += usize::from(has_replicas);
+                    let has_removing_replicas = self.removing_replicas.is_some();
+                    tags += usize::from(has_removing_replicas);
+                    let has_adding_replicas = self.adding_replicas.is_some();
+                    tags += usize::from(has_adding_replicas);
+                    let has_leader_recovery_state = self.leader_recovery_state != -1_i8;
+                    tags += usize::from(has_leader_recovery_state);
+                    let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
+                    tags += usize::from(has_eligible_leader_replicas);
+                    let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
+                    tags += usize::from(has_last_known_elr);
+                    let has_directories = v >= 1 && self.directories.is_some();
+                    tags += usize::from(has_directories);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_isr {
+                        let s = w.ok(rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr"));
+                        w.uvarint(0, "isr");
+                        w.uvarint(s as u32, "isr");
+                        rt::owned::write_opt_vec(w, self.isr.as_deref(), true, true, v, "isr");
+                    }
+                    w.unknown_tags_before(&mut unknown, 1);
+                    if has_leader {
+                        let s = 4;
+                        w.uvarint(1, "leader");
+                        w.uvarint(s as u32, "leader");
+                        w.i32(self.leader, "leader");
+                    }
+                    w.unknown_tags_before(&mut unknown, 2);
+                    if has_replicas {
+                        let s = w.ok(rt::owned::opt_vec_size(
+                            self.replicas.as_deref(),
+                            true,
+                            true,
+                            v,
+                            "replicas",
+                        ));
+                        w.uvarint(2, "replicas");
+                        w.uvarint(s as u32, "replicas");
+                        rt::owned::write_opt_vec(w, self.replicas.as_deref(), true, true, v, "replicas");
+                    }
+                    w.unknown_tags_before(&mut unknown, 3);
+                    if has_removing_replicas {
+                        let s = w.ok(rt::owned::opt_vec_size(
+                            self.removing_replicas.as_deref(),
+                            true,
+                            true,
+                            v,
+                            "removing_replicas",
+                        ));
+                        w.uvarint(3, "removing_replicas");
+                        w.uvarint(s as u32, "removing_replicas");
+                        rt::owned::write_opt_vec(
+                            w,
+                            self.removing_replicas.as_deref(),
+                            true,
+                            true,
+                            v,
+                            "removing_replicas",
+                        );
+                    }
+                    w.unknown_tags_before(&mut unknown, 4);
+                    if has_adding_replicas {
+                        let s = w.ok(rt::owned::opt_vec_size(
+                            self.adding_replicas.as_deref(),
+                            true,
+                            true,
+                            v,
+                            "adding_replicas",
+                        ));
+                        w.uvarint(4, "adding_replicas");
+                        w.uvarint(s as u32, "adding_replicas");
+                        rt::owned::write_opt_vec(w, self.adding_replicas.as_deref(), true, true, v, "adding_replicas");
+                    }
+                    w.unknown_tags_before(&mut unknown, 5);
+                    if has_leader_recovery_state {
+                        let s = 1;
+                        w.uvarint(5, "leader_recovery_state");
+                        w.uvarint(s as u32, "leader_recovery_state");
+                        w.i8(self.leader_recovery_state, "leader_recovery_state");
+                    }
+                    w.unknown_tags_before(&mut unknown, 6);
+                    if has_eligible_leader_replicas {
+                        let s = w.ok(rt::owned::opt_vec_size(
+                            self.eligible_leader_replicas.as_deref(),
+                            true,
+                            v >= 2,
+                            v,
+                            "eligible_leader_replicas",
+                        ));
+                        w.uvarint(6, "eligible_leader_replicas");
+                        w.uvarint(s as u32, "eligible_leader_replicas");
+                        rt::owned::write_opt_vec(
+                            w,
+                            self.eligible_leader_replicas.as_deref(),
+                            true,
+                            v >= 2,
+                            v,
+                            "eligible_leader_replicas",
+                        );
+                    }
+                    w.unknown_tags_before(&mut unknown, 7);
+                    if has_last_known_elr {
+                        let s = w.ok(rt::owned::opt_vec_size(
+                            self.last_known_elr.as_deref(),
+                            true,
+                            v >= 2,
+                            v,
+                            "last_known_elr",
+                        ));
+                        w.uvarint(7, "last_known_elr");
+                        w.uvarint(s as u32, "last_known_elr");
+                        rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr");
+                    }
+                    w.unknown_tags_before(&mut unknown, 8);
+                    if has_directories {
+                        let s = w.ok(rt::owned::opt_vec_size(
+                            self.directories.as_deref(),
+                            true,
+                            v >= 1,
+                            v,
+                            "directories",
+                        ));
+                        w.uvarint(8, "directories");
+                        w.uvarint(s as u32, "directories");
+                        rt::owned::write_opt_vec(w, self.directories.as_deref(), true, v >= 1, v, "directories");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
                 }
-                w.unknown_tags_before(&mut unknown, 5);
-                if has_leader_recovery_state {
-                    let s = 1;
-                    w.uvarint(5, "leader_recovery_state");
-                    w.uvarint(s as u32, "leader_recovery_state");
-                    w.i8(self.leader_recovery_state, "leader_recovery_state");
-                }
-                w.unknown_tags_before(&mut unknown, 6);
-                if has_eligible_leader_replicas {
-                    let s = w.ok(rt::owned::opt_vec_size(
-                        self.eligible_leader_replicas.as_deref(),
-                        true,
-                        v >= 2,
-                        v,
-                        "eligible_leader_replicas",
-                    ));
-                    w.uvarint(6, "eligible_leader_replicas");
-                    w.uvarint(s as u32, "eligible_leader_replicas");
-                    rt::owned::write_opt_vec(
-                        w,
-                        self.eligible_leader_replicas.as_deref(),
-                        true,
-                        v >= 2,
-                        v,
-                        "eligible_leader_replicas",
-                    );
-                }
-                w.unknown_tags_before(&mut unknown, 7);
-                if has_last_known_elr {
-                    let s = w.ok(rt::owned::opt_vec_size(
-                        self.last_known_elr.as_deref(),
-                        true,
-                        v >= 2,
-                        v,
-                        "last_known_elr",
-                    ));
-                    w.uvarint(7, "last_known_elr");
-                    w.uvarint(s as u32, "last_known_elr");
-                    rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr");
-                }
-                w.unknown_tags_before(&mut unknown, 8);
-                if has_directories {
-                    let s = w.ok(rt::owned::opt_vec_size(
-                        self.directories.as_deref(),
-                        true,
-                        v >= 1,
-                        v,
-                        "directories",
-                    ));
-                    w.uvarint(8, "directories");
-                    w.uvarint(s as u32, "directories");
-                    rt::owned::write_opt_vec(w, self.directories.as_deref(), true, v >= 1, v, "directories");
-                }
-                w.unknown_tags_rest(&mut unknown);
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for PartitionChangeRecord {
         type View<'a> = super::PartitionChangeRecord<'a>;
+        #[inline]
         fn from_view(v: &super::PartitionChangeRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -66,6 +66,7 @@ impl<'a> PartitionRecord<'a> {
 }
 
 impl Default for PartitionRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -73,8 +74,11 @@ impl Default for PartitionRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "PartitionRecord {{ partition_id: {=i32}, topic_id: {}, replicas: {}, isr: {}, removing_replicas: {}, adding_replicas: {}, leader: {=i32}, leader_recovery_state: {=i8}, leader_epoch: {=i32}, partition_epoch: {=i32}, directories: {}, eligible_leader_replicas: {}, last_known_elr: {}, unknown_tagged_fields: {} }}", self.partition_id, rt::defmt_fmt::UuidFmt(self.topic_id), self.replicas, self.isr, self.removing_replicas, self.adding_replicas, self.leader, self.leader_recovery_state, self.leader_epoch, self.partition_epoch, self.directories, self.eligible_leader_replicas, self.last_known_elr, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "PartitionRecord {{ partition_id: {=i32}, topic_id: {}, replicas: {}, isr: {}, removing_replicas: {}, adding_replicas: {}, leader: {=i32}, leader_recovery_state: {=i8}, leader_epoch: {=i32}, partition_epoch: {=i32}, directories: {}, eligible_leader_replicas: {}, last_known_elr: {}, unknown_tagged_fields: {} }}", self.partition_id, rt::defmt_fmt::UuidFmt(self.topic_id), self.replicas, self.isr, self.removing_replicas, self.adding_replicas, self.leader, self.leader_recovery_state, self.leader_epoch, self.partition_epoch, self.directories, self.eligible_leader_replicas, self.last_known_elr, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -225,126 +229,132 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 32;
-        n += rt::write::array_size(&self.replicas, true, v, "replicas")?;
-        n += rt::write::array_size(&self.isr, true, v, "isr")?;
-        n += rt::write::array_size(&self.removing_replicas, true, v, "removing_replicas")?;
-        n += rt::write::array_size(&self.adding_replicas, true, v, "adding_replicas")?;
-        if v >= 1 {
-            n += rt::write::array_size(&self.directories, true, v, "directories")?;
-        }
-        if v <= 0 && !self.directories.is_empty() {
-            return Err(rt::write::not_in_version("directories"));
-        }
-        if v <= 1 && self.eligible_leader_replicas.is_some() {
-            return Err(rt::write::not_in_version("eligible_leader_replicas"));
-        }
-        if v <= 1 && self.last_known_elr.is_some() {
-            return Err(rt::write::not_in_version("last_known_elr"));
-        }
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.leader_recovery_state != 0_i8 {
-                let s = 1;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 32;
+            n += rt::write::array_size(&self.replicas, true, v, "replicas")?;
+            n += rt::write::array_size(&self.isr, true, v, "isr")?;
+            n += rt::write::array_size(&self.removing_replicas, true, v, "removing_replicas")?;
+            n += rt::write::array_size(&self.adding_replicas, true, v, "adding_replicas")?;
+            if v >= 1 {
+                n += rt::write::array_size(&self.directories, true, v, "directories")?;
             }
-            if v >= 2 && self.eligible_leader_replicas.is_some() {
-                let s = rt::write::opt_array_size(
-                    &self.eligible_leader_replicas,
-                    true,
-                    v >= 2,
-                    v,
-                    "eligible_leader_replicas",
-                )?;
-                tags += 1;
-                n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 0 && !self.directories.is_empty() {
+                return Err(rt::write::not_in_version("directories"));
             }
-            if v >= 2 && self.last_known_elr.is_some() {
-                let s = rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
-                tags += 1;
-                n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 1 && self.eligible_leader_replicas.is_some() {
+                return Err(rt::write::not_in_version("eligible_leader_replicas"));
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            if v <= 1 && self.last_known_elr.is_some() {
+                return Err(rt::write::not_in_version("last_known_elr"));
+            }
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.leader_recovery_state != 0_i8 {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && self.eligible_leader_replicas.is_some() {
+                    let s = rt::write::opt_array_size(
+                        &self.eligible_leader_replicas,
+                        true,
+                        v >= 2,
+                        v,
+                        "eligible_leader_replicas",
+                    )?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && self.last_known_elr.is_some() {
+                    let s = rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.directories.is_empty() {
-            w.fail(rt::write::not_in_version("directories"));
-        }
-        if v <= 1 && self.eligible_leader_replicas.is_some() {
-            w.fail(rt::write::not_in_version("eligible_leader_replicas"));
-        }
-        if v <= 1 && self.last_known_elr.is_some() {
-            w.fail(rt::write::not_in_version("last_known_elr"));
-        }
-        w.i32(self.partition_id, "partition_id");
-        w.uuid(self.topic_id, "topic_id");
-        w.array(&self.replicas, true, v, "replicas");
-        w.array(&self.isr, true, v, "isr");
-        w.array(&self.removing_replicas, true, v, "removing_replicas");
-        w.array(&self.adding_replicas, true, v, "adding_replicas");
-        w.i32(self.leader, "leader");
-        w.i32(self.leader_epoch, "leader_epoch");
-        w.i32(self.partition_epoch, "partition_epoch");
-        if v >= 1 {
-            w.array(&self.directories, true, v, "directories");
-        }
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_leader_recovery_state = self.leader_recovery_state != 0_i8;
-            tags += usize::from(has_leader_recovery_state);
-            let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
-            tags += usize::from(has_eligible_leader_replicas);
-            let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
-            tags += usize::from(has_last_known_elr);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_leader_recovery_state {
-                let s = 1;
-                w.uvarint(0, "leader_recovery_state");
-                w.uvarint(s as u32, "leader_recovery_state");
-                w.i8(self.leader_recovery_state, "leader_recovery_state");
+        rt::outline(move || {
+            if v <= 0 && !self.directories.is_empty() {
+                w.fail(rt::write::not_in_version("directories"));
             }
-            w.unknown_tags_before(&mut unknown, 1);
-            if has_eligible_leader_replicas {
-                let s = w.ok(rt::write::opt_array_size(
-                    &self.eligible_leader_replicas,
-                    true,
-                    v >= 2,
-                    v,
-                    "eligible_leader_replicas",
-                ));
-                w.uvarint(1, "eligible_leader_replicas");
-                w.uvarint(s as u32, "eligible_leader_replicas");
-                w.opt_array(
-                    &self.eligible_leader_replicas,
-                    true,
-                    v >= 2,
-                    v,
-                    "eligible_leader_replicas",
-                );
+            if v <= 1 && self.eligible_leader_replicas.is_some() {
+                w.fail(rt::write::not_in_version("eligible_leader_replicas"));
             }
-            w.unknown_tags_before(&mut unknown, 2);
-            if has_last_known_elr {
-                let s = w.ok(rt::write::opt_array_size(
-                    &self.last_known_elr,
-                    true,
-                    v >= 2,
-                    v,
-                    "last_known_elr",
-                ));
-                w.uvarint(2, "last_known_elr");
-                w.uvarint(s as u32, "last_known_elr");
-                w.opt_array(&self.last_known_elr, true, v >= 2, v, "last_known_elr");
+            if v <= 1 && self.last_known_elr.is_some() {
+                w.fail(rt::write::not_in_version("last_known_elr"));
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+            w.i32(self.partition_id, "partition_id");
+            w.uuid(self.topic_id, "topic_id");
+            w.array(&self.replicas, true, v, "replicas");
+            w.array(&self.isr, true, v, "isr");
+            w.array(&self.removing_replicas, true, v, "removing_replicas");
+            w.array(&self.adding_replicas, true, v, "adding_replicas");
+            w.i32(self.leader, "leader");
+            w.i32(self.leader_epoch, "leader_epoch");
+            w.i32(self.partition_epoch, "partition_epoch");
+            if v >= 1 {
+                w.array(&self.directories, true, v, "directories");
+            }
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_leader_recovery_state = self.leader_recovery_state != 0_i8;
+                tags += usize::from(has_leader_recovery_state);
+                let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
+                tags += usize::from(has_eligible_leader_replicas);
+                let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
+                tags += usize::from(has_last_known_elr);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_leader_recovery_state {
+                    let s = 1;
+                    w.uvarint(0, "leader_recovery_state");
+                    w.uvarint(s as u32, "leader_recovery_state");
+                    w.i8(self.leader_recovery_state, "leader_recovery_state");
+                }
+                w.unknown_tags_before(&mut unknown, 1);
+                if has_eligible_leader_replicas {
+                    let s = w.ok(rt::write::opt_array_size(
+                        &self.eligible_leader_replicas,
+                        true,
+                        v >= 2,
+                        v,
+                        "eligible_leader_replicas",
+                    ));
+                    w.uvarint(1, "eligible_leader_replicas");
+                    w.uvarint(s as u32, "eligible_leader_replicas");
+                    w.opt_array(
+                        &self.eligible_leader_replicas,
+                        true,
+                        v >= 2,
+                        v,
+                        "eligible_leader_replicas",
+                    );
+                }
+                w.unknown_tags_before(&mut unknown, 2);
+                if has_last_known_elr {
+                    let s = w.ok(rt::write::opt_array_size(
+                        &self.last_known_elr,
+                        true,
+                        v >= 2,
+                        v,
+                        "last_known_elr",
+                    ));
+                    w.uvarint(2, "last_known_elr");
+                    w.uvarint(s as u32, "last_known_elr");
+                    w.opt_array(&self.last_known_elr, true, v >= 2, v, "last_known_elr");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            }
+        })
     }
 }
 
@@ -650,6 +660,7 @@ pub mod owned {
     }
 
     impl Default for PartitionRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition_id: -1_i32,
@@ -671,23 +682,26 @@ pub mod owned {
     }
 
     impl From<&super::PartitionRecord<'_>> for PartitionRecord {
+        #[inline]
         fn from(v: &super::PartitionRecord<'_>) -> Self {
-            Self {
-                partition_id: v.partition_id,
-                topic_id: v.topic_id,
-                replicas: v.replicas.iter().collect(),
-                isr: v.isr.iter().collect(),
-                removing_replicas: v.removing_replicas.iter().collect(),
-                adding_replicas: v.adding_replicas.iter().collect(),
-                leader: v.leader,
-                leader_recovery_state: v.leader_recovery_state,
-                leader_epoch: v.leader_epoch,
-                partition_epoch: v.partition_epoch,
-                directories: v.directories.iter().collect(),
-                eligible_leader_replicas: v.eligible_leader_replicas.map(|a| a.iter().collect()),
-                last_known_elr: v.last_known_elr.map(|a| a.iter().collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition_id: v.partition_id,
+                    topic_id: v.topic_id,
+                    replicas: v.replicas.iter().collect(),
+                    isr: v.isr.iter().collect(),
+                    removing_replicas: v.removing_replicas.iter().collect(),
+                    adding_replicas: v.adding_replicas.iter().collect(),
+                    leader: v.leader,
+                    leader_recovery_state: v.leader_recovery_state,
+                    leader_epoch: v.leader_epoch,
+                    partition_epoch: v.partition_epoch,
+                    directories: v.directories.iter().collect(),
+                    eligible_leader_replicas: v.eligible_leader_replicas.map(|a| a.iter().collect()),
+                    last_known_elr: v.last_known_elr.map(|a| a.iter().collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -782,136 +796,144 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 32;
-            n += rt::owned::vec_size(&self.replicas, true, v, "replicas")?;
-            n += rt::owned::vec_size(&self.isr, true, v, "isr")?;
-            n += rt::owned::vec_size(&self.removing_replicas, true, v, "removing_replicas")?;
-            n += rt::owned::vec_size(&self.adding_replicas, true, v, "adding_replicas")?;
-            if v >= 1 {
-                n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
-            }
-            if v <= 0 && !self.directories.is_empty() {
-                return Err(rt::write::not_in_version("directories"));
-            }
-            if v <= 1 && self.eligible_leader_replicas.is_some() {
-                return Err(rt::write::not_in_version("eligible_leader_replicas"));
-            }
-            if v <= 1 && self.last_known_elr.is_some() {
-                return Err(rt::write::not_in_version("last_known_elr"));
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.leader_recovery_state != 0_i8 {
-                    let s = 1;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 32;
+                n += rt::owned::vec_size(&self.replicas, true, v, "replicas")?;
+                n += rt::owned::vec_size(&self.isr, true, v, "isr")?;
+                n += rt::owned::vec_size(&self.removing_replicas, true, v, "removing_replicas")?;
+                n += rt::owned::vec_size(&self.adding_replicas, true, v, "adding_replicas")?;
+                if v >= 1 {
+                    n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
                 }
-                if v >= 2 && self.eligible_leader_replicas.is_some() {
-                    let s = rt::owned::opt_vec_size(
-                        self.eligible_leader_replicas.as_deref(),
-                        true,
-                        v >= 2,
-                        v,
-                        "eligible_leader_replicas",
-                    )?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 0 && !self.directories.is_empty() {
+                    return Err(rt::write::not_in_version("directories"));
                 }
-                if v >= 2 && self.last_known_elr.is_some() {
-                    let s = rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 1 && self.eligible_leader_replicas.is_some() {
+                    return Err(rt::write::not_in_version("eligible_leader_replicas"));
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                if v <= 1 && self.last_known_elr.is_some() {
+                    return Err(rt::write::not_in_version("last_known_elr"));
+                }
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.leader_recovery_state != 0_i8 {
+                        let s = 1;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 2 && self.eligible_leader_replicas.is_some() {
+                        let s = rt::owned::opt_vec_size(
+                            self.eligible_leader_replicas.as_deref(),
+                            true,
+                            v >= 2,
+                            v,
+                            "eligible_leader_replicas",
+                        )?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 2 && self.last_known_elr.is_some() {
+                        let s =
+                            rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && !self.directories.is_empty() {
-                w.fail(rt::write::not_in_version("directories"));
-            }
-            if v <= 1 && self.eligible_leader_replicas.is_some() {
-                w.fail(rt::write::not_in_version("eligible_leader_replicas"));
-            }
-            if v <= 1 && self.last_known_elr.is_some() {
-                w.fail(rt::write::not_in_version("last_known_elr"));
-            }
-            if let Some(r) = w.run::<20>("partition_id") {
-                r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
-                r[4..20].copy_from_slice(self.topic_id.as_bytes());
-            }
-            rt::owned::write_vec(w, &self.replicas, true, v, "replicas");
-            rt::owned::write_vec(w, &self.isr, true, v, "isr");
-            rt::owned::write_vec(w, &self.removing_replicas, true, v, "removing_replicas");
-            rt::owned::write_vec(w, &self.adding_replicas, true, v, "adding_replicas");
-            w.i32(self.leader, "leader");
-            if let Some(r) = w.run::<8>("leader_epoch") {
-                r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                r[4..8].copy_from_slice(&self.partition_epoch.to_be_bytes());
-            }
-            if v >= 1 {
-                rt::owned::write_vec(w, &self.directories, true, v, "directories");
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_leader_recovery_state = self.leader_recovery_state != 0_i8;
-                tags += usize::from(has_leader_recovery_state);
-                let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
-                tags += usize::from(has_eligible_leader_replicas);
-                let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
-                tags += usize::from(has_last_known_elr);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_leader_recovery_state {
-                    let s = 1;
-                    w.uvarint(0, "leader_recovery_state");
-                    w.uvarint(s as u32, "leader_recovery_state");
-                    w.i8(self.leader_recovery_state, "leader_recovery_state");
+            rt::outline(move || {
+                if v <= 0 && !self.directories.is_empty() {
+                    w.fail(rt::write::not_in_version("directories"));
                 }
-                w.unknown_tags_before(&mut unknown, 1);
-                if has_eligible_leader_replicas {
-                    let s = w.ok(rt::owned::opt_vec_size(
-                        self.eligible_leader_replicas.as_deref(),
-                        true,
-                        v >= 2,
-                        v,
-                        "eligible_leader_replicas",
-                    ));
-                    w.uvarint(1, "eligible_leader_replicas");
-                    w.uvarint(s as u32, "eligible_leader_replicas");
-                    rt::owned::write_opt_vec(
-                        w,
-                        self.eligible_leader_replicas.as_deref(),
-                        true,
-                        v >= 2,
-                        v,
-                        "eligible_leader_replicas",
-                    );
+                if v <= 1 && self.eligible_leader_replicas.is_some() {
+                    w.fail(rt::write::not_in_version("eligible_leader_replicas"));
                 }
-                w.unknown_tags_before(&mut unknown, 2);
-                if has_last_known_elr {
-                    let s = w.ok(rt::owned::opt_vec_size(
-                        self.last_known_elr.as_deref(),
-                        true,
-                        v >= 2,
-                        v,
-                        "last_known_elr",
-                    ));
-                    w.uvarint(2, "last_known_elr");
-                    w.uvarint(s as u32, "last_known_elr");
-                    rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr");
+                if v <= 1 && self.last_known_elr.is_some() {
+                    w.fail(rt::write::not_in_version("last_known_elr"));
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+                if let Some(r) = w.run::<20>("partition_id") {
+                    r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
+                    r[4..20].copy_from_slice(self.topic_id.as_bytes());
+                }
+                rt::owned::write_vec(w, &self.replicas, true, v, "replicas");
+                rt::owned::write_vec(w, &self.isr, true, v, "isr");
+                rt::owned::write_vec(w, &self.removing_replicas, true, v, "removing_replicas");
+                rt::owned::write_vec(w, &self.adding_replicas, true, v, "adding_replicas");
+                w.i32(self.leader, "leader");
+                if let Some(r) = w.run::<8>("leader_epoch") {
+                    r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.partition_epoch.to_be_bytes());
+                }
+                if v >= 1 {
+                    rt::owned::write_vec(w, &self.directories, true, v, "directories");
+                }
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_leader_recovery_state = self.leader_recovery_state != 0_i8;
+                    tags += usize::from(has_leader_recovery_state);
+                    let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
+                    tags += usize::from(has_eligible_leader_replicas);
+                    let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
+                    tags += usize::from(has_last_known_elr);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_leader_recovery_state {
+                        let s = 1;
+                        w.uvarint(0, "leader_recovery_state");
+                        w.uvarint(s as u32, "leader_recovery_state");
+                        w.i8(self.leader_recovery_state, "leader_recovery_state");
+                    }
+                    w.unknown_tags_before(&mut unknown, 1);
+                    if has_eligible_leader_replicas {
+                        let s = w.ok(rt::owned::opt_vec_size(
+                            self.eligible_leader_replicas.as_deref(),
+                            true,
+                            v >= 2,
+                            v,
+                            "eligible_leader_replicas",
+                        ));
+                        w.uvarint(1, "eligible_leader_replicas");
+                        w.uvarint(s as u32, "eligible_leader_replicas");
+                        rt::owned::write_opt_vec(
+                            w,
+                            self.eligible_leader_replicas.as_deref(),
+                            true,
+                            v >= 2,
+                            v,
+                            "eligible_leader_replicas",
+                        );
+                    }
+                    w.unknown_tags_before(&mut unknown, 2);
+                    if has_last_known_elr {
+                        let s = w.ok(rt::owned::opt_vec_size(
+                            self.last_known_elr.as_deref(),
+                            true,
+                            v >= 2,
+                            v,
+                            "last_known_elr",
+                        ));
+                        w.uvarint(2, "last_known_elr");
+                        w.uvarint(s as u32, "last_known_elr");
+                        rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                }
+            })
         }
     }
 
     impl rt::OwnedMessage for PartitionRecord {
         type View<'a> = super::PartitionRecord<'a>;
+        #[inline]
         fn from_view(v: &super::PartitionRecord<'_>) -> Self {
             Self::from(v)
         }

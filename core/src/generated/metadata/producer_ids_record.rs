@@ -36,6 +36,7 @@ impl<'a> ProducerIdsRecord<'a> {
 }
 
 impl Default for ProducerIdsRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -43,8 +44,11 @@ impl Default for ProducerIdsRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ProducerIdsRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ProducerIdsRecord {{ broker_id: {=i32}, broker_epoch: {=i64}, next_producer_id: {=i64}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.next_producer_id, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ProducerIdsRecord {{ broker_id: {=i32}, broker_epoch: {=i64}, next_producer_id: {=i64}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.next_producer_id, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -90,21 +94,27 @@ impl<'a> rt::Struct<'a> for ProducerIdsRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.broker_id, "broker_id");
-        w.i64(self.broker_epoch, "broker_epoch");
-        w.i64(self.next_producer_id, "next_producer_id");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.broker_id, "broker_id");
+            w.i64(self.broker_epoch, "broker_epoch");
+            w.i64(self.next_producer_id, "next_producer_id");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -215,6 +225,7 @@ pub mod owned {
     }
 
     impl Default for ProducerIdsRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -226,13 +237,16 @@ pub mod owned {
     }
 
     impl From<&super::ProducerIdsRecord<'_>> for ProducerIdsRecord {
+        #[inline]
         fn from(v: &super::ProducerIdsRecord<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                broker_epoch: v.broker_epoch,
-                next_producer_id: v.next_producer_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    broker_epoch: v.broker_epoch,
+                    next_producer_id: v.next_producer_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -262,37 +276,44 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<21>("broker_id") {
-                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                    r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                    r[12..20].copy_from_slice(&self.next_producer_id.to_be_bytes());
-                    r[20] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<21>("broker_id") {
+                        r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                        r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                        r[12..20].copy_from_slice(&self.next_producer_id.to_be_bytes());
+                        r[20] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<20>("broker_id") {
+                        r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                        r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                        r[12..20].copy_from_slice(&self.next_producer_id.to_be_bytes());
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<20>("broker_id") {
-                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                    r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                    r[12..20].copy_from_slice(&self.next_producer_id.to_be_bytes());
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for ProducerIdsRecord {
         type View<'a> = super::ProducerIdsRecord<'a>;
+        #[inline]
         fn from_view(v: &super::ProducerIdsRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -60,6 +60,7 @@ impl<'a> RegisterBrokerRecord<'a> {
 }
 
 impl Default for RegisterBrokerRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -67,8 +68,11 @@ impl Default for RegisterBrokerRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RegisterBrokerRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "RegisterBrokerRecord {{ broker_id: {=i32}, is_migrating_zk_broker: {=bool}, incarnation_id: {}, broker_epoch: {=i64}, end_points: {}, features: {}, rack: {}, fenced: {=bool}, in_controlled_shutdown: {=bool}, log_dirs: {}, cordoned_log_dirs: {}, unknown_tagged_fields: {} }}", self.broker_id, self.is_migrating_zk_broker, rt::defmt_fmt::UuidFmt(self.incarnation_id), self.broker_epoch, self.end_points, self.features, rt::defmt_fmt::OptStr(self.rack), self.fenced, self.in_controlled_shutdown, self.log_dirs, self.cordoned_log_dirs, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "RegisterBrokerRecord {{ broker_id: {=i32}, is_migrating_zk_broker: {=bool}, incarnation_id: {}, broker_epoch: {=i64}, end_points: {}, features: {}, rack: {}, fenced: {=bool}, in_controlled_shutdown: {=bool}, log_dirs: {}, cordoned_log_dirs: {}, unknown_tagged_fields: {} }}", self.broker_id, self.is_migrating_zk_broker, rt::defmt_fmt::UuidFmt(self.incarnation_id), self.broker_epoch, self.end_points, self.features, rt::defmt_fmt::OptStr(self.rack), self.fenced, self.in_controlled_shutdown, self.log_dirs, self.cordoned_log_dirs, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -209,103 +213,109 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 29;
-        if v >= 2 {
-            n += 1;
-        }
-        if v <= 1 && self.is_migrating_zk_broker {
-            return Err(rt::write::not_in_version("is_migrating_zk_broker"));
-        }
-        n += rt::write::array_size(&self.end_points, true, v, "end_points")?;
-        n += rt::write::array_size(&self.features, true, v, "features")?;
-        n += rt::write::opt_str_size(self.rack, true, true, "rack")?;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.in_controlled_shutdown {
-            return Err(rt::write::not_in_version("in_controlled_shutdown"));
-        }
-        if v <= 2 && !self.log_dirs.is_empty() {
-            return Err(rt::write::not_in_version("log_dirs"));
-        }
-        if v <= 3 && self.cordoned_log_dirs.is_some() {
-            return Err(rt::write::not_in_version("cordoned_log_dirs"));
-        }
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if v >= 3 && !self.log_dirs.is_empty() {
-                let s = rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 29;
+            if v >= 2 {
+                n += 1;
             }
-            if v >= 4 && self.cordoned_log_dirs.is_some() {
-                let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 4, v, "cordoned_log_dirs")?;
-                tags += 1;
-                n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 1 && self.is_migrating_zk_broker {
+                return Err(rt::write::not_in_version("is_migrating_zk_broker"));
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            n += rt::write::array_size(&self.end_points, true, v, "end_points")?;
+            n += rt::write::array_size(&self.features, true, v, "features")?;
+            n += rt::write::opt_str_size(self.rack, true, true, "rack")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if v <= 0 && self.in_controlled_shutdown {
+                return Err(rt::write::not_in_version("in_controlled_shutdown"));
+            }
+            if v <= 2 && !self.log_dirs.is_empty() {
+                return Err(rt::write::not_in_version("log_dirs"));
+            }
+            if v <= 3 && self.cordoned_log_dirs.is_some() {
+                return Err(rt::write::not_in_version("cordoned_log_dirs"));
+            }
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 3 && !self.log_dirs.is_empty() {
+                    let s = rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 4 && self.cordoned_log_dirs.is_some() {
+                    let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 4, v, "cordoned_log_dirs")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 && self.is_migrating_zk_broker {
-            w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
-        }
-        if v <= 0 && self.in_controlled_shutdown {
-            w.fail(rt::write::not_in_version("in_controlled_shutdown"));
-        }
-        if v <= 2 && !self.log_dirs.is_empty() {
-            w.fail(rt::write::not_in_version("log_dirs"));
-        }
-        if v <= 3 && self.cordoned_log_dirs.is_some() {
-            w.fail(rt::write::not_in_version("cordoned_log_dirs"));
-        }
-        w.i32(self.broker_id, "broker_id");
-        if v >= 2 {
-            w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker");
-        }
-        w.uuid(self.incarnation_id, "incarnation_id");
-        w.i64(self.broker_epoch, "broker_epoch");
-        w.array(&self.end_points, true, v, "end_points");
-        w.array(&self.features, true, v, "features");
-        w.opt_str(self.rack, true, true, "rack");
-        w.bool(self.fenced, "fenced");
-        if v >= 1 {
-            w.bool(self.in_controlled_shutdown, "in_controlled_shutdown");
-        }
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_log_dirs = v >= 3 && !self.log_dirs.is_empty();
-            tags += usize::from(has_log_dirs);
-            let has_cordoned_log_dirs = v >= 4 && self.cordoned_log_dirs.is_some();
-            tags += usize::from(has_cordoned_log_dirs);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_log_dirs {
-                let s = w.ok(rt::write::array_size(&self.log_dirs, true, v, "log_dirs"));
-                w.uvarint(0, "log_dirs");
-                w.uvarint(s as u32, "log_dirs");
-                w.array(&self.log_dirs, true, v, "log_dirs");
+        rt::outline(move || {
+            if v <= 1 && self.is_migrating_zk_broker {
+                w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
             }
-            w.unknown_tags_before(&mut unknown, 1);
-            if has_cordoned_log_dirs {
-                let s = w.ok(rt::write::opt_array_size(
-                    &self.cordoned_log_dirs,
-                    true,
-                    v >= 4,
-                    v,
-                    "cordoned_log_dirs",
-                ));
-                w.uvarint(1, "cordoned_log_dirs");
-                w.uvarint(s as u32, "cordoned_log_dirs");
-                w.opt_array(&self.cordoned_log_dirs, true, v >= 4, v, "cordoned_log_dirs");
+            if v <= 0 && self.in_controlled_shutdown {
+                w.fail(rt::write::not_in_version("in_controlled_shutdown"));
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+            if v <= 2 && !self.log_dirs.is_empty() {
+                w.fail(rt::write::not_in_version("log_dirs"));
+            }
+            if v <= 3 && self.cordoned_log_dirs.is_some() {
+                w.fail(rt::write::not_in_version("cordoned_log_dirs"));
+            }
+            w.i32(self.broker_id, "broker_id");
+            if v >= 2 {
+                w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker");
+            }
+            w.uuid(self.incarnation_id, "incarnation_id");
+            w.i64(self.broker_epoch, "broker_epoch");
+            w.array(&self.end_points, true, v, "end_points");
+            w.array(&self.features, true, v, "features");
+            w.opt_str(self.rack, true, true, "rack");
+            w.bool(self.fenced, "fenced");
+            if v >= 1 {
+                w.bool(self.in_controlled_shutdown, "in_controlled_shutdown");
+            }
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_log_dirs = v >= 3 && !self.log_dirs.is_empty();
+                tags += usize::from(has_log_dirs);
+                let has_cordoned_log_dirs = v >= 4 && self.cordoned_log_dirs.is_some();
+                tags += usize::from(has_cordoned_log_dirs);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_log_dirs {
+                    let s = w.ok(rt::write::array_size(&self.log_dirs, true, v, "log_dirs"));
+                    w.uvarint(0, "log_dirs");
+                    w.uvarint(s as u32, "log_dirs");
+                    w.array(&self.log_dirs, true, v, "log_dirs");
+                }
+                w.unknown_tags_before(&mut unknown, 1);
+                if has_cordoned_log_dirs {
+                    let s = w.ok(rt::write::opt_array_size(
+                        &self.cordoned_log_dirs,
+                        true,
+                        v >= 4,
+                        v,
+                        "cordoned_log_dirs",
+                    ));
+                    w.uvarint(1, "cordoned_log_dirs");
+                    w.uvarint(s as u32, "cordoned_log_dirs");
+                    w.opt_array(&self.cordoned_log_dirs, true, v >= 4, v, "cordoned_log_dirs");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            }
+        })
     }
 }
 
@@ -338,6 +348,7 @@ impl<'a> BrokerEndpoint<'a> {
 }
 
 impl Default for BrokerEndpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -345,8 +356,11 @@ impl Default for BrokerEndpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for BrokerEndpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "BrokerEndpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "BrokerEndpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -396,12 +410,15 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -430,24 +447,30 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.name, true, "end_points[].name")?;
-        n += rt::write::str_size(self.host, true, "end_points[].host")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.name, true, "end_points[].name")?;
+            n += rt::write::str_size(self.host, true, "end_points[].host")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "end_points[].name");
-        w.str(self.host, true, "end_points[].host");
-        w.u16(self.port, "end_points[].port");
-        w.i16(self.security_protocol, "end_points[].security_protocol");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "end_points[].name");
+            w.str(self.host, true, "end_points[].host");
+            w.u16(self.port, "end_points[].port");
+            w.i16(self.security_protocol, "end_points[].security_protocol");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -477,6 +500,7 @@ impl<'a> BrokerFeature<'a> {
 }
 
 impl Default for BrokerFeature<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -484,8 +508,11 @@ impl Default for BrokerFeature<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for BrokerFeature<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "BrokerFeature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "BrokerFeature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -532,11 +559,14 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -561,22 +591,28 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.name, true, "features[].name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.name, true, "features[].name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "features[].name");
-        w.i16(self.min_supported_version, "features[].min_supported_version");
-        w.i16(self.max_supported_version, "features[].max_supported_version");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "features[].name");
+            w.i16(self.min_supported_version, "features[].min_supported_version");
+            w.i16(self.max_supported_version, "features[].max_supported_version");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -988,6 +1024,7 @@ pub mod owned {
     }
 
     impl Default for RegisterBrokerRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -1007,21 +1044,24 @@ pub mod owned {
     }
 
     impl From<&super::RegisterBrokerRecord<'_>> for RegisterBrokerRecord {
+        #[inline]
         fn from(v: &super::RegisterBrokerRecord<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                is_migrating_zk_broker: v.is_migrating_zk_broker,
-                incarnation_id: v.incarnation_id,
-                broker_epoch: v.broker_epoch,
-                end_points: v.end_points.iter().map(|e| (&e).into()).collect(),
-                features: v.features.iter().map(|e| (&e).into()).collect(),
-                rack: v.rack.map(rt::CompactString::from),
-                fenced: v.fenced,
-                in_controlled_shutdown: v.in_controlled_shutdown,
-                log_dirs: v.log_dirs.iter().collect(),
-                cordoned_log_dirs: v.cordoned_log_dirs.map(|a| a.iter().collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    is_migrating_zk_broker: v.is_migrating_zk_broker,
+                    incarnation_id: v.incarnation_id,
+                    broker_epoch: v.broker_epoch,
+                    end_points: v.end_points.iter().map(|e| (&e).into()).collect(),
+                    features: v.features.iter().map(|e| (&e).into()).collect(),
+                    rack: v.rack.map(rt::CompactString::from),
+                    fenced: v.fenced,
+                    in_controlled_shutdown: v.in_controlled_shutdown,
+                    log_dirs: v.log_dirs.iter().collect(),
+                    cordoned_log_dirs: v.cordoned_log_dirs.map(|a| a.iter().collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1102,118 +1142,124 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 29;
-            if v >= 2 {
-                n += 1;
-            }
-            if v <= 1 && self.is_migrating_zk_broker {
-                return Err(rt::write::not_in_version("is_migrating_zk_broker"));
-            }
-            n += rt::owned::vec_size(&self.end_points, true, v, "end_points")?;
-            n += rt::owned::vec_size(&self.features, true, v, "features")?;
-            n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "rack")?;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.in_controlled_shutdown {
-                return Err(rt::write::not_in_version("in_controlled_shutdown"));
-            }
-            if v <= 2 && !self.log_dirs.is_empty() {
-                return Err(rt::write::not_in_version("log_dirs"));
-            }
-            if v <= 3 && self.cordoned_log_dirs.is_some() {
-                return Err(rt::write::not_in_version("cordoned_log_dirs"));
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if v >= 3 && !self.log_dirs.is_empty() {
-                    let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 29;
+                if v >= 2 {
+                    n += 1;
                 }
-                if v >= 4 && self.cordoned_log_dirs.is_some() {
-                    let s = rt::owned::opt_vec_size(
-                        self.cordoned_log_dirs.as_deref(),
-                        true,
-                        v >= 4,
-                        v,
-                        "cordoned_log_dirs",
-                    )?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 1 && self.is_migrating_zk_broker {
+                    return Err(rt::write::not_in_version("is_migrating_zk_broker"));
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                n += rt::owned::vec_size(&self.end_points, true, v, "end_points")?;
+                n += rt::owned::vec_size(&self.features, true, v, "features")?;
+                n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "rack")?;
+                if v >= 1 {
+                    n += 1;
+                }
+                if v <= 0 && self.in_controlled_shutdown {
+                    return Err(rt::write::not_in_version("in_controlled_shutdown"));
+                }
+                if v <= 2 && !self.log_dirs.is_empty() {
+                    return Err(rt::write::not_in_version("log_dirs"));
+                }
+                if v <= 3 && self.cordoned_log_dirs.is_some() {
+                    return Err(rt::write::not_in_version("cordoned_log_dirs"));
+                }
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if v >= 3 && !self.log_dirs.is_empty() {
+                        let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 4 && self.cordoned_log_dirs.is_some() {
+                        let s = rt::owned::opt_vec_size(
+                            self.cordoned_log_dirs.as_deref(),
+                            true,
+                            v >= 4,
+                            v,
+                            "cordoned_log_dirs",
+                        )?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 1 && self.is_migrating_zk_broker {
-                w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
-            }
-            if v <= 0 && self.in_controlled_shutdown {
-                w.fail(rt::write::not_in_version("in_controlled_shutdown"));
-            }
-            if v <= 2 && !self.log_dirs.is_empty() {
-                w.fail(rt::write::not_in_version("log_dirs"));
-            }
-            if v <= 3 && self.cordoned_log_dirs.is_some() {
-                w.fail(rt::write::not_in_version("cordoned_log_dirs"));
-            }
-            w.i32(self.broker_id, "broker_id");
-            if v >= 2 {
-                w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker");
-            }
-            if let Some(r) = w.run::<24>("incarnation_id") {
-                r[0..16].copy_from_slice(self.incarnation_id.as_bytes());
-                r[16..24].copy_from_slice(&self.broker_epoch.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.end_points, true, v, "end_points");
-            rt::owned::write_vec(w, &self.features, true, v, "features");
-            w.opt_str(self.rack.as_deref(), true, true, "rack");
-            w.bool(self.fenced, "fenced");
-            if v >= 1 {
-                w.bool(self.in_controlled_shutdown, "in_controlled_shutdown");
-            }
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_log_dirs = v >= 3 && !self.log_dirs.is_empty();
-                tags += usize::from(has_log_dirs);
-                let has_cordoned_log_dirs = v >= 4 && self.cordoned_log_dirs.is_some();
-                tags += usize::from(has_cordoned_log_dirs);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_log_dirs {
-                    let s = w.ok(rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs"));
-                    w.uvarint(0, "log_dirs");
-                    w.uvarint(s as u32, "log_dirs");
-                    rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
+            rt::outline(move || {
+                if v <= 1 && self.is_migrating_zk_broker {
+                    w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
                 }
-                w.unknown_tags_before(&mut unknown, 1);
-                if has_cordoned_log_dirs {
-                    let s = w.ok(rt::owned::opt_vec_size(
-                        self.cordoned_log_dirs.as_deref(),
-                        true,
-                        v >= 4,
-                        v,
-                        "cordoned_log_dirs",
-                    ));
-                    w.uvarint(1, "cordoned_log_dirs");
-                    w.uvarint(s as u32, "cordoned_log_dirs");
-                    rt::owned::write_opt_vec(
-                        w,
-                        self.cordoned_log_dirs.as_deref(),
-                        true,
-                        v >= 4,
-                        v,
-                        "cordoned_log_dirs",
-                    );
+                if v <= 0 && self.in_controlled_shutdown {
+                    w.fail(rt::write::not_in_version("in_controlled_shutdown"));
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+                if v <= 2 && !self.log_dirs.is_empty() {
+                    w.fail(rt::write::not_in_version("log_dirs"));
+                }
+                if v <= 3 && self.cordoned_log_dirs.is_some() {
+                    w.fail(rt::write::not_in_version("cordoned_log_dirs"));
+                }
+                w.i32(self.broker_id, "broker_id");
+                if v >= 2 {
+                    w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker");
+                }
+                if let Some(r) = w.run::<24>("incarnation_id") {
+                    r[0..16].copy_from_slice(self.incarnation_id.as_bytes());
+                    r[16..24].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                }
+                rt::owned::write_vec(w, &self.end_points, true, v, "end_points");
+                rt::owned::write_vec(w, &self.features, true, v, "features");
+                w.opt_str(self.rack.as_deref(), true, true, "rack");
+                w.bool(self.fenced, "fenced");
+                if v >= 1 {
+                    w.bool(self.in_controlled_shutdown, "in_controlled_shutdown");
+                }
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_log_dirs = v >= 3 && !self.log_dirs.is_empty();
+                    tags += usize::from(has_log_dirs);
+                    let has_cordoned_log_dirs = v >= 4 && self.cordoned_log_dirs.is_some();
+                    tags += usize::from(has_cordoned_log_dirs);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_log_dirs {
+                        let s = w.ok(rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs"));
+                        w.uvarint(0, "log_dirs");
+                        w.uvarint(s as u32, "log_dirs");
+                        rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
+                    }
+                    w.unknown_tags_before(&mut unknown, 1);
+                    if has_cordoned_log_dirs {
+                        let s = w.ok(rt::owned::opt_vec_size(
+                            self.cordoned_log_dirs.as_deref(),
+                            true,
+                            v >= 4,
+                            v,
+                            "cordoned_log_dirs",
+                        ));
+                        w.uvarint(1, "cordoned_log_dirs");
+                        w.uvarint(s as u32, "cordoned_log_dirs");
+                        rt::owned::write_opt_vec(
+                            w,
+                            self.cordoned_log_dirs.as_deref(),
+                            true,
+                            v >= 4,
+                            v,
+                            "cordoned_log_dirs",
+                        );
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                }
+            })
         }
     }
 
@@ -1233,6 +1279,7 @@ pub mod owned {
     }
 
     impl Default for BrokerEndpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1245,14 +1292,17 @@ pub mod owned {
     }
 
     impl From<&super::BrokerEndpoint<'_>> for BrokerEndpoint {
+        #[inline]
         fn from(v: &super::BrokerEndpoint<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                host: v.host.into(),
-                port: v.port,
-                security_protocol: v.security_protocol,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    host: v.host.into(),
+                    port: v.port,
+                    security_protocol: v.security_protocol,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1286,16 +1336,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.name, true, "end_points[].name")?;
-            n += rt::write::str_size(&self.host, true, "end_points[].host")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.name, true, "end_points[].name")?;
+                n += rt::write::str_size(&self.host, true, "end_points[].host")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1332,6 +1385,7 @@ pub mod owned {
     }
 
     impl Default for BrokerFeature {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1343,13 +1397,16 @@ pub mod owned {
     }
 
     impl From<&super::BrokerFeature<'_>> for BrokerFeature {
+        #[inline]
         fn from(v: &super::BrokerFeature<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                min_supported_version: v.min_supported_version,
-                max_supported_version: v.max_supported_version,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    min_supported_version: v.min_supported_version,
+                    max_supported_version: v.max_supported_version,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1381,15 +1438,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.name, true, "features[].name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.name, true, "features[].name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1413,6 +1473,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for RegisterBrokerRecord {
         type View<'a> = super::RegisterBrokerRecord<'a>;
+        #[inline]
         fn from_view(v: &super::RegisterBrokerRecord<'_>) -> Self {
             Self::from(v)
         }

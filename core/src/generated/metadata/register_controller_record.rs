@@ -42,6 +42,7 @@ impl<'a> RegisterControllerRecord<'a> {
 }
 
 impl Default for RegisterControllerRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -49,8 +50,11 @@ impl Default for RegisterControllerRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RegisterControllerRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "RegisterControllerRecord {{ controller_id: {=i32}, incarnation_id: {}, zk_migration_ready: {=bool}, end_points: {}, features: {}, unknown_tagged_fields: {} }}", self.controller_id, rt::defmt_fmt::UuidFmt(self.incarnation_id), self.zk_migration_ready, self.end_points, self.features, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "RegisterControllerRecord {{ controller_id: {=i32}, incarnation_id: {}, zk_migration_ready: {=bool}, end_points: {}, features: {}, unknown_tagged_fields: {} }}", self.controller_id, rt::defmt_fmt::UuidFmt(self.incarnation_id), self.zk_migration_ready, self.end_points, self.features, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -102,25 +106,31 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 21;
-        n += rt::write::array_size(&self.end_points, true, v, "end_points")?;
-        n += rt::write::array_size(&self.features, true, v, "features")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 21;
+            n += rt::write::array_size(&self.end_points, true, v, "end_points")?;
+            n += rt::write::array_size(&self.features, true, v, "features")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.controller_id, "controller_id");
-        w.uuid(self.incarnation_id, "incarnation_id");
-        w.bool(self.zk_migration_ready, "zk_migration_ready");
-        w.array(&self.end_points, true, v, "end_points");
-        w.array(&self.features, true, v, "features");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.controller_id, "controller_id");
+            w.uuid(self.incarnation_id, "incarnation_id");
+            w.bool(self.zk_migration_ready, "zk_migration_ready");
+            w.array(&self.end_points, true, v, "end_points");
+            w.array(&self.features, true, v, "features");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -153,6 +163,7 @@ impl<'a> ControllerEndpoint<'a> {
 }
 
 impl Default for ControllerEndpoint<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -160,8 +171,11 @@ impl Default for ControllerEndpoint<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ControllerEndpoint<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ControllerEndpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ControllerEndpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -211,12 +225,15 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -245,24 +262,30 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.name, true, "end_points[].name")?;
-        n += rt::write::str_size(self.host, true, "end_points[].host")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.name, true, "end_points[].name")?;
+            n += rt::write::str_size(self.host, true, "end_points[].host")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "end_points[].name");
-        w.str(self.host, true, "end_points[].host");
-        w.u16(self.port, "end_points[].port");
-        w.i16(self.security_protocol, "end_points[].security_protocol");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "end_points[].name");
+            w.str(self.host, true, "end_points[].host");
+            w.u16(self.port, "end_points[].port");
+            w.i16(self.security_protocol, "end_points[].security_protocol");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -292,6 +315,7 @@ impl<'a> ControllerFeature<'a> {
 }
 
 impl Default for ControllerFeature<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -299,8 +323,11 @@ impl Default for ControllerFeature<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ControllerFeature<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ControllerFeature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ControllerFeature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -347,11 +374,14 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 4)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 4)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -376,22 +406,28 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.name, true, "features[].name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.name, true, "features[].name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "features[].name");
-        w.i16(self.min_supported_version, "features[].min_supported_version");
-        w.i16(self.max_supported_version, "features[].max_supported_version");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "features[].name");
+            w.i16(self.min_supported_version, "features[].min_supported_version");
+            w.i16(self.max_supported_version, "features[].max_supported_version");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -689,6 +725,7 @@ pub mod owned {
     }
 
     impl Default for RegisterControllerRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 controller_id: 0_i32,
@@ -702,15 +739,18 @@ pub mod owned {
     }
 
     impl From<&super::RegisterControllerRecord<'_>> for RegisterControllerRecord {
+        #[inline]
         fn from(v: &super::RegisterControllerRecord<'_>) -> Self {
-            Self {
-                controller_id: v.controller_id,
-                incarnation_id: v.incarnation_id,
-                zk_migration_ready: v.zk_migration_ready,
-                end_points: v.end_points.iter().map(|e| (&e).into()).collect(),
-                features: v.features.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    controller_id: v.controller_id,
+                    incarnation_id: v.incarnation_id,
+                    zk_migration_ready: v.zk_migration_ready,
+                    end_points: v.end_points.iter().map(|e| (&e).into()).collect(),
+                    features: v.features.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -744,27 +784,33 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 21;
-            n += rt::owned::vec_size(&self.end_points, true, v, "end_points")?;
-            n += rt::owned::vec_size(&self.features, true, v, "features")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 21;
+                n += rt::owned::vec_size(&self.end_points, true, v, "end_points")?;
+                n += rt::owned::vec_size(&self.features, true, v, "features")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<21>("controller_id") {
-                r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
-                r[4..20].copy_from_slice(self.incarnation_id.as_bytes());
-                r[20] = u8::from(self.zk_migration_ready);
-            }
-            rt::owned::write_vec(w, &self.end_points, true, v, "end_points");
-            rt::owned::write_vec(w, &self.features, true, v, "features");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if let Some(r) = w.run::<21>("controller_id") {
+                    r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+                    r[4..20].copy_from_slice(self.incarnation_id.as_bytes());
+                    r[20] = u8::from(self.zk_migration_ready);
+                }
+                rt::owned::write_vec(w, &self.end_points, true, v, "end_points");
+                rt::owned::write_vec(w, &self.features, true, v, "features");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -784,6 +830,7 @@ pub mod owned {
     }
 
     impl Default for ControllerEndpoint {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -796,14 +843,17 @@ pub mod owned {
     }
 
     impl From<&super::ControllerEndpoint<'_>> for ControllerEndpoint {
+        #[inline]
         fn from(v: &super::ControllerEndpoint<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                host: v.host.into(),
-                port: v.port,
-                security_protocol: v.security_protocol,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    host: v.host.into(),
+                    port: v.port,
+                    security_protocol: v.security_protocol,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -837,16 +887,19 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.name, true, "end_points[].name")?;
-            n += rt::write::str_size(&self.host, true, "end_points[].host")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.name, true, "end_points[].name")?;
+                n += rt::write::str_size(&self.host, true, "end_points[].host")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -883,6 +936,7 @@ pub mod owned {
     }
 
     impl Default for ControllerFeature {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -894,13 +948,16 @@ pub mod owned {
     }
 
     impl From<&super::ControllerFeature<'_>> for ControllerFeature {
+        #[inline]
         fn from(v: &super::ControllerFeature<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                min_supported_version: v.min_supported_version,
-                max_supported_version: v.max_supported_version,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    min_supported_version: v.min_supported_version,
+                    max_supported_version: v.max_supported_version,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -932,15 +989,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.name, true, "features[].name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.name, true, "features[].name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -964,6 +1024,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for RegisterControllerRecord {
         type View<'a> = super::RegisterControllerRecord<'a>;
+        #[inline]
         fn from_view(v: &super::RegisterControllerRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -30,6 +30,7 @@ impl<'a> RemoveDelegationTokenRecord<'a> {
 }
 
 impl Default for RemoveDelegationTokenRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,13 +38,16 @@ impl Default for RemoveDelegationTokenRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RemoveDelegationTokenRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "RemoveDelegationTokenRecord {{ token_id: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.token_id,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "RemoveDelegationTokenRecord {{ token_id: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.token_id,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -74,20 +78,26 @@ impl<'a> rt::Struct<'a> for RemoveDelegationTokenRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.token_id, true, "token_id")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.token_id, true, "token_id")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.token_id, true, "token_id");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.token_id, true, "token_id");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -160,6 +170,7 @@ pub mod owned {
     }
 
     impl Default for RemoveDelegationTokenRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 token_id: rt::CompactString::const_new(""),
@@ -169,11 +180,14 @@ pub mod owned {
     }
 
     impl From<&super::RemoveDelegationTokenRecord<'_>> for RemoveDelegationTokenRecord {
+        #[inline]
         fn from(v: &super::RemoveDelegationTokenRecord<'_>) -> Self {
-            Self {
-                token_id: v.token_id.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    token_id: v.token_id.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -190,25 +204,32 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.token_id, true, "token_id")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.token_id, true, "token_id")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.token_id, true, "token_id");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                w.str(&self.token_id, true, "token_id");
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
     impl rt::OwnedMessage for RemoveDelegationTokenRecord {
         type View<'a> = super::RemoveDelegationTokenRecord<'a>;
+        #[inline]
         fn from_view(v: &super::RemoveDelegationTokenRecord<'_>) -> Self {
             Self::from(v)
         }

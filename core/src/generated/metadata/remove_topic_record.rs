@@ -30,6 +30,7 @@ impl<'a> RemoveTopicRecord<'a> {
 }
 
 impl Default for RemoveTopicRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,13 +38,16 @@ impl Default for RemoveTopicRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RemoveTopicRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "RemoveTopicRecord {{ topic_id: {}, unknown_tagged_fields: {} }}",
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "RemoveTopicRecord {{ topic_id: {}, unknown_tagged_fields: {} }}",
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -74,19 +78,25 @@ impl<'a> rt::Struct<'a> for RemoveTopicRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.uuid(self.topic_id, "topic_id");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.uuid(self.topic_id, "topic_id");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -159,6 +169,7 @@ pub mod owned {
     }
 
     impl Default for RemoveTopicRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
@@ -168,11 +179,14 @@ pub mod owned {
     }
 
     impl From<&super::RemoveTopicRecord<'_>> for RemoveTopicRecord {
+        #[inline]
         fn from(v: &super::RemoveTopicRecord<'_>) -> Self {
-            Self {
-                topic_id: v.topic_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id: v.topic_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -189,31 +203,38 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<17>("topic_id") {
-                    r[0..16].copy_from_slice(self.topic_id.as_bytes());
-                    r[16] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<17>("topic_id") {
+                        r[0..16].copy_from_slice(self.topic_id.as_bytes());
+                        r[16] = 0;
+                    }
+                } else {
+                    w.uuid(self.topic_id, "topic_id");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.uuid(self.topic_id, "topic_id");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for RemoveTopicRecord {
         type View<'a> = super::RemoveTopicRecord<'a>;
+        #[inline]
         fn from_view(v: &super::RemoveTopicRecord<'_>) -> Self {
             Self::from(v)
         }

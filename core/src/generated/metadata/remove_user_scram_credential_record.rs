@@ -33,6 +33,7 @@ impl<'a> RemoveUserScramCredentialRecord<'a> {
 }
 
 impl Default for RemoveUserScramCredentialRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for RemoveUserScramCredentialRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RemoveUserScramCredentialRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "RemoveUserScramCredentialRecord {{ name: \"{=str}\", mechanism: {=i8}, unknown_tagged_fields: {} }}",
-            self.name,
-            self.mechanism,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "RemoveUserScramCredentialRecord {{ name: \"{=str}\", mechanism: {=i8}, unknown_tagged_fields: {} }}",
+                self.name,
+                self.mechanism,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -81,21 +85,27 @@ impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        n += rt::write::str_size(self.name, true, "name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            n += rt::write::str_size(self.name, true, "name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "name");
-        w.i8(self.mechanism, "mechanism");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "name");
+            w.i8(self.mechanism, "mechanism");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -188,6 +198,7 @@ pub mod owned {
     }
 
     impl Default for RemoveUserScramCredentialRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -198,12 +209,15 @@ pub mod owned {
     }
 
     impl From<&super::RemoveUserScramCredentialRecord<'_>> for RemoveUserScramCredentialRecord {
+        #[inline]
         fn from(v: &super::RemoveUserScramCredentialRecord<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                mechanism: v.mechanism,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    mechanism: v.mechanism,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -222,33 +236,40 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            n += rt::write::str_size(&self.name, true, "name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                n += rt::write::str_size(&self.name, true, "name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.name, true, "name");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("mechanism") {
-                    r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
-                    r[1] = 0;
+            rt::outline(move || {
+                w.str(&self.name, true, "name");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("mechanism") {
+                        r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
+                        r[1] = 0;
+                    }
+                } else {
+                    w.i8(self.mechanism, "mechanism");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.i8(self.mechanism, "mechanism");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for RemoveUserScramCredentialRecord {
         type View<'a> = super::RemoveUserScramCredentialRecord<'a>;
+        #[inline]
         fn from_view(v: &super::RemoveUserScramCredentialRecord<'_>) -> Self {
             Self::from(v)
         }

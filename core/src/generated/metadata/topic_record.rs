@@ -33,6 +33,7 @@ impl<'a> TopicRecord<'a> {
 }
 
 impl Default for TopicRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for TopicRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicRecord {{ name: \"{=str}\", topic_id: {}, unknown_tagged_fields: {} }}",
-            self.name,
-            rt::defmt_fmt::UuidFmt(self.topic_id),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicRecord {{ name: \"{=str}\", topic_id: {}, unknown_tagged_fields: {} }}",
+                self.name,
+                rt::defmt_fmt::UuidFmt(self.topic_id),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -81,21 +85,27 @@ impl<'a> rt::Struct<'a> for TopicRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::write::str_size(self.name, true, "name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::write::str_size(self.name, true, "name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "name");
-        w.uuid(self.topic_id, "topic_id");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "name");
+            w.uuid(self.topic_id, "topic_id");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -188,6 +198,7 @@ pub mod owned {
     }
 
     impl Default for TopicRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -198,12 +209,15 @@ pub mod owned {
     }
 
     impl From<&super::TopicRecord<'_>> for TopicRecord {
+        #[inline]
         fn from(v: &super::TopicRecord<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                topic_id: v.topic_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    topic_id: v.topic_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -222,33 +236,40 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::write::str_size(&self.name, true, "name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::write::str_size(&self.name, true, "name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.name, true, "name");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<17>("topic_id") {
-                    r[0..16].copy_from_slice(self.topic_id.as_bytes());
-                    r[16] = 0;
+            rt::outline(move || {
+                w.str(&self.name, true, "name");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<17>("topic_id") {
+                        r[0..16].copy_from_slice(self.topic_id.as_bytes());
+                        r[16] = 0;
+                    }
+                } else {
+                    w.uuid(self.topic_id, "topic_id");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.uuid(self.topic_id, "topic_id");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for TopicRecord {
         type View<'a> = super::TopicRecord<'a>;
+        #[inline]
         fn from_view(v: &super::TopicRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -33,6 +33,7 @@ impl<'a> UnregisterBrokerRecord<'a> {
 }
 
 impl Default for UnregisterBrokerRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for UnregisterBrokerRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UnregisterBrokerRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "UnregisterBrokerRecord {{ broker_id: {=i32}, broker_epoch: {=i64}, unknown_tagged_fields: {} }}",
-            self.broker_id,
-            self.broker_epoch,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "UnregisterBrokerRecord {{ broker_id: {=i32}, broker_epoch: {=i64}, unknown_tagged_fields: {} }}",
+                self.broker_id,
+                self.broker_epoch,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -89,20 +93,26 @@ impl<'a> rt::Struct<'a> for UnregisterBrokerRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.broker_id, "broker_id");
-        w.i64(self.broker_epoch, "broker_epoch");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.broker_id, "broker_id");
+            w.i64(self.broker_epoch, "broker_epoch");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -195,6 +205,7 @@ pub mod owned {
     }
 
     impl Default for UnregisterBrokerRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
@@ -205,12 +216,15 @@ pub mod owned {
     }
 
     impl From<&super::UnregisterBrokerRecord<'_>> for UnregisterBrokerRecord {
+        #[inline]
         fn from(v: &super::UnregisterBrokerRecord<'_>) -> Self {
-            Self {
-                broker_id: v.broker_id,
-                broker_epoch: v.broker_epoch,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    broker_id: v.broker_id,
+                    broker_epoch: v.broker_epoch,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -237,35 +251,42 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<13>("broker_id") {
-                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                    r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                    r[12] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<13>("broker_id") {
+                        r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                        r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                        r[12] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<12>("broker_id") {
+                        r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                        r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<12>("broker_id") {
-                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                    r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for UnregisterBrokerRecord {
         type View<'a> = super::UnregisterBrokerRecord<'a>;
+        #[inline]
         fn from_view(v: &super::UnregisterBrokerRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -45,6 +45,7 @@ impl<'a> UserScramCredentialRecord<'a> {
 }
 
 impl Default for UserScramCredentialRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -52,8 +53,11 @@ impl Default for UserScramCredentialRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for UserScramCredentialRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "UserScramCredentialRecord {{ name: \"{=str}\", mechanism: {=i8}, salt: {=[u8]}, stored_key: {=[u8]}, server_key: {=[u8]}, iterations: {=i32}, unknown_tagged_fields: {} }}", self.name, self.mechanism, self.salt, self.stored_key, self.server_key, self.iterations, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "UserScramCredentialRecord {{ name: \"{=str}\", mechanism: {=i8}, salt: {=[u8]}, stored_key: {=[u8]}, server_key: {=[u8]}, iterations: {=i32}, unknown_tagged_fields: {} }}", self.name, self.mechanism, self.salt, self.stored_key, self.server_key, self.iterations, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -99,28 +103,34 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 5;
-        n += rt::write::str_size(self.name, true, "name")?;
-        n += rt::write::bytes_size(self.salt, true, "salt")?;
-        n += rt::write::bytes_size(self.stored_key, true, "stored_key")?;
-        n += rt::write::bytes_size(self.server_key, true, "server_key")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 5;
+            n += rt::write::str_size(self.name, true, "name")?;
+            n += rt::write::bytes_size(self.salt, true, "salt")?;
+            n += rt::write::bytes_size(self.stored_key, true, "stored_key")?;
+            n += rt::write::bytes_size(self.server_key, true, "server_key")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "name");
-        w.i8(self.mechanism, "mechanism");
-        w.bytes(self.salt, true, "salt");
-        w.bytes(self.stored_key, true, "stored_key");
-        w.bytes(self.server_key, true, "server_key");
-        w.i32(self.iterations, "iterations");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "name");
+            w.i8(self.mechanism, "mechanism");
+            w.bytes(self.salt, true, "salt");
+            w.bytes(self.stored_key, true, "stored_key");
+            w.bytes(self.server_key, true, "server_key");
+            w.i32(self.iterations, "iterations");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -294,6 +304,7 @@ pub mod owned {
     }
 
     impl Default for UserScramCredentialRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -308,16 +319,19 @@ pub mod owned {
     }
 
     impl From<&super::UserScramCredentialRecord<'_>> for UserScramCredentialRecord {
+        #[inline]
         fn from(v: &super::UserScramCredentialRecord<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                mechanism: v.mechanism,
-                salt: v.salt.to_vec(),
-                stored_key: v.stored_key.to_vec(),
-                server_key: v.server_key.to_vec(),
-                iterations: v.iterations,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    mechanism: v.mechanism,
+                    salt: v.salt.to_vec(),
+                    stored_key: v.stored_key.to_vec(),
+                    server_key: v.server_key.to_vec(),
+                    iterations: v.iterations,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -344,40 +358,47 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 5;
-            n += rt::write::str_size(&self.name, true, "name")?;
-            n += rt::write::bytes_size(&self.salt, true, "salt")?;
-            n += rt::write::bytes_size(&self.stored_key, true, "stored_key")?;
-            n += rt::write::bytes_size(&self.server_key, true, "server_key")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 5;
+                n += rt::write::str_size(&self.name, true, "name")?;
+                n += rt::write::bytes_size(&self.salt, true, "salt")?;
+                n += rt::write::bytes_size(&self.stored_key, true, "stored_key")?;
+                n += rt::write::bytes_size(&self.server_key, true, "server_key")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            w.str(&self.name, true, "name");
-            w.i8(self.mechanism, "mechanism");
-            w.bytes(&self.salt, true, "salt");
-            w.bytes(&self.stored_key, true, "stored_key");
-            w.bytes(&self.server_key, true, "server_key");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<5>("iterations") {
-                    r[0..4].copy_from_slice(&self.iterations.to_be_bytes());
-                    r[4] = 0;
+            rt::outline(move || {
+                w.str(&self.name, true, "name");
+                w.i8(self.mechanism, "mechanism");
+                w.bytes(&self.salt, true, "salt");
+                w.bytes(&self.stored_key, true, "stored_key");
+                w.bytes(&self.server_key, true, "server_key");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<5>("iterations") {
+                        r[0..4].copy_from_slice(&self.iterations.to_be_bytes());
+                        r[4] = 0;
+                    }
+                } else {
+                    w.i32(self.iterations, "iterations");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.i32(self.iterations, "iterations");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for UserScramCredentialRecord {
         type View<'a> = super::UserScramCredentialRecord<'a>;
+        #[inline]
         fn from_view(v: &super::UserScramCredentialRecord<'_>) -> Self {
             Self::from(v)
         }

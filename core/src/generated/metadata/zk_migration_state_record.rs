@@ -30,6 +30,7 @@ impl<'a> ZkMigrationStateRecord<'a> {
 }
 
 impl Default for ZkMigrationStateRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -37,13 +38,16 @@ impl Default for ZkMigrationStateRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ZkMigrationStateRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ZkMigrationStateRecord {{ zk_migration_state: {=i8}, unknown_tagged_fields: {} }}",
-            self.zk_migration_state,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ZkMigrationStateRecord {{ zk_migration_state: {=i8}, unknown_tagged_fields: {} }}",
+                self.zk_migration_state,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -74,19 +78,25 @@ impl<'a> rt::Struct<'a> for ZkMigrationStateRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 1;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 1;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i8(self.zk_migration_state, "zk_migration_state");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i8(self.zk_migration_state, "zk_migration_state");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -159,6 +169,7 @@ pub mod owned {
     }
 
     impl Default for ZkMigrationStateRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 zk_migration_state: 0_i8,
@@ -168,11 +179,14 @@ pub mod owned {
     }
 
     impl From<&super::ZkMigrationStateRecord<'_>> for ZkMigrationStateRecord {
+        #[inline]
         fn from(v: &super::ZkMigrationStateRecord<'_>) -> Self {
-            Self {
-                zk_migration_state: v.zk_migration_state,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    zk_migration_state: v.zk_migration_state,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -189,31 +203,38 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 1;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 1;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("zk_migration_state") {
-                    r[0..1].copy_from_slice(&self.zk_migration_state.to_be_bytes());
-                    r[1] = 0;
+            rt::outline(move || {
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("zk_migration_state") {
+                        r[0..1].copy_from_slice(&self.zk_migration_state.to_be_bytes());
+                        r[1] = 0;
+                    }
+                } else {
+                    w.i8(self.zk_migration_state, "zk_migration_state");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                w.i8(self.zk_migration_state, "zk_migration_state");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
     impl rt::OwnedMessage for ZkMigrationStateRecord {
         type View<'a> = super::ZkMigrationStateRecord<'a>;
+        #[inline]
         fn from_view(v: &super::ZkMigrationStateRecord<'_>) -> Self {
             Self::from(v)
         }

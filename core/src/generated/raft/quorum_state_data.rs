@@ -48,6 +48,7 @@ impl<'a> QuorumStateData<'a> {
 }
 
 impl Default for QuorumStateData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -55,8 +56,11 @@ impl Default for QuorumStateData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for QuorumStateData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "QuorumStateData {{ cluster_id: \"{=str}\", leader_id: {=i32}, leader_epoch: {=i32}, voted_id: {=i32}, voted_directory_id: {}, applied_offset: {=i64}, current_voters: {}, unknown_tagged_fields: {} }}", self.cluster_id, self.leader_id, self.leader_epoch, self.voted_id, rt::defmt_fmt::UuidFmt(self.voted_directory_id), self.applied_offset, self.current_voters, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "QuorumStateData {{ cluster_id: \"{=str}\", leader_id: {=i32}, leader_epoch: {=i32}, voted_id: {=i32}, voted_directory_id: {}, applied_offset: {=i64}, current_voters: {}, unknown_tagged_fields: {} }}", self.cluster_id, self.leader_id, self.leader_epoch, self.voted_id, rt::defmt_fmt::UuidFmt(self.voted_directory_id), self.applied_offset, self.current_voters, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -138,69 +142,75 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        if v <= 0 {
-            n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
-        }
-        if v >= 1 && !self.cluster_id.is_empty() {
-            return Err(rt::write::not_in_version("cluster_id"));
-        }
-        if v >= 1 {
-            n += 16;
-        }
-        if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
-            return Err(rt::write::not_in_version("voted_directory_id"));
-        }
-        if v <= 0 {
-            n += 8;
-        }
-        if v >= 1 && self.applied_offset != 0_i64 {
-            return Err(rt::write::not_in_version("applied_offset"));
-        }
-        if v <= 0 {
-            n += rt::write::opt_array_size(&self.current_voters, true, v <= 0, v, "current_voters")?;
-        }
-        if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
-            return Err(rt::write::not_in_version("current_voters"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            if v <= 0 {
+                n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
+            }
+            if v >= 1 && !self.cluster_id.is_empty() {
+                return Err(rt::write::not_in_version("cluster_id"));
+            }
+            if v >= 1 {
+                n += 16;
+            }
+            if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
+                return Err(rt::write::not_in_version("voted_directory_id"));
+            }
+            if v <= 0 {
+                n += 8;
+            }
+            if v >= 1 && self.applied_offset != 0_i64 {
+                return Err(rt::write::not_in_version("applied_offset"));
+            }
+            if v <= 0 {
+                n += rt::write::opt_array_size(&self.current_voters, true, v <= 0, v, "current_voters")?;
+            }
+            if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
+                return Err(rt::write::not_in_version("current_voters"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 && !self.cluster_id.is_empty() {
-            w.fail(rt::write::not_in_version("cluster_id"));
-        }
-        if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
-            w.fail(rt::write::not_in_version("voted_directory_id"));
-        }
-        if v >= 1 && self.applied_offset != 0_i64 {
-            w.fail(rt::write::not_in_version("applied_offset"));
-        }
-        if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
-            w.fail(rt::write::not_in_version("current_voters"));
-        }
-        if v <= 0 {
-            w.str(self.cluster_id, true, "cluster_id");
-        }
-        w.i32(self.leader_id, "leader_id");
-        w.i32(self.leader_epoch, "leader_epoch");
-        w.i32(self.voted_id, "voted_id");
-        if v >= 1 {
-            w.uuid(self.voted_directory_id, "voted_directory_id");
-        }
-        if v <= 0 {
-            w.i64(self.applied_offset, "applied_offset");
-        }
-        if v <= 0 {
-            w.opt_array(&self.current_voters, true, v <= 0, v, "current_voters");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v >= 1 && !self.cluster_id.is_empty() {
+                w.fail(rt::write::not_in_version("cluster_id"));
+            }
+            if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
+                w.fail(rt::write::not_in_version("voted_directory_id"));
+            }
+            if v >= 1 && self.applied_offset != 0_i64 {
+                w.fail(rt::write::not_in_version("applied_offset"));
+            }
+            if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
+                w.fail(rt::write::not_in_version("current_voters"));
+            }
+            if v <= 0 {
+                w.str(self.cluster_id, true, "cluster_id");
+            }
+            w.i32(self.leader_id, "leader_id");
+            w.i32(self.leader_epoch, "leader_epoch");
+            w.i32(self.voted_id, "voted_id");
+            if v >= 1 {
+                w.uuid(self.voted_directory_id, "voted_directory_id");
+            }
+            if v <= 0 {
+                w.i64(self.applied_offset, "applied_offset");
+            }
+            if v <= 0 {
+                w.opt_array(&self.current_voters, true, v <= 0, v, "current_voters");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -224,6 +234,7 @@ impl<'a> Voter<'a> {
 }
 
 impl Default for Voter<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -231,13 +242,16 @@ impl Default for Voter<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for Voter<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "Voter {{ voter_id: {=i32}, unknown_tagged_fields: {} }}",
-            self.voter_id,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "Voter {{ voter_id: {=i32}, unknown_tagged_fields: {} }}",
+                self.voter_id,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -270,12 +284,15 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 0 {
-            rt::read::skip(c, 4)?;
-        }
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 0 {
+                rt::read::skip(c, 4)?;
+            }
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -302,30 +319,36 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 0 {
-            n += 4;
-        }
-        if v >= 1 && self.voter_id != 0_i32 {
-            return Err(rt::write::not_in_version("current_voters[].voter_id"));
-        }
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 0 {
+                n += 4;
+            }
+            if v >= 1 && self.voter_id != 0_i32 {
+                return Err(rt::write::not_in_version("current_voters[].voter_id"));
+            }
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 && self.voter_id != 0_i32 {
-            w.fail(rt::write::not_in_version("current_voters[].voter_id"));
-        }
-        if v <= 0 {
-            w.i32(self.voter_id, "current_voters[].voter_id");
-        }
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            if v >= 1 && self.voter_id != 0_i32 {
+                w.fail(rt::write::not_in_version("current_voters[].voter_id"));
+            }
+            if v <= 0 {
+                w.i32(self.voter_id, "current_voters[].voter_id");
+            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -544,6 +567,7 @@ pub mod owned {
     }
 
     impl Default for QuorumStateData {
+        #[inline]
         fn default() -> Self {
             Self {
                 cluster_id: rt::CompactString::const_new(""),
@@ -559,17 +583,20 @@ pub mod owned {
     }
 
     impl From<&super::QuorumStateData<'_>> for QuorumStateData {
+        #[inline]
         fn from(v: &super::QuorumStateData<'_>) -> Self {
-            Self {
-                cluster_id: v.cluster_id.into(),
-                leader_id: v.leader_id,
-                leader_epoch: v.leader_epoch,
-                voted_id: v.voted_id,
-                voted_directory_id: v.voted_directory_id,
-                applied_offset: v.applied_offset,
-                current_voters: v.current_voters.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    cluster_id: v.cluster_id.into(),
+                    leader_id: v.leader_id,
+                    leader_epoch: v.leader_epoch,
+                    voted_id: v.voted_id,
+                    voted_directory_id: v.voted_directory_id,
+                    applied_offset: v.applied_offset,
+                    current_voters: v.current_voters.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -623,71 +650,77 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            if v <= 0 {
-                n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
-            }
-            if v >= 1 && !self.cluster_id.is_empty() {
-                return Err(rt::write::not_in_version("cluster_id"));
-            }
-            if v >= 1 {
-                n += 16;
-            }
-            if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
-                return Err(rt::write::not_in_version("voted_directory_id"));
-            }
-            if v <= 0 {
-                n += 8;
-            }
-            if v >= 1 && self.applied_offset != 0_i64 {
-                return Err(rt::write::not_in_version("applied_offset"));
-            }
-            if v <= 0 {
-                n += rt::owned::opt_vec_size(self.current_voters.as_deref(), true, v <= 0, v, "current_voters")?;
-            }
-            if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
-                return Err(rt::write::not_in_version("current_voters"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                if v <= 0 {
+                    n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
+                }
+                if v >= 1 && !self.cluster_id.is_empty() {
+                    return Err(rt::write::not_in_version("cluster_id"));
+                }
+                if v >= 1 {
+                    n += 16;
+                }
+                if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
+                    return Err(rt::write::not_in_version("voted_directory_id"));
+                }
+                if v <= 0 {
+                    n += 8;
+                }
+                if v >= 1 && self.applied_offset != 0_i64 {
+                    return Err(rt::write::not_in_version("applied_offset"));
+                }
+                if v <= 0 {
+                    n += rt::owned::opt_vec_size(self.current_voters.as_deref(), true, v <= 0, v, "current_voters")?;
+                }
+                if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
+                    return Err(rt::write::not_in_version("current_voters"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 1 && !self.cluster_id.is_empty() {
-                w.fail(rt::write::not_in_version("cluster_id"));
-            }
-            if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version("voted_directory_id"));
-            }
-            if v >= 1 && self.applied_offset != 0_i64 {
-                w.fail(rt::write::not_in_version("applied_offset"));
-            }
-            if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
-                w.fail(rt::write::not_in_version("current_voters"));
-            }
-            if v <= 0 {
-                w.str(&self.cluster_id, true, "cluster_id");
-            }
-            if let Some(r) = w.run::<12>("leader_id") {
-                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                r[8..12].copy_from_slice(&self.voted_id.to_be_bytes());
-            }
-            if v >= 1 {
-                w.uuid(self.voted_directory_id, "voted_directory_id");
-            }
-            if v <= 0 {
-                w.i64(self.applied_offset, "applied_offset");
-            }
-            if v <= 0 {
-                rt::owned::write_opt_vec(w, self.current_voters.as_deref(), true, v <= 0, v, "current_voters");
-            }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            rt::outline(move || {
+                if v >= 1 && !self.cluster_id.is_empty() {
+                    w.fail(rt::write::not_in_version("cluster_id"));
+                }
+                if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
+                    w.fail(rt::write::not_in_version("voted_directory_id"));
+                }
+                if v >= 1 && self.applied_offset != 0_i64 {
+                    w.fail(rt::write::not_in_version("applied_offset"));
+                }
+                if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
+                    w.fail(rt::write::not_in_version("current_voters"));
+                }
+                if v <= 0 {
+                    w.str(&self.cluster_id, true, "cluster_id");
+                }
+                if let Some(r) = w.run::<12>("leader_id") {
+                    r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[8..12].copy_from_slice(&self.voted_id.to_be_bytes());
+                }
+                if v >= 1 {
+                    w.uuid(self.voted_directory_id, "voted_directory_id");
+                }
+                if v <= 0 {
+                    w.i64(self.applied_offset, "applied_offset");
+                }
+                if v <= 0 {
+                    rt::owned::write_opt_vec(w, self.current_voters.as_deref(), true, v <= 0, v, "current_voters");
+                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            })
         }
     }
 
@@ -701,6 +734,7 @@ pub mod owned {
     }
 
     impl Default for Voter {
+        #[inline]
         fn default() -> Self {
             Self {
                 voter_id: 0_i32,
@@ -710,11 +744,14 @@ pub mod owned {
     }
 
     impl From<&super::Voter<'_>> for Voter {
+        #[inline]
         fn from(v: &super::Voter<'_>) -> Self {
-            Self {
-                voter_id: v.voter_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    voter_id: v.voter_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -738,20 +775,23 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 0 {
-                n += 4;
-            }
-            if v >= 1 && self.voter_id != 0_i32 {
-                return Err(rt::write::not_in_version("current_voters[].voter_id"));
-            }
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 0 {
+                    n += 4;
+                }
+                if v >= 1 && self.voter_id != 0_i32 {
+                    return Err(rt::write::not_in_version("current_voters[].voter_id"));
+                }
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -775,6 +815,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for QuorumStateData {
         type View<'a> = super::QuorumStateData<'a>;
+        #[inline]
         fn from_view(v: &super::QuorumStateData<'_>) -> Self {
             Self::from(v)
         }

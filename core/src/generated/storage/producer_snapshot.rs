@@ -33,6 +33,7 @@ impl<'a> ProducerSnapshot<'a> {
 }
 
 impl Default for ProducerSnapshot<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for ProducerSnapshot<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ProducerSnapshot<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ProducerSnapshot {{ crc: {=u32}, producer_entries: {}, unknown_tagged_fields: {} }}",
-            self.crc,
-            self.producer_entries,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ProducerSnapshot {{ crc: {=u32}, producer_entries: {}, unknown_tagged_fields: {} }}",
+                self.crc,
+                self.producer_entries,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -87,19 +91,25 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::array_size(&self.producer_entries, false, v, "producer_entries")?;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::array_size(&self.producer_entries, false, v, "producer_entries")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.u32(self.crc, "crc");
-        w.array(&self.producer_entries, false, v, "producer_entries");
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            w.u32(self.crc, "crc");
+            w.array(&self.producer_entries, false, v, "producer_entries");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -144,6 +154,7 @@ impl<'a> ProducerEntry<'a> {
 }
 
 impl Default for ProducerEntry<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -151,8 +162,11 @@ impl Default for ProducerEntry<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ProducerEntry<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "ProducerEntry {{ producer_id: {=i64}, epoch: {=i16}, last_sequence: {=i32}, last_offset: {=i64}, offset_delta: {=i32}, timestamp: {=i64}, coordinator_epoch: {=i32}, current_txn_first_offset: {=i64}, unknown_tagged_fields: {} }}", self.producer_id, self.epoch, self.last_sequence, self.last_offset, self.offset_delta, self.timestamp, self.coordinator_epoch, self.current_txn_first_offset, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "ProducerEntry {{ producer_id: {=i64}, epoch: {=i16}, last_sequence: {=i32}, last_offset: {=i64}, offset_delta: {=i32}, timestamp: {=i64}, coordinator_epoch: {=i32}, current_txn_first_offset: {=i64}, unknown_tagged_fields: {} }}", self.producer_id, self.epoch, self.last_sequence, self.last_offset, self.offset_delta, self.timestamp, self.coordinator_epoch, self.current_txn_first_offset, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -218,9 +232,12 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 46)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 46)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -267,27 +284,33 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let n: usize = 46;
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("producer_entries[]._tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let n: usize = 46;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("producer_entries[]._tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i64(self.producer_id, "producer_entries[].producer_id");
-        w.i16(self.epoch, "producer_entries[].epoch");
-        w.i32(self.last_sequence, "producer_entries[].last_sequence");
-        w.i64(self.last_offset, "producer_entries[].last_offset");
-        w.i32(self.offset_delta, "producer_entries[].offset_delta");
-        w.i64(self.timestamp, "producer_entries[].timestamp");
-        w.i32(self.coordinator_epoch, "producer_entries[].coordinator_epoch");
-        w.i64(
-            self.current_txn_first_offset,
-            "producer_entries[].current_txn_first_offset",
-        );
-        w.no_tags(self.unknown_tagged_fields.len(), "producer_entries[]._tagged_fields");
+        rt::outline(move || {
+            w.i64(self.producer_id, "producer_entries[].producer_id");
+            w.i16(self.epoch, "producer_entries[].epoch");
+            w.i32(self.last_sequence, "producer_entries[].last_sequence");
+            w.i64(self.last_offset, "producer_entries[].last_offset");
+            w.i32(self.offset_delta, "producer_entries[].offset_delta");
+            w.i64(self.timestamp, "producer_entries[].timestamp");
+            w.i32(self.coordinator_epoch, "producer_entries[].coordinator_epoch");
+            w.i64(
+                self.current_txn_first_offset,
+                "producer_entries[].current_txn_first_offset",
+            );
+            w.no_tags(self.unknown_tagged_fields.len(), "producer_entries[]._tagged_fields");
+        })
     }
 }
 
@@ -533,6 +556,7 @@ pub mod owned {
     }
 
     impl Default for ProducerSnapshot {
+        #[inline]
         fn default() -> Self {
             Self {
                 crc: 0_u32,
@@ -543,12 +567,15 @@ pub mod owned {
     }
 
     impl From<&super::ProducerSnapshot<'_>> for ProducerSnapshot {
+        #[inline]
         fn from(v: &super::ProducerSnapshot<'_>) -> Self {
-            Self {
-                crc: v.crc,
-                producer_entries: v.producer_entries.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    crc: v.crc,
+                    producer_entries: v.producer_entries.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -566,19 +593,25 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::owned::vec_size(&self.producer_entries, false, v, "producer_entries")?;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::owned::vec_size(&self.producer_entries, false, v, "producer_entries")?;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.u32(self.crc, "crc");
-            rt::owned::write_vec(w, &self.producer_entries, false, v, "producer_entries");
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                w.u32(self.crc, "crc");
+                rt::owned::write_vec(w, &self.producer_entries, false, v, "producer_entries");
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
@@ -606,6 +639,7 @@ pub mod owned {
     }
 
     impl Default for ProducerEntry {
+        #[inline]
         fn default() -> Self {
             Self {
                 producer_id: 0_i64,
@@ -622,18 +656,21 @@ pub mod owned {
     }
 
     impl From<&super::ProducerEntry<'_>> for ProducerEntry {
+        #[inline]
         fn from(v: &super::ProducerEntry<'_>) -> Self {
-            Self {
-                producer_id: v.producer_id,
-                epoch: v.epoch,
-                last_sequence: v.last_sequence,
-                last_offset: v.last_offset,
-                offset_delta: v.offset_delta,
-                timestamp: v.timestamp,
-                coordinator_epoch: v.coordinator_epoch,
-                current_txn_first_offset: v.current_txn_first_offset,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    producer_id: v.producer_id,
+                    epoch: v.epoch,
+                    last_sequence: v.last_sequence,
+                    last_offset: v.last_offset,
+                    offset_delta: v.offset_delta,
+                    timestamp: v.timestamp,
+                    coordinator_epoch: v.coordinator_epoch,
+                    current_txn_first_offset: v.current_txn_first_offset,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -679,12 +716,15 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let n: usize = 46;
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("producer_entries[]._tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let n: usize = 46;
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("producer_entries[]._tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -705,6 +745,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for ProducerSnapshot {
         type View<'a> = super::ProducerSnapshot<'a>;
+        #[inline]
         fn from_view(v: &super::ProducerSnapshot<'_>) -> Self {
             Self::from(v)
         }

@@ -60,6 +60,7 @@ impl<'a> RemoteLogSegmentMetadataRecord<'a> {
 }
 
 impl Default for RemoteLogSegmentMetadataRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -67,72 +68,78 @@ impl Default for RemoteLogSegmentMetadataRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RemoteLogSegmentMetadataRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "RemoteLogSegmentMetadataRecord {{ remote_log_segment_id: {}, start_offset: {=i64}, end_offset: {=i64}, broker_id: {=i32}, max_timestamp_ms: {=i64}, event_timestamp_ms: {=i64}, segment_leader_epochs: {}, segment_size_in_bytes: {=i32}, custom_metadata: {}, remote_log_segment_state: {=i8}, txn_index_empty: {=bool}, unknown_tagged_fields: {} }}", self.remote_log_segment_id, self.start_offset, self.end_offset, self.broker_id, self.max_timestamp_ms, self.event_timestamp_ms, self.segment_leader_epochs, self.segment_size_in_bytes, self.custom_metadata, self.remote_log_segment_state, self.txn_index_empty, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "RemoteLogSegmentMetadataRecord {{ remote_log_segment_id: {}, start_offset: {=i64}, end_offset: {=i64}, broker_id: {=i32}, max_timestamp_ms: {=i64}, event_timestamp_ms: {=i64}, segment_leader_epochs: {}, segment_size_in_bytes: {=i32}, custom_metadata: {}, remote_log_segment_state: {=i8}, txn_index_empty: {=bool}, unknown_tagged_fields: {} }}", self.remote_log_segment_id, self.start_offset, self.end_offset, self.broker_id, self.max_timestamp_ms, self.event_timestamp_ms, self.segment_leader_epochs, self.segment_size_in_bytes, self.custom_metadata, self.remote_log_segment_state, self.txn_index_empty, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for RemoteLogSegmentMetadataRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
-        let r: [u8; 36] = match rt::read::run::<36>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i64(c, "start_offset")?;
-                rt::read::i64(c, "end_offset")?;
-                rt::read::i32(c, "broker_id")?;
-                rt::read::i64(c, "max_timestamp_ms")?;
-                rt::read::i64(c, "event_timestamp_ms")?;
-                return Err(rt::read::short(c, "start_offset"));
-            }
-        };
-        let start_offset = rt::read::i64_at::<36, 0>(&r);
-        let end_offset = rt::read::i64_at::<36, 8>(&r);
-        let broker_id = rt::read::i32_at::<36, 16>(&r);
-        let max_timestamp_ms = rt::read::i64_at::<36, 20>(&r);
-        let event_timestamp_ms = rt::read::i64_at::<36, 28>(&r);
-        let segment_leader_epochs =
-            rt::read::array::<SegmentLeaderEpochEntry<'a>>(c, true, v, "segment_leader_epochs")?;
-        let segment_size_in_bytes = rt::read::i32(c, "segment_size_in_bytes")?;
-        let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?;
-        let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
-        let mut txn_index_empty_tag: bool = false;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
-                        rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
-                        rt::read::tag_at_default(c, !txn_index_empty_tag);
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
+            let r: [u8; 36] = match rt::read::run::<36>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "start_offset")?;
+                    rt::read::i64(c, "end_offset")?;
+                    rt::read::i32(c, "broker_id")?;
+                    rt::read::i64(c, "max_timestamp_ms")?;
+                    rt::read::i64(c, "event_timestamp_ms")?;
+                    return Err(rt::read::short(c, "start_offset"));
+                }
+            };
+            let start_offset = rt::read::i64_at::<36, 0>(&r);
+            let end_offset = rt::read::i64_at::<36, 8>(&r);
+            let broker_id = rt::read::i32_at::<36, 16>(&r);
+            let max_timestamp_ms = rt::read::i64_at::<36, 20>(&r);
+            let event_timestamp_ms = rt::read::i64_at::<36, 28>(&r);
+            let segment_leader_epochs =
+                rt::read::array::<SegmentLeaderEpochEntry<'a>>(c, true, v, "segment_leader_epochs")?;
+            let segment_size_in_bytes = rt::read::i32(c, "segment_size_in_bytes")?;
+            let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?;
+            let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
+            let mut txn_index_empty_tag: bool = false;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
+                            rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
+                            rt::read::tag_at_default(c, !txn_index_empty_tag);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            remote_log_segment_id,
-            start_offset,
-            end_offset,
-            broker_id,
-            max_timestamp_ms,
-            event_timestamp_ms,
-            segment_leader_epochs,
-            segment_size_in_bytes,
-            custom_metadata,
-            remote_log_segment_state,
-            txn_index_empty: txn_index_empty_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                remote_log_segment_id,
+                start_offset,
+                end_offset,
+                broker_id,
+                max_timestamp_ms,
+                event_timestamp_ms,
+                segment_leader_epochs,
+                segment_size_in_bytes,
+                custom_metadata,
+                remote_log_segment_state,
+                txn_index_empty: txn_index_empty_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -190,50 +197,56 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 41;
-        n += rt::Struct::size(&self.remote_log_segment_id, v)?;
-        n += rt::write::array_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
-        n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.txn_index_empty {
-                let s = 1;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 41;
+            n += rt::Struct::size(&self.remote_log_segment_id, v)?;
+            n += rt::write::array_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
+            n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.txn_index_empty {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        rt::Struct::write(&self.remote_log_segment_id, w, v);
-        w.i64(self.start_offset, "start_offset");
-        w.i64(self.end_offset, "end_offset");
-        w.i32(self.broker_id, "broker_id");
-        w.i64(self.max_timestamp_ms, "max_timestamp_ms");
-        w.i64(self.event_timestamp_ms, "event_timestamp_ms");
-        w.array(&self.segment_leader_epochs, true, v, "segment_leader_epochs");
-        w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
-        w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
-        w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_txn_index_empty = self.txn_index_empty;
-            tags += usize::from(has_txn_index_empty);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_txn_index_empty {
-                let s = 1;
-                w.uvarint(0, "txn_index_empty");
-                w.uvarint(s as u32, "txn_index_empty");
-                w.bool(self.txn_index_empty, "txn_index_empty");
+        rt::outline(move || {
+            rt::Struct::write(&self.remote_log_segment_id, w, v);
+            w.i64(self.start_offset, "start_offset");
+            w.i64(self.end_offset, "end_offset");
+            w.i32(self.broker_id, "broker_id");
+            w.i64(self.max_timestamp_ms, "max_timestamp_ms");
+            w.i64(self.event_timestamp_ms, "event_timestamp_ms");
+            w.array(&self.segment_leader_epochs, true, v, "segment_leader_epochs");
+            w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
+            w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
+            w.i8(self.remote_log_segment_state, "remote_log_segment_state");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_txn_index_empty = self.txn_index_empty;
+                tags += usize::from(has_txn_index_empty);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_txn_index_empty {
+                    let s = 1;
+                    w.uvarint(0, "txn_index_empty");
+                    w.uvarint(s as u32, "txn_index_empty");
+                    w.bool(self.txn_index_empty, "txn_index_empty");
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -260,6 +273,7 @@ impl<'a> RemoteLogSegmentIdEntry<'a> {
 }
 
 impl Default for RemoteLogSegmentIdEntry<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -267,14 +281,17 @@ impl Default for RemoteLogSegmentIdEntry<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RemoteLogSegmentIdEntry<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "RemoteLogSegmentIdEntry {{ topic_id_partition: {}, id: {}, unknown_tagged_fields: {} }}",
-            self.topic_id_partition,
-            rt::defmt_fmt::UuidFmt(self.id),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "RemoteLogSegmentIdEntry {{ topic_id_partition: {}, id: {}, unknown_tagged_fields: {} }}",
+                self.topic_id_partition,
+                rt::defmt_fmt::UuidFmt(self.id),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -304,11 +321,14 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        <TopicIdPartitionEntry as rt::Struct>::skip(c, v)?;
-        rt::read::skip(c, 16)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            <TopicIdPartitionEntry as rt::Struct>::skip(c, v)?;
+            rt::read::skip(c, 16)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -341,21 +361,27 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::Struct::size(&self.topic_id_partition, v)?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::Struct::size(&self.topic_id_partition, v)?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        rt::Struct::write(&self.topic_id_partition, w, v);
-        w.uuid(self.id, "remote_log_segment_id.id");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            rt::Struct::write(&self.topic_id_partition, w, v);
+            w.uuid(self.id, "remote_log_segment_id.id");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -382,6 +408,7 @@ impl<'a> SegmentLeaderEpochEntry<'a> {
 }
 
 impl Default for SegmentLeaderEpochEntry<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -389,14 +416,17 @@ impl Default for SegmentLeaderEpochEntry<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SegmentLeaderEpochEntry<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "SegmentLeaderEpochEntry {{ leader_epoch: {=i32}, offset: {=i64}, unknown_tagged_fields: {} }}",
-            self.leader_epoch,
-            self.offset,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "SegmentLeaderEpochEntry {{ leader_epoch: {=i32}, offset: {=i64}, unknown_tagged_fields: {} }}",
+                self.leader_epoch,
+                self.offset,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -440,10 +470,13 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 12)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 12)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -472,20 +505,26 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch");
-        w.i64(self.offset, "segment_leader_epochs[].offset");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch");
+            w.i64(self.offset, "segment_leader_epochs[].offset");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -515,6 +554,7 @@ impl<'a> TopicIdPartitionEntry<'a> {
 }
 
 impl Default for TopicIdPartitionEntry<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -522,15 +562,18 @@ impl Default for TopicIdPartitionEntry<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicIdPartitionEntry<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicIdPartitionEntry {{ name: \"{=str}\", id: {}, partition: {=i32}, unknown_tagged_fields: {} }}",
-            self.name,
-            rt::defmt_fmt::UuidFmt(self.id),
-            self.partition,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicIdPartitionEntry {{ name: \"{=str}\", id: {}, partition: {=i32}, unknown_tagged_fields: {} }}",
+                self.name,
+                rt::defmt_fmt::UuidFmt(self.id),
+                self.partition,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -578,11 +621,14 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 20)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 20)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -615,22 +661,28 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        n += rt::write::str_size(self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            n += rt::write::str_size(self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name");
-        w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id");
-        w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name");
+            w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id");
+            w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -1054,6 +1106,7 @@ pub mod owned {
     }
 
     impl Default for RemoteLogSegmentMetadataRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 remote_log_segment_id: RemoteLogSegmentIdEntry::default(),
@@ -1073,134 +1126,146 @@ pub mod owned {
     }
 
     impl From<&super::RemoteLogSegmentMetadataRecord<'_>> for RemoteLogSegmentMetadataRecord {
+        #[inline]
         fn from(v: &super::RemoteLogSegmentMetadataRecord<'_>) -> Self {
-            Self {
-                remote_log_segment_id: (&v.remote_log_segment_id).into(),
-                start_offset: v.start_offset,
-                end_offset: v.end_offset,
-                broker_id: v.broker_id,
-                max_timestamp_ms: v.max_timestamp_ms,
-                event_timestamp_ms: v.event_timestamp_ms,
-                segment_leader_epochs: v.segment_leader_epochs.iter().map(|e| (&e).into()).collect(),
-                segment_size_in_bytes: v.segment_size_in_bytes,
-                custom_metadata: v.custom_metadata.map(<[u8]>::to_vec),
-                remote_log_segment_state: v.remote_log_segment_state,
-                txn_index_empty: v.txn_index_empty,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    remote_log_segment_id: (&v.remote_log_segment_id).into(),
+                    start_offset: v.start_offset,
+                    end_offset: v.end_offset,
+                    broker_id: v.broker_id,
+                    max_timestamp_ms: v.max_timestamp_ms,
+                    event_timestamp_ms: v.event_timestamp_ms,
+                    segment_leader_epochs: v.segment_leader_epochs.iter().map(|e| (&e).into()).collect(),
+                    segment_size_in_bytes: v.segment_size_in_bytes,
+                    custom_metadata: v.custom_metadata.map(<[u8]>::to_vec),
+                    remote_log_segment_state: v.remote_log_segment_state,
+                    txn_index_empty: v.txn_index_empty,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for RemoteLogSegmentMetadataRecord {}
 
     impl rt::OwnedStruct for RemoteLogSegmentMetadataRecord {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::OwnedStruct>::read(c, v)?;
-            let r: [u8; 36] = match rt::read::run::<36>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i64(c, "start_offset")?;
-                    rt::read::i64(c, "end_offset")?;
-                    rt::read::i32(c, "broker_id")?;
-                    rt::read::i64(c, "max_timestamp_ms")?;
-                    rt::read::i64(c, "event_timestamp_ms")?;
-                    return Err(rt::read::short(c, "start_offset"));
-                }
-            };
-            let start_offset = rt::read::i64_at::<36, 0>(&r);
-            let end_offset = rt::read::i64_at::<36, 8>(&r);
-            let broker_id = rt::read::i32_at::<36, 16>(&r);
-            let max_timestamp_ms = rt::read::i64_at::<36, 20>(&r);
-            let event_timestamp_ms = rt::read::i64_at::<36, 28>(&r);
-            let segment_leader_epochs =
-                rt::owned::read_array::<SegmentLeaderEpochEntry, _>(c, true, v, "segment_leader_epochs")?;
-            let segment_size_in_bytes = rt::read::i32(c, "segment_size_in_bytes")?;
-            let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?.map(<[u8]>::to_vec);
-            let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
-            let mut txn_index_empty_tag: bool = false;
-            let unknown_tagged_fields = {
-                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-                let mut unknown = 0u32;
-                let mut next_tag = 0u64;
-                for _ in 0..n {
-                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                    let before = c.len();
-                    match tag {
-                        0 => {
-                            txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
-                            rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
-                            rt::read::tag_at_default(c, !txn_index_empty_tag);
-                        }
-                        _ => {
-                            rt::read::skip_tag(c, size, "_tagged_fields")?;
-                            unknown += 1;
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::OwnedStruct>::read(c, v)?;
+                let r: [u8; 36] = match rt::read::run::<36>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i64(c, "start_offset")?;
+                        rt::read::i64(c, "end_offset")?;
+                        rt::read::i32(c, "broker_id")?;
+                        rt::read::i64(c, "max_timestamp_ms")?;
+                        rt::read::i64(c, "event_timestamp_ms")?;
+                        return Err(rt::read::short(c, "start_offset"));
+                    }
+                };
+                let start_offset = rt::read::i64_at::<36, 0>(&r);
+                let end_offset = rt::read::i64_at::<36, 8>(&r);
+                let broker_id = rt::read::i32_at::<36, 16>(&r);
+                let max_timestamp_ms = rt::read::i64_at::<36, 20>(&r);
+                let event_timestamp_ms = rt::read::i64_at::<36, 28>(&r);
+                let segment_leader_epochs =
+                    rt::owned::read_array::<SegmentLeaderEpochEntry, _>(c, true, v, "segment_leader_epochs")?;
+                let segment_size_in_bytes = rt::read::i32(c, "segment_size_in_bytes")?;
+                let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?.map(<[u8]>::to_vec);
+                let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
+                let mut txn_index_empty_tag: bool = false;
+                let unknown_tagged_fields = {
+                    let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                    let mut unknown = 0u32;
+                    let mut next_tag = 0u64;
+                    for _ in 0..n {
+                        let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                        let before = c.len();
+                        match tag {
+                            0 => {
+                                txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
+                                rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
+                                rt::read::tag_at_default(c, !txn_index_empty_tag);
+                            }
+                            _ => {
+                                rt::read::skip_tag(c, size, "_tagged_fields")?;
+                                unknown += 1;
+                            }
                         }
                     }
-                }
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
-            };
-            Ok(Self {
-                remote_log_segment_id,
-                start_offset,
-                end_offset,
-                broker_id,
-                max_timestamp_ms,
-                event_timestamp_ms,
-                segment_leader_epochs,
-                segment_size_in_bytes,
-                custom_metadata,
-                remote_log_segment_state,
-                txn_index_empty: txn_index_empty_tag,
-                unknown_tagged_fields,
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+                };
+                Ok(Self {
+                    remote_log_segment_id,
+                    start_offset,
+                    end_offset,
+                    broker_id,
+                    max_timestamp_ms,
+                    event_timestamp_ms,
+                    segment_leader_epochs,
+                    segment_size_in_bytes,
+                    custom_metadata,
+                    remote_log_segment_state,
+                    txn_index_empty: txn_index_empty_tag,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 41;
-            n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
-            n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
-            n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.txn_index_empty {
-                    let s = 1;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 41;
+                n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
+                n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
+                n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.txn_index_empty {
+                        let s = 1;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::OwnedStruct::write(&self.remote_log_segment_id, w, v);
-            if let Some(r) = w.run::<36>("start_offset") {
-                r[0..8].copy_from_slice(&self.start_offset.to_be_bytes());
-                r[8..16].copy_from_slice(&self.end_offset.to_be_bytes());
-                r[16..20].copy_from_slice(&self.broker_id.to_be_bytes());
-                r[20..28].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
-                r[28..36].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.segment_leader_epochs, true, v, "segment_leader_epochs");
-            w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
-            w.opt_bytes(self.custom_metadata.as_deref(), true, true, "custom_metadata");
-            w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_txn_index_empty = self.txn_index_empty;
-                tags += usize::from(has_txn_index_empty);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_txn_index_empty {
-                    let s = 1;
-                    w.uvarint(0, "txn_index_empty");
-                    w.uvarint(s as u32, "txn_index_empty");
-                    w.bool(self.txn_index_empty, "txn_index_empty");
+            rt::outline(move || {
+                rt::OwnedStruct::write(&self.remote_log_segment_id, w, v);
+                if let Some(r) = w.run::<36>("start_offset") {
+                    r[0..8].copy_from_slice(&self.start_offset.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.end_offset.to_be_bytes());
+                    r[16..20].copy_from_slice(&self.broker_id.to_be_bytes());
+                    r[20..28].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
+                    r[28..36].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+                rt::owned::write_vec(w, &self.segment_leader_epochs, true, v, "segment_leader_epochs");
+                w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
+                w.opt_bytes(self.custom_metadata.as_deref(), true, true, "custom_metadata");
+                w.i8(self.remote_log_segment_state, "remote_log_segment_state");
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_txn_index_empty = self.txn_index_empty;
+                    tags += usize::from(has_txn_index_empty);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_txn_index_empty {
+                        let s = 1;
+                        w.uvarint(0, "txn_index_empty");
+                        w.uvarint(s as u32, "txn_index_empty");
+                        w.bool(self.txn_index_empty, "txn_index_empty");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                }
+            })
         }
     }
 
@@ -1216,6 +1281,7 @@ pub mod owned {
     }
 
     impl Default for RemoteLogSegmentIdEntry {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id_partition: TopicIdPartitionEntry::default(),
@@ -1226,12 +1292,15 @@ pub mod owned {
     }
 
     impl From<&super::RemoteLogSegmentIdEntry<'_>> for RemoteLogSegmentIdEntry {
+        #[inline]
         fn from(v: &super::RemoteLogSegmentIdEntry<'_>) -> Self {
-            Self {
-                topic_id_partition: (&v.topic_id_partition).into(),
-                id: v.id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id_partition: (&v.topic_id_partition).into(),
+                    id: v.id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1253,15 +1322,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1291,6 +1363,7 @@ pub mod owned {
     }
 
     impl Default for SegmentLeaderEpochEntry {
+        #[inline]
         fn default() -> Self {
             Self {
                 leader_epoch: 0_i32,
@@ -1301,12 +1374,15 @@ pub mod owned {
     }
 
     impl From<&super::SegmentLeaderEpochEntry<'_>> for SegmentLeaderEpochEntry {
+        #[inline]
         fn from(v: &super::SegmentLeaderEpochEntry<'_>) -> Self {
-            Self {
-                leader_epoch: v.leader_epoch,
-                offset: v.offset,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    leader_epoch: v.leader_epoch,
+                    offset: v.offset,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1338,14 +1414,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1380,6 +1459,7 @@ pub mod owned {
     }
 
     impl Default for TopicIdPartitionEntry {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -1391,13 +1471,16 @@ pub mod owned {
     }
 
     impl From<&super::TopicIdPartitionEntry<'_>> for TopicIdPartitionEntry {
+        #[inline]
         fn from(v: &super::TopicIdPartitionEntry<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                id: v.id,
-                partition: v.partition,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    id: v.id,
+                    partition: v.partition,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1432,15 +1515,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            n += rt::write::str_size(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                n += rt::write::str_size(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1464,6 +1550,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for RemoteLogSegmentMetadataRecord {
         type View<'a> = super::RemoteLogSegmentMetadataRecord<'a>;
+        #[inline]
         fn from_view(v: &super::RemoteLogSegmentMetadataRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -60,6 +60,7 @@ impl<'a> RemoteLogSegmentMetadataSnapshotRecord<'a> {
 }
 
 impl Default for RemoteLogSegmentMetadataSnapshotRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -67,8 +68,11 @@ impl Default for RemoteLogSegmentMetadataSnapshotRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RemoteLogSegmentMetadataSnapshotRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "RemoteLogSegmentMetadataSnapshotRecord {{ segment_id: {}, start_offset: {=i64}, end_offset: {=i64}, broker_id: {=i32}, max_timestamp_ms: {=i64}, event_timestamp_ms: {=i64}, segment_leader_epochs: {}, segment_size_in_bytes: {=i32}, custom_metadata: {}, remote_log_segment_state: {=i8}, txn_index_empty: {=bool}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.segment_id), self.start_offset, self.end_offset, self.broker_id, self.max_timestamp_ms, self.event_timestamp_ms, self.segment_leader_epochs, self.segment_size_in_bytes, self.custom_metadata, self.remote_log_segment_state, self.txn_index_empty, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "RemoteLogSegmentMetadataSnapshotRecord {{ segment_id: {}, start_offset: {=i64}, end_offset: {=i64}, broker_id: {=i32}, max_timestamp_ms: {=i64}, event_timestamp_ms: {=i64}, segment_leader_epochs: {}, segment_size_in_bytes: {=i32}, custom_metadata: {}, remote_log_segment_state: {=i8}, txn_index_empty: {=bool}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.segment_id), self.start_offset, self.end_offset, self.broker_id, self.max_timestamp_ms, self.event_timestamp_ms, self.segment_leader_epochs, self.segment_size_in_bytes, self.custom_metadata, self.remote_log_segment_state, self.txn_index_empty, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -192,49 +196,55 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 57;
-        n += rt::write::array_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
-        n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.txn_index_empty {
-                let s = 1;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 57;
+            n += rt::write::array_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
+            n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.txn_index_empty {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
             }
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.uuid(self.segment_id, "segment_id");
-        w.i64(self.start_offset, "start_offset");
-        w.i64(self.end_offset, "end_offset");
-        w.i32(self.broker_id, "broker_id");
-        w.i64(self.max_timestamp_ms, "max_timestamp_ms");
-        w.i64(self.event_timestamp_ms, "event_timestamp_ms");
-        w.array(&self.segment_leader_epochs, true, v, "segment_leader_epochs");
-        w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
-        w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
-        w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-        {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_txn_index_empty = self.txn_index_empty;
-            tags += usize::from(has_txn_index_empty);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_txn_index_empty {
-                let s = 1;
-                w.uvarint(0, "txn_index_empty");
-                w.uvarint(s as u32, "txn_index_empty");
-                w.bool(self.txn_index_empty, "txn_index_empty");
+        rt::outline(move || {
+            w.uuid(self.segment_id, "segment_id");
+            w.i64(self.start_offset, "start_offset");
+            w.i64(self.end_offset, "end_offset");
+            w.i32(self.broker_id, "broker_id");
+            w.i64(self.max_timestamp_ms, "max_timestamp_ms");
+            w.i64(self.event_timestamp_ms, "event_timestamp_ms");
+            w.array(&self.segment_leader_epochs, true, v, "segment_leader_epochs");
+            w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
+            w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
+            w.i8(self.remote_log_segment_state, "remote_log_segment_state");
+            {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_txn_index_empty = self.txn_index_empty;
+                tags += usize::from(has_txn_index_empty);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_txn_index_empty {
+                    let s = 1;
+                    w.uvarint(0, "txn_index_empty");
+                    w.uvarint(s as u32, "txn_index_empty");
+                    w.bool(self.txn_index_empty, "txn_index_empty");
+                }
+                w.unknown_tags_rest(&mut unknown);
             }
-            w.unknown_tags_rest(&mut unknown);
-        }
+        })
     }
 }
 
@@ -261,6 +271,7 @@ impl<'a> SegmentLeaderEpochEntry<'a> {
 }
 
 impl Default for SegmentLeaderEpochEntry<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -268,14 +279,17 @@ impl Default for SegmentLeaderEpochEntry<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SegmentLeaderEpochEntry<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "SegmentLeaderEpochEntry {{ leader_epoch: {=i32}, offset: {=i64}, unknown_tagged_fields: {} }}",
-            self.leader_epoch,
-            self.offset,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "SegmentLeaderEpochEntry {{ leader_epoch: {=i32}, offset: {=i64}, unknown_tagged_fields: {} }}",
+                self.leader_epoch,
+                self.offset,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -319,10 +333,13 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip(c, 12)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 12)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -351,20 +368,26 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 12;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 12;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch");
-        w.i64(self.offset, "segment_leader_epochs[].offset");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch");
+            w.i64(self.offset, "segment_leader_epochs[].offset");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -679,6 +702,7 @@ pub mod owned {
     }
 
     impl Default for RemoteLogSegmentMetadataSnapshotRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 segment_id: rt::Uuid::nil(),
@@ -698,21 +722,24 @@ pub mod owned {
     }
 
     impl From<&super::RemoteLogSegmentMetadataSnapshotRecord<'_>> for RemoteLogSegmentMetadataSnapshotRecord {
+        #[inline]
         fn from(v: &super::RemoteLogSegmentMetadataSnapshotRecord<'_>) -> Self {
-            Self {
-                segment_id: v.segment_id,
-                start_offset: v.start_offset,
-                end_offset: v.end_offset,
-                broker_id: v.broker_id,
-                max_timestamp_ms: v.max_timestamp_ms,
-                event_timestamp_ms: v.event_timestamp_ms,
-                segment_leader_epochs: v.segment_leader_epochs.iter().map(|e| (&e).into()).collect(),
-                segment_size_in_bytes: v.segment_size_in_bytes,
-                custom_metadata: v.custom_metadata.map(<[u8]>::to_vec),
-                remote_log_segment_state: v.remote_log_segment_state,
-                txn_index_empty: v.txn_index_empty,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    segment_id: v.segment_id,
+                    start_offset: v.start_offset,
+                    end_offset: v.end_offset,
+                    broker_id: v.broker_id,
+                    max_timestamp_ms: v.max_timestamp_ms,
+                    event_timestamp_ms: v.event_timestamp_ms,
+                    segment_leader_epochs: v.segment_leader_epochs.iter().map(|e| (&e).into()).collect(),
+                    segment_size_in_bytes: v.segment_size_in_bytes,
+                    custom_metadata: v.custom_metadata.map(<[u8]>::to_vec),
+                    remote_log_segment_state: v.remote_log_segment_state,
+                    txn_index_empty: v.txn_index_empty,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -782,51 +809,57 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 57;
-            n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
-            n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.txn_index_empty {
-                    let s = 1;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 57;
+                n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
+                n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.txn_index_empty {
+                        let s = 1;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if let Some(r) = w.run::<52>("segment_id") {
-                r[0..16].copy_from_slice(self.segment_id.as_bytes());
-                r[16..24].copy_from_slice(&self.start_offset.to_be_bytes());
-                r[24..32].copy_from_slice(&self.end_offset.to_be_bytes());
-                r[32..36].copy_from_slice(&self.broker_id.to_be_bytes());
-                r[36..44].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
-                r[44..52].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
-            }
-            rt::owned::write_vec(w, &self.segment_leader_epochs, true, v, "segment_leader_epochs");
-            w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
-            w.opt_bytes(self.custom_metadata.as_deref(), true, true, "custom_metadata");
-            w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-            {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_txn_index_empty = self.txn_index_empty;
-                tags += usize::from(has_txn_index_empty);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_txn_index_empty {
-                    let s = 1;
-                    w.uvarint(0, "txn_index_empty");
-                    w.uvarint(s as u32, "txn_index_empty");
-                    w.bool(self.txn_index_empty, "txn_index_empty");
+            rt::outline(move || {
+                if let Some(r) = w.run::<52>("segment_id") {
+                    r[0..16].copy_from_slice(self.segment_id.as_bytes());
+                    r[16..24].copy_from_slice(&self.start_offset.to_be_bytes());
+                    r[24..32].copy_from_slice(&self.end_offset.to_be_bytes());
+                    r[32..36].copy_from_slice(&self.broker_id.to_be_bytes());
+                    r[36..44].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
+                    r[44..52].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
                 }
-                w.unknown_tags_rest(&mut unknown);
-            }
+                rt::owned::write_vec(w, &self.segment_leader_epochs, true, v, "segment_leader_epochs");
+                w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
+                w.opt_bytes(self.custom_metadata.as_deref(), true, true, "custom_metadata");
+                w.i8(self.remote_log_segment_state, "remote_log_segment_state");
+                {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_txn_index_empty = self.txn_index_empty;
+                    tags += usize::from(has_txn_index_empty);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_txn_index_empty {
+                        let s = 1;
+                        w.uvarint(0, "txn_index_empty");
+                        w.uvarint(s as u32, "txn_index_empty");
+                        w.bool(self.txn_index_empty, "txn_index_empty");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                }
+            })
         }
     }
 
@@ -842,6 +875,7 @@ pub mod owned {
     }
 
     impl Default for SegmentLeaderEpochEntry {
+        #[inline]
         fn default() -> Self {
             Self {
                 leader_epoch: 0_i32,
@@ -852,12 +886,15 @@ pub mod owned {
     }
 
     impl From<&super::SegmentLeaderEpochEntry<'_>> for SegmentLeaderEpochEntry {
+        #[inline]
         fn from(v: &super::SegmentLeaderEpochEntry<'_>) -> Self {
-            Self {
-                leader_epoch: v.leader_epoch,
-                offset: v.offset,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    leader_epoch: v.leader_epoch,
+                    offset: v.offset,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -889,14 +926,17 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 12;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 12;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -919,6 +959,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for RemoteLogSegmentMetadataSnapshotRecord {
         type View<'a> = super::RemoteLogSegmentMetadataSnapshotRecord<'a>;
+        #[inline]
         fn from_view(v: &super::RemoteLogSegmentMetadataSnapshotRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -42,6 +42,7 @@ impl<'a> RemoteLogSegmentMetadataUpdateRecord<'a> {
 }
 
 impl Default for RemoteLogSegmentMetadataUpdateRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -49,36 +50,42 @@ impl Default for RemoteLogSegmentMetadataUpdateRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RemoteLogSegmentMetadataUpdateRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "RemoteLogSegmentMetadataUpdateRecord {{ remote_log_segment_id: {}, broker_id: {=i32}, event_timestamp_ms: {=i64}, custom_metadata: {}, remote_log_segment_state: {=i8}, unknown_tagged_fields: {} }}", self.remote_log_segment_id, self.broker_id, self.event_timestamp_ms, self.custom_metadata, self.remote_log_segment_state, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "RemoteLogSegmentMetadataUpdateRecord {{ remote_log_segment_id: {}, broker_id: {=i32}, event_timestamp_ms: {=i64}, custom_metadata: {}, remote_log_segment_state: {=i8}, unknown_tagged_fields: {} }}", self.remote_log_segment_id, self.broker_id, self.event_timestamp_ms, self.custom_metadata, self.remote_log_segment_state, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for RemoteLogSegmentMetadataUpdateRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::i32(c, "broker_id")?;
-                rt::read::i64(c, "event_timestamp_ms")?;
-                return Err(rt::read::short(c, "broker_id"));
-            }
-        };
-        let broker_id = rt::read::i32_at::<12, 0>(&r);
-        let event_timestamp_ms = rt::read::i64_at::<12, 4>(&r);
-        let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?;
-        let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            remote_log_segment_id,
-            broker_id,
-            event_timestamp_ms,
-            custom_metadata,
-            remote_log_segment_state,
-            unknown_tagged_fields,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "broker_id")?;
+                    rt::read::i64(c, "event_timestamp_ms")?;
+                    return Err(rt::read::short(c, "broker_id"));
+                }
+            };
+            let broker_id = rt::read::i32_at::<12, 0>(&r);
+            let event_timestamp_ms = rt::read::i64_at::<12, 4>(&r);
+            let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?;
+            let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                remote_log_segment_id,
+                broker_id,
+                event_timestamp_ms,
+                custom_metadata,
+                remote_log_segment_state,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -106,25 +113,31 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 13;
-        n += rt::Struct::size(&self.remote_log_segment_id, v)?;
-        n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 13;
+            n += rt::Struct::size(&self.remote_log_segment_id, v)?;
+            n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        rt::Struct::write(&self.remote_log_segment_id, w, v);
-        w.i32(self.broker_id, "broker_id");
-        w.i64(self.event_timestamp_ms, "event_timestamp_ms");
-        w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
-        w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            rt::Struct::write(&self.remote_log_segment_id, w, v);
+            w.i32(self.broker_id, "broker_id");
+            w.i64(self.event_timestamp_ms, "event_timestamp_ms");
+            w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
+            w.i8(self.remote_log_segment_state, "remote_log_segment_state");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -151,6 +164,7 @@ impl<'a> RemoteLogSegmentIdEntry<'a> {
 }
 
 impl Default for RemoteLogSegmentIdEntry<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -158,14 +172,17 @@ impl Default for RemoteLogSegmentIdEntry<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RemoteLogSegmentIdEntry<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "RemoteLogSegmentIdEntry {{ topic_id_partition: {}, id: {}, unknown_tagged_fields: {} }}",
-            self.topic_id_partition,
-            rt::defmt_fmt::UuidFmt(self.id),
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "RemoteLogSegmentIdEntry {{ topic_id_partition: {}, id: {}, unknown_tagged_fields: {} }}",
+                self.topic_id_partition,
+                rt::defmt_fmt::UuidFmt(self.id),
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -195,11 +212,14 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        <TopicIdPartitionEntry as rt::Struct>::skip(c, v)?;
-        rt::read::skip(c, 16)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            <TopicIdPartitionEntry as rt::Struct>::skip(c, v)?;
+            rt::read::skip(c, 16)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -232,21 +252,27 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 16;
-        n += rt::Struct::size(&self.topic_id_partition, v)?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 16;
+            n += rt::Struct::size(&self.topic_id_partition, v)?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        rt::Struct::write(&self.topic_id_partition, w, v);
-        w.uuid(self.id, "remote_log_segment_id.id");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            rt::Struct::write(&self.topic_id_partition, w, v);
+            w.uuid(self.id, "remote_log_segment_id.id");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -276,6 +302,7 @@ impl<'a> TopicIdPartitionEntry<'a> {
 }
 
 impl Default for TopicIdPartitionEntry<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -283,15 +310,18 @@ impl Default for TopicIdPartitionEntry<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicIdPartitionEntry<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicIdPartitionEntry {{ name: \"{=str}\", id: {}, partition: {=i32}, unknown_tagged_fields: {} }}",
-            self.name,
-            rt::defmt_fmt::UuidFmt(self.id),
-            self.partition,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicIdPartitionEntry {{ name: \"{=str}\", id: {}, partition: {=i32}, unknown_tagged_fields: {} }}",
+                self.name,
+                rt::defmt_fmt::UuidFmt(self.id),
+                self.partition,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -339,11 +369,14 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 20)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 20)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -376,22 +409,28 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        n += rt::write::str_size(self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            n += rt::write::str_size(self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name");
-        w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id");
-        w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name");
+            w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id");
+            w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -655,6 +694,7 @@ pub mod owned {
     }
 
     impl Default for RemoteLogSegmentMetadataUpdateRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 remote_log_segment_id: RemoteLogSegmentIdEntry::default(),
@@ -668,74 +708,87 @@ pub mod owned {
     }
 
     impl From<&super::RemoteLogSegmentMetadataUpdateRecord<'_>> for RemoteLogSegmentMetadataUpdateRecord {
+        #[inline]
         fn from(v: &super::RemoteLogSegmentMetadataUpdateRecord<'_>) -> Self {
-            Self {
-                remote_log_segment_id: (&v.remote_log_segment_id).into(),
-                broker_id: v.broker_id,
-                event_timestamp_ms: v.event_timestamp_ms,
-                custom_metadata: v.custom_metadata.map(<[u8]>::to_vec),
-                remote_log_segment_state: v.remote_log_segment_state,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    remote_log_segment_id: (&v.remote_log_segment_id).into(),
+                    broker_id: v.broker_id,
+                    event_timestamp_ms: v.event_timestamp_ms,
+                    custom_metadata: v.custom_metadata.map(<[u8]>::to_vec),
+                    remote_log_segment_state: v.remote_log_segment_state,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for RemoteLogSegmentMetadataUpdateRecord {}
 
     impl rt::OwnedStruct for RemoteLogSegmentMetadataUpdateRecord {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::OwnedStruct>::read(c, v)?;
-            let r: [u8; 12] = match rt::read::run::<12>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::i32(c, "broker_id")?;
-                    rt::read::i64(c, "event_timestamp_ms")?;
-                    return Err(rt::read::short(c, "broker_id"));
-                }
-            };
-            let broker_id = rt::read::i32_at::<12, 0>(&r);
-            let event_timestamp_ms = rt::read::i64_at::<12, 4>(&r);
-            let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?.map(<[u8]>::to_vec);
-            let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
-            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
-            Ok(Self {
-                remote_log_segment_id,
-                broker_id,
-                event_timestamp_ms,
-                custom_metadata,
-                remote_log_segment_state,
-                unknown_tagged_fields,
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::OwnedStruct>::read(c, v)?;
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "broker_id")?;
+                        rt::read::i64(c, "event_timestamp_ms")?;
+                        return Err(rt::read::short(c, "broker_id"));
+                    }
+                };
+                let broker_id = rt::read::i32_at::<12, 0>(&r);
+                let event_timestamp_ms = rt::read::i64_at::<12, 4>(&r);
+                let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?.map(<[u8]>::to_vec);
+                let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
+                let unknown_tagged_fields =
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+                Ok(Self {
+                    remote_log_segment_id,
+                    broker_id,
+                    event_timestamp_ms,
+                    custom_metadata,
+                    remote_log_segment_state,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 13;
-            n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
-            n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 13;
+                n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
+                n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::OwnedStruct::write(&self.remote_log_segment_id, w, v);
-            if let Some(r) = w.run::<12>("broker_id") {
-                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
-            }
-            w.opt_bytes(self.custom_metadata.as_deref(), true, true, "custom_metadata");
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<2>("remote_log_segment_state") {
-                    r[0..1].copy_from_slice(&self.remote_log_segment_state.to_be_bytes());
-                    r[1] = 0;
+            rt::outline(move || {
+                rt::OwnedStruct::write(&self.remote_log_segment_id, w, v);
+                if let Some(r) = w.run::<12>("broker_id") {
+                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
                 }
-            } else {
-                w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+                w.opt_bytes(self.custom_metadata.as_deref(), true, true, "custom_metadata");
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<2>("remote_log_segment_state") {
+                        r[0..1].copy_from_slice(&self.remote_log_segment_state.to_be_bytes());
+                        r[1] = 0;
+                    }
+                } else {
+                    w.i8(self.remote_log_segment_state, "remote_log_segment_state");
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                }
+            })
         }
     }
 
@@ -751,6 +804,7 @@ pub mod owned {
     }
 
     impl Default for RemoteLogSegmentIdEntry {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id_partition: TopicIdPartitionEntry::default(),
@@ -761,12 +815,15 @@ pub mod owned {
     }
 
     impl From<&super::RemoteLogSegmentIdEntry<'_>> for RemoteLogSegmentIdEntry {
+        #[inline]
         fn from(v: &super::RemoteLogSegmentIdEntry<'_>) -> Self {
-            Self {
-                topic_id_partition: (&v.topic_id_partition).into(),
-                id: v.id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id_partition: (&v.topic_id_partition).into(),
+                    id: v.id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -788,15 +845,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 16;
-            n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 16;
+                n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -828,6 +888,7 @@ pub mod owned {
     }
 
     impl Default for TopicIdPartitionEntry {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -839,13 +900,16 @@ pub mod owned {
     }
 
     impl From<&super::TopicIdPartitionEntry<'_>> for TopicIdPartitionEntry {
+        #[inline]
         fn from(v: &super::TopicIdPartitionEntry<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                id: v.id,
-                partition: v.partition,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    id: v.id,
+                    partition: v.partition,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -880,15 +944,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            n += rt::write::str_size(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                n += rt::write::str_size(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -912,6 +979,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for RemoteLogSegmentMetadataUpdateRecord {
         type View<'a> = super::RemoteLogSegmentMetadataUpdateRecord<'a>;
+        #[inline]
         fn from_view(v: &super::RemoteLogSegmentMetadataUpdateRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -39,6 +39,7 @@ impl<'a> RemotePartitionDeleteMetadataRecord<'a> {
 }
 
 impl Default for RemotePartitionDeleteMetadataRecord<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for RemotePartitionDeleteMetadataRecord<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for RemotePartitionDeleteMetadataRecord<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "RemotePartitionDeleteMetadataRecord {{ topic_id_partition: {}, broker_id: {=i32}, event_timestamp_ms: {=i64}, remote_partition_delete_state: {=i8}, unknown_tagged_fields: {} }}", self.topic_id_partition, self.broker_id, self.event_timestamp_ms, self.remote_partition_delete_state, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "RemotePartitionDeleteMetadataRecord {{ topic_id_partition: {}, broker_id: {=i32}, event_timestamp_ms: {=i64}, remote_partition_delete_state: {=i8}, unknown_tagged_fields: {} }}", self.topic_id_partition, self.broker_id, self.event_timestamp_ms, self.remote_partition_delete_state, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -100,23 +104,29 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 13;
-        n += rt::Struct::size(&self.topic_id_partition, v)?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 13;
+            n += rt::Struct::size(&self.topic_id_partition, v)?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        rt::Struct::write(&self.topic_id_partition, w, v);
-        w.i32(self.broker_id, "broker_id");
-        w.i64(self.event_timestamp_ms, "event_timestamp_ms");
-        w.i8(self.remote_partition_delete_state, "remote_partition_delete_state");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            rt::Struct::write(&self.topic_id_partition, w, v);
+            w.i32(self.broker_id, "broker_id");
+            w.i64(self.event_timestamp_ms, "event_timestamp_ms");
+            w.i8(self.remote_partition_delete_state, "remote_partition_delete_state");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -146,6 +156,7 @@ impl<'a> TopicIdPartitionEntry<'a> {
 }
 
 impl Default for TopicIdPartitionEntry<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -153,15 +164,18 @@ impl Default for TopicIdPartitionEntry<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TopicIdPartitionEntry<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TopicIdPartitionEntry {{ name: \"{=str}\", id: {}, partition: {=i32}, unknown_tagged_fields: {} }}",
-            self.name,
-            rt::defmt_fmt::UuidFmt(self.id),
-            self.partition,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TopicIdPartitionEntry {{ name: \"{=str}\", id: {}, partition: {=i32}, unknown_tagged_fields: {} }}",
+                self.name,
+                rt::defmt_fmt::UuidFmt(self.id),
+                self.partition,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -208,11 +222,14 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
-        rt::read::skip_str(c, true)?;
-        rt::read::skip(c, 20)?;
-        rt::read::skip_tags(c)?;
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, true)?;
+            rt::read::skip(c, 20)?;
+            rt::read::skip_tags(c)?;
+            Some(())
+        })
     }
 
     #[inline]
@@ -245,22 +262,28 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        n += rt::write::str_size(self.name, true, "topic_id_partition.name")?;
-        {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            n += rt::write::str_size(self.name, true, "topic_id_partition.name")?;
+            {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        w.str(self.name, true, "topic_id_partition.name");
-        w.uuid(self.id, "topic_id_partition.id");
-        w.i32(self.partition, "topic_id_partition.partition");
-        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        rt::outline(move || {
+            w.str(self.name, true, "topic_id_partition.name");
+            w.uuid(self.id, "topic_id_partition.id");
+            w.i32(self.partition, "topic_id_partition.partition");
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        })
     }
 }
 
@@ -458,6 +481,7 @@ pub mod owned {
     }
 
     impl Default for RemotePartitionDeleteMetadataRecord {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_id_partition: TopicIdPartitionEntry::default(),
@@ -470,14 +494,17 @@ pub mod owned {
     }
 
     impl From<&super::RemotePartitionDeleteMetadataRecord<'_>> for RemotePartitionDeleteMetadataRecord {
+        #[inline]
         fn from(v: &super::RemotePartitionDeleteMetadataRecord<'_>) -> Self {
-            Self {
-                topic_id_partition: (&v.topic_id_partition).into(),
-                broker_id: v.broker_id,
-                event_timestamp_ms: v.event_timestamp_ms,
-                remote_partition_delete_state: v.remote_partition_delete_state,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_id_partition: (&v.topic_id_partition).into(),
+                    broker_id: v.broker_id,
+                    event_timestamp_ms: v.event_timestamp_ms,
+                    remote_partition_delete_state: v.remote_partition_delete_state,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -509,34 +536,40 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 13;
-            n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 13;
+                n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::OwnedStruct::write(&self.topic_id_partition, w, v);
-            if self.unknown_tagged_fields.is_empty() {
-                if let Some(r) = w.run::<14>("broker_id") {
-                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                    r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
-                    r[12..13].copy_from_slice(&self.remote_partition_delete_state.to_be_bytes());
-                    r[13] = 0;
+            rt::outline(move || {
+                rt::OwnedStruct::write(&self.topic_id_partition, w, v);
+                if self.unknown_tagged_fields.is_empty() {
+                    if let Some(r) = w.run::<14>("broker_id") {
+                        r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                        r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
+                        r[12..13].copy_from_slice(&self.remote_partition_delete_state.to_be_bytes());
+                        r[13] = 0;
+                    }
+                } else {
+                    if let Some(r) = w.run::<13>("broker_id") {
+                        r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                        r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
+                        r[12..13].copy_from_slice(&self.remote_partition_delete_state.to_be_bytes());
+                    }
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
                 }
-            } else {
-                if let Some(r) = w.run::<13>("broker_id") {
-                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                    r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
-                    r[12..13].copy_from_slice(&self.remote_partition_delete_state.to_be_bytes());
-                }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            }
+            })
         }
     }
 
@@ -554,6 +587,7 @@ pub mod owned {
     }
 
     impl Default for TopicIdPartitionEntry {
+        #[inline]
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
@@ -565,13 +599,16 @@ pub mod owned {
     }
 
     impl From<&super::TopicIdPartitionEntry<'_>> for TopicIdPartitionEntry {
+        #[inline]
         fn from(v: &super::TopicIdPartitionEntry<'_>) -> Self {
-            Self {
-                name: v.name.into(),
-                id: v.id,
-                partition: v.partition,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    name: v.name.into(),
+                    id: v.id,
+                    partition: v.partition,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -603,15 +640,18 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            n += rt::write::str_size(&self.name, true, "topic_id_partition.name")?;
-            {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                n += rt::write::str_size(&self.name, true, "topic_id_partition.name")?;
+                {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -635,6 +675,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for RemotePartitionDeleteMetadataRecord {
         type View<'a> = super::RemotePartitionDeleteMetadataRecord<'a>;
+        #[inline]
         fn from_view(v: &super::RemotePartitionDeleteMetadataRecord<'_>) -> Self {
             Self::from(v)
         }

@@ -57,6 +57,7 @@ impl<'a> SubscriptionInfoData<'a> {
 }
 
 impl Default for SubscriptionInfoData<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -64,62 +65,68 @@ impl Default for SubscriptionInfoData<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SubscriptionInfoData<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "SubscriptionInfoData {{ version: {=i32}, latest_supported_version: {=i32}, process_id: {}, prev_tasks: {}, standby_tasks: {}, user_end_point: {=[u8]}, task_offset_sums: {}, unique_field: {=i8}, error_code: {=i32}, client_tags: {}, unknown_tagged_fields: {} }}", self.version, self.latest_supported_version, rt::defmt_fmt::UuidFmt(self.process_id), self.prev_tasks, self.standby_tasks, self.user_end_point, self.task_offset_sums, self.unique_field, self.error_code, self.client_tags, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "SubscriptionInfoData {{ version: {=i32}, latest_supported_version: {=i32}, process_id: {}, prev_tasks: {}, standby_tasks: {}, user_end_point: {=[u8]}, task_offset_sums: {}, unique_field: {=i8}, error_code: {=i32}, client_tags: {}, unknown_tagged_fields: {} }}", self.version, self.latest_supported_version, rt::defmt_fmt::UuidFmt(self.process_id), self.prev_tasks, self.standby_tasks, self.user_end_point, self.task_offset_sums, self.unique_field, self.error_code, self.client_tags, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for SubscriptionInfoData<'_> {}
 
 impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let version = rt::read::i32(c, "version")?;
-        let latest_supported_version = if v >= 3 {
-            rt::read::i32(c, "latest_supported_version")?
-        } else {
-            -1_i32
-        };
-        let process_id = rt::read::uuid(c, "process_id")?;
-        let prev_tasks = if v <= 6 {
-            rt::read::array::<TaskId<'a>>(c, false, v, "prev_tasks")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let standby_tasks = if v <= 6 {
-            rt::read::array::<TaskId<'a>>(c, false, v, "standby_tasks")
-                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?
-        } else {
-            rt::Array::EMPTY
-        };
-        let user_end_point = if v >= 2 {
-            rt::read::bytes(c, false, "user_end_point")?
-        } else {
-            &[] as &[u8]
-        };
-        let task_offset_sums = if v >= 7 {
-            rt::read::array::<TaskOffsetSum<'a>>(c, false, v, "task_offset_sums")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unique_field = if v >= 8 { rt::read::i8(c, "unique_field")? } else { 0_i8 };
-        let error_code = if v >= 9 { rt::read::i32(c, "error_code")? } else { 0_i32 };
-        let client_tags = if v >= 11 {
-            rt::read::array::<ClientTag<'a>>(c, false, v, "client_tags")?
-        } else {
-            rt::Array::EMPTY
-        };
-        Ok(Self {
-            version,
-            latest_supported_version,
-            process_id,
-            prev_tasks,
-            standby_tasks,
-            user_end_point,
-            task_offset_sums,
-            unique_field,
-            error_code,
-            client_tags,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let version = rt::read::i32(c, "version")?;
+            let latest_supported_version = if v >= 3 {
+                rt::read::i32(c, "latest_supported_version")?
+            } else {
+                -1_i32
+            };
+            let process_id = rt::read::uuid(c, "process_id")?;
+            let prev_tasks = if v <= 6 {
+                rt::read::array::<TaskId<'a>>(c, false, v, "prev_tasks")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let standby_tasks = if v <= 6 {
+                rt::read::array::<TaskId<'a>>(c, false, v, "standby_tasks")
+                    .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?
+            } else {
+                rt::Array::EMPTY
+            };
+            let user_end_point = if v >= 2 {
+                rt::read::bytes(c, false, "user_end_point")?
+            } else {
+                &[] as &[u8]
+            };
+            let task_offset_sums = if v >= 7 {
+                rt::read::array::<TaskOffsetSum<'a>>(c, false, v, "task_offset_sums")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unique_field = if v >= 8 { rt::read::i8(c, "unique_field")? } else { 0_i8 };
+            let error_code = if v >= 9 { rt::read::i32(c, "error_code")? } else { 0_i32 };
+            let client_tags = if v >= 11 {
+                rt::read::array::<ClientTag<'a>>(c, false, v, "client_tags")?
+            } else {
+                rt::Array::EMPTY
+            };
+            Ok(Self {
+                version,
+                latest_supported_version,
+                process_id,
+                prev_tasks,
+                standby_tasks,
+                user_end_point,
+                task_offset_sums,
+                unique_field,
+                error_code,
+                client_tags,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 
@@ -183,117 +190,123 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 20;
-        if v >= 3 {
-            n += 4;
-        }
-        if v <= 2 && self.latest_supported_version != -1_i32 {
-            return Err(rt::write::not_in_version("latest_supported_version"));
-        }
-        if v <= 6 {
-            n += rt::write::array_size(&self.prev_tasks, false, v, "prev_tasks")?;
-        }
-        if v >= 7 && !self.prev_tasks.is_empty() {
-            return Err(rt::write::not_in_version("prev_tasks"));
-        }
-        if v <= 6 {
-            n += rt::write::array_size(&self.standby_tasks, false, v, "standby_tasks")
-                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
-        }
-        if v >= 7 && !self.standby_tasks.is_empty() {
-            return Err(rt::write::not_in_version("standby_tasks"));
-        }
-        if v >= 2 {
-            n += rt::write::bytes_size(self.user_end_point, false, "user_end_point")?;
-        }
-        if v <= 1 && !self.user_end_point.is_empty() {
-            return Err(rt::write::not_in_version("user_end_point"));
-        }
-        if v >= 7 {
-            n += rt::write::array_size(&self.task_offset_sums, false, v, "task_offset_sums")?;
-        }
-        if v <= 6 && !self.task_offset_sums.is_empty() {
-            return Err(rt::write::not_in_version("task_offset_sums"));
-        }
-        if v >= 8 {
-            n += 1;
-        }
-        if v <= 7 && self.unique_field != 0_i8 {
-            return Err(rt::write::not_in_version("unique_field"));
-        }
-        if v >= 9 {
-            n += 4;
-        }
-        if v <= 8 && self.error_code != 0_i32 {
-            return Err(rt::write::not_in_version("error_code"));
-        }
-        if v >= 11 {
-            n += rt::write::array_size(&self.client_tags, false, v, "client_tags")?;
-        }
-        if v <= 10 && !self.client_tags.is_empty() {
-            return Err(rt::write::not_in_version("client_tags"));
-        }
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 20;
+            if v >= 3 {
+                n += 4;
+            }
+            if v <= 2 && self.latest_supported_version != -1_i32 {
+                return Err(rt::write::not_in_version("latest_supported_version"));
+            }
+            if v <= 6 {
+                n += rt::write::array_size(&self.prev_tasks, false, v, "prev_tasks")?;
+            }
+            if v >= 7 && !self.prev_tasks.is_empty() {
+                return Err(rt::write::not_in_version("prev_tasks"));
+            }
+            if v <= 6 {
+                n += rt::write::array_size(&self.standby_tasks, false, v, "standby_tasks")
+                    .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+            }
+            if v >= 7 && !self.standby_tasks.is_empty() {
+                return Err(rt::write::not_in_version("standby_tasks"));
+            }
+            if v >= 2 {
+                n += rt::write::bytes_size(self.user_end_point, false, "user_end_point")?;
+            }
+            if v <= 1 && !self.user_end_point.is_empty() {
+                return Err(rt::write::not_in_version("user_end_point"));
+            }
+            if v >= 7 {
+                n += rt::write::array_size(&self.task_offset_sums, false, v, "task_offset_sums")?;
+            }
+            if v <= 6 && !self.task_offset_sums.is_empty() {
+                return Err(rt::write::not_in_version("task_offset_sums"));
+            }
+            if v >= 8 {
+                n += 1;
+            }
+            if v <= 7 && self.unique_field != 0_i8 {
+                return Err(rt::write::not_in_version("unique_field"));
+            }
+            if v >= 9 {
+                n += 4;
+            }
+            if v <= 8 && self.error_code != 0_i32 {
+                return Err(rt::write::not_in_version("error_code"));
+            }
+            if v >= 11 {
+                n += rt::write::array_size(&self.client_tags, false, v, "client_tags")?;
+            }
+            if v <= 10 && !self.client_tags.is_empty() {
+                return Err(rt::write::not_in_version("client_tags"));
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 2 && self.latest_supported_version != -1_i32 {
-            w.fail(rt::write::not_in_version("latest_supported_version"));
-        }
-        if v >= 7 && !self.prev_tasks.is_empty() {
-            w.fail(rt::write::not_in_version("prev_tasks"));
-        }
-        if v >= 7 && !self.standby_tasks.is_empty() {
-            w.fail(rt::write::not_in_version("standby_tasks"));
-        }
-        if v <= 1 && !self.user_end_point.is_empty() {
-            w.fail(rt::write::not_in_version("user_end_point"));
-        }
-        if v <= 6 && !self.task_offset_sums.is_empty() {
-            w.fail(rt::write::not_in_version("task_offset_sums"));
-        }
-        if v <= 7 && self.unique_field != 0_i8 {
-            w.fail(rt::write::not_in_version("unique_field"));
-        }
-        if v <= 8 && self.error_code != 0_i32 {
-            w.fail(rt::write::not_in_version("error_code"));
-        }
-        if v <= 10 && !self.client_tags.is_empty() {
-            w.fail(rt::write::not_in_version("client_tags"));
-        }
-        w.i32(self.version, "version");
-        if v >= 3 {
-            w.i32(self.latest_supported_version, "latest_supported_version");
-        }
-        w.uuid(self.process_id, "process_id");
-        if v <= 6 {
-            w.array(&self.prev_tasks, false, v, "prev_tasks");
-        }
-        if v <= 6 {
-            w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
-                w.array(&self.standby_tasks, false, v, "standby_tasks")
-            });
-        }
-        if v >= 2 {
-            w.bytes(self.user_end_point, false, "user_end_point");
-        }
-        if v >= 7 {
-            w.array(&self.task_offset_sums, false, v, "task_offset_sums");
-        }
-        if v >= 8 {
-            w.i8(self.unique_field, "unique_field");
-        }
-        if v >= 9 {
-            w.i32(self.error_code, "error_code");
-        }
-        if v >= 11 {
-            w.array(&self.client_tags, false, v, "client_tags");
-        }
-        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        rt::outline(move || {
+            if v <= 2 && self.latest_supported_version != -1_i32 {
+                w.fail(rt::write::not_in_version("latest_supported_version"));
+            }
+            if v >= 7 && !self.prev_tasks.is_empty() {
+                w.fail(rt::write::not_in_version("prev_tasks"));
+            }
+            if v >= 7 && !self.standby_tasks.is_empty() {
+                w.fail(rt::write::not_in_version("standby_tasks"));
+            }
+            if v <= 1 && !self.user_end_point.is_empty() {
+                w.fail(rt::write::not_in_version("user_end_point"));
+            }
+            if v <= 6 && !self.task_offset_sums.is_empty() {
+                w.fail(rt::write::not_in_version("task_offset_sums"));
+            }
+            if v <= 7 && self.unique_field != 0_i8 {
+                w.fail(rt::write::not_in_version("unique_field"));
+            }
+            if v <= 8 && self.error_code != 0_i32 {
+                w.fail(rt::write::not_in_version("error_code"));
+            }
+            if v <= 10 && !self.client_tags.is_empty() {
+                w.fail(rt::write::not_in_version("client_tags"));
+            }
+            w.i32(self.version, "version");
+            if v >= 3 {
+                w.i32(self.latest_supported_version, "latest_supported_version");
+            }
+            w.uuid(self.process_id, "process_id");
+            if v <= 6 {
+                w.array(&self.prev_tasks, false, v, "prev_tasks");
+            }
+            if v <= 6 {
+                w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                    w.array(&self.standby_tasks, false, v, "standby_tasks")
+                });
+            }
+            if v >= 2 {
+                w.bytes(self.user_end_point, false, "user_end_point");
+            }
+            if v >= 7 {
+                w.array(&self.task_offset_sums, false, v, "task_offset_sums");
+            }
+            if v >= 8 {
+                w.i8(self.unique_field, "unique_field");
+            }
+            if v >= 9 {
+                w.i32(self.error_code, "error_code");
+            }
+            if v >= 11 {
+                w.array(&self.client_tags, false, v, "client_tags");
+            }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        })
     }
 }
 
@@ -320,6 +333,7 @@ impl<'a> TaskId<'a> {
 }
 
 impl Default for TaskId<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -327,14 +341,17 @@ impl Default for TaskId<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TaskId<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TaskId {{ topic_group_id: {=i32}, partition: {=i32}, unknown_tagged_fields: {} }}",
-            self.topic_group_id,
-            self.partition,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TaskId {{ topic_group_id: {=i32}, partition: {=i32}, unknown_tagged_fields: {} }}",
+                self.topic_group_id,
+                self.partition,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -385,11 +402,14 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v <= 6 {
-            rt::read::skip(c, 8)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v <= 6 {
+                rt::read::skip(c, 8)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -416,40 +436,46 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v <= 6 {
-            n += 4;
-        }
-        if v >= 7 && self.topic_group_id != 0_i32 {
-            return Err(rt::write::not_in_version("prev_tasks[].topic_group_id"));
-        }
-        if v <= 6 {
-            n += 4;
-        }
-        if v >= 7 && self.partition != 0_i32 {
-            return Err(rt::write::not_in_version("prev_tasks[].partition"));
-        }
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("prev_tasks[]._tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v <= 6 {
+                n += 4;
+            }
+            if v >= 7 && self.topic_group_id != 0_i32 {
+                return Err(rt::write::not_in_version("prev_tasks[].topic_group_id"));
+            }
+            if v <= 6 {
+                n += 4;
+            }
+            if v >= 7 && self.partition != 0_i32 {
+                return Err(rt::write::not_in_version("prev_tasks[].partition"));
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("prev_tasks[]._tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 7 && self.topic_group_id != 0_i32 {
-            w.fail(rt::write::not_in_version("prev_tasks[].topic_group_id"));
-        }
-        if v >= 7 && self.partition != 0_i32 {
-            w.fail(rt::write::not_in_version("prev_tasks[].partition"));
-        }
-        if v <= 6 {
-            w.i32(self.topic_group_id, "prev_tasks[].topic_group_id");
-        }
-        if v <= 6 {
-            w.i32(self.partition, "prev_tasks[].partition");
-        }
-        w.no_tags(self.unknown_tagged_fields.len(), "prev_tasks[]._tagged_fields");
+        rt::outline(move || {
+            if v >= 7 && self.topic_group_id != 0_i32 {
+                w.fail(rt::write::not_in_version("prev_tasks[].topic_group_id"));
+            }
+            if v >= 7 && self.partition != 0_i32 {
+                w.fail(rt::write::not_in_version("prev_tasks[].partition"));
+            }
+            if v <= 6 {
+                w.i32(self.topic_group_id, "prev_tasks[].topic_group_id");
+            }
+            if v <= 6 {
+                w.i32(self.partition, "prev_tasks[].partition");
+            }
+            w.no_tags(self.unknown_tagged_fields.len(), "prev_tasks[]._tagged_fields");
+        })
     }
 }
 
@@ -485,6 +511,7 @@ impl<'a> TaskOffsetSum<'a> {
 }
 
 impl Default for TaskOffsetSum<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -492,8 +519,11 @@ impl Default for TaskOffsetSum<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TaskOffsetSum<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "TaskOffsetSum {{ topic_group_id: {=i32}, partition: {=i32}, offset_sum: {=i64}, named_topology: {}, partition_to_offset_sum: {}, unknown_tagged_fields: {} }}", self.topic_group_id, self.partition, self.offset_sum, rt::defmt_fmt::OptStr(self.named_topology), self.partition_to_offset_sum, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "TaskOffsetSum {{ topic_group_id: {=i32}, partition: {=i32}, offset_sum: {=i64}, named_topology: {}, partition_to_offset_sum: {}, unknown_tagged_fields: {} }}", self.topic_group_id, self.partition, self.offset_sum, rt::defmt_fmt::OptStr(self.named_topology), self.partition_to_offset_sum, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -577,20 +607,23 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 7 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 10 {
-            rt::read::skip(c, 12)?;
-        }
-        if v >= 10 {
-            rt::read::skip_str(c, false)?;
-        }
-        if (7..=9).contains(&v) {
-            rt::read::skip_array::<PartitionToOffsetSum<'a>>(c, false, v)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 7 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 10 {
+                rt::read::skip(c, 12)?;
+            }
+            if v >= 10 {
+                rt::read::skip_str(c, false)?;
+            }
+            if (7..=9).contains(&v) {
+                rt::read::skip_array::<PartitionToOffsetSum<'a>>(c, false, v)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -640,86 +673,92 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 7 {
-            n += 4;
-        }
-        if v <= 6 && self.topic_group_id != 0_i32 {
-            return Err(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
-        }
-        if v >= 10 {
-            n += 4;
-        }
-        if v <= 9 && self.partition != 0_i32 {
-            return Err(rt::write::not_in_version("task_offset_sums[].partition"));
-        }
-        if v >= 10 {
-            n += 8;
-        }
-        if v <= 9 && self.offset_sum != 0_i64 {
-            return Err(rt::write::not_in_version("task_offset_sums[].offset_sum"));
-        }
-        if v >= 10 {
-            n += rt::write::opt_str_size(self.named_topology, false, v >= 10, "task_offset_sums[].named_topology")?;
-        }
-        if v <= 9 && self.named_topology != Some("") {
-            return Err(rt::write::not_in_version("task_offset_sums[].named_topology"));
-        }
-        if (7..=9).contains(&v) {
-            n += rt::write::array_size(
-                &self.partition_to_offset_sum,
-                false,
-                v,
-                "task_offset_sums[].partition_to_offset_sum",
-            )?;
-        }
-        if (v <= 6 || v >= 10) && !self.partition_to_offset_sum.is_empty() {
-            return Err(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
-        }
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("task_offset_sums[]._tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 7 {
+                n += 4;
+            }
+            if v <= 6 && self.topic_group_id != 0_i32 {
+                return Err(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
+            }
+            if v >= 10 {
+                n += 4;
+            }
+            if v <= 9 && self.partition != 0_i32 {
+                return Err(rt::write::not_in_version("task_offset_sums[].partition"));
+            }
+            if v >= 10 {
+                n += 8;
+            }
+            if v <= 9 && self.offset_sum != 0_i64 {
+                return Err(rt::write::not_in_version("task_offset_sums[].offset_sum"));
+            }
+            if v >= 10 {
+                n += rt::write::opt_str_size(self.named_topology, false, v >= 10, "task_offset_sums[].named_topology")?;
+            }
+            if v <= 9 && self.named_topology != Some("") {
+                return Err(rt::write::not_in_version("task_offset_sums[].named_topology"));
+            }
+            if (7..=9).contains(&v) {
+                n += rt::write::array_size(
+                    &self.partition_to_offset_sum,
+                    false,
+                    v,
+                    "task_offset_sums[].partition_to_offset_sum",
+                )?;
+            }
+            if (v <= 6 || v >= 10) && !self.partition_to_offset_sum.is_empty() {
+                return Err(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("task_offset_sums[]._tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 6 && self.topic_group_id != 0_i32 {
-            w.fail(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
-        }
-        if v <= 9 && self.partition != 0_i32 {
-            w.fail(rt::write::not_in_version("task_offset_sums[].partition"));
-        }
-        if v <= 9 && self.offset_sum != 0_i64 {
-            w.fail(rt::write::not_in_version("task_offset_sums[].offset_sum"));
-        }
-        if v <= 9 && self.named_topology != Some("") {
-            w.fail(rt::write::not_in_version("task_offset_sums[].named_topology"));
-        }
-        if (v <= 6 || v >= 10) && !self.partition_to_offset_sum.is_empty() {
-            w.fail(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
-        }
-        if v >= 7 {
-            w.i32(self.topic_group_id, "task_offset_sums[].topic_group_id");
-        }
-        if v >= 10 {
-            w.i32(self.partition, "task_offset_sums[].partition");
-        }
-        if v >= 10 {
-            w.i64(self.offset_sum, "task_offset_sums[].offset_sum");
-        }
-        if v >= 10 {
-            w.opt_str(self.named_topology, false, v >= 10, "task_offset_sums[].named_topology");
-        }
-        if (7..=9).contains(&v) {
-            w.array(
-                &self.partition_to_offset_sum,
-                false,
-                v,
-                "task_offset_sums[].partition_to_offset_sum",
-            );
-        }
-        w.no_tags(self.unknown_tagged_fields.len(), "task_offset_sums[]._tagged_fields");
+        rt::outline(move || {
+            if v <= 6 && self.topic_group_id != 0_i32 {
+                w.fail(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
+            }
+            if v <= 9 && self.partition != 0_i32 {
+                w.fail(rt::write::not_in_version("task_offset_sums[].partition"));
+            }
+            if v <= 9 && self.offset_sum != 0_i64 {
+                w.fail(rt::write::not_in_version("task_offset_sums[].offset_sum"));
+            }
+            if v <= 9 && self.named_topology != Some("") {
+                w.fail(rt::write::not_in_version("task_offset_sums[].named_topology"));
+            }
+            if (v <= 6 || v >= 10) && !self.partition_to_offset_sum.is_empty() {
+                w.fail(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
+            }
+            if v >= 7 {
+                w.i32(self.topic_group_id, "task_offset_sums[].topic_group_id");
+            }
+            if v >= 10 {
+                w.i32(self.partition, "task_offset_sums[].partition");
+            }
+            if v >= 10 {
+                w.i64(self.offset_sum, "task_offset_sums[].offset_sum");
+            }
+            if v >= 10 {
+                w.opt_str(self.named_topology, false, v >= 10, "task_offset_sums[].named_topology");
+            }
+            if (7..=9).contains(&v) {
+                w.array(
+                    &self.partition_to_offset_sum,
+                    false,
+                    v,
+                    "task_offset_sums[].partition_to_offset_sum",
+                );
+            }
+            w.no_tags(self.unknown_tagged_fields.len(), "task_offset_sums[]._tagged_fields");
+        })
     }
 }
 
@@ -746,6 +785,7 @@ impl<'a> ClientTag<'a> {
 }
 
 impl Default for ClientTag<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -753,14 +793,17 @@ impl Default for ClientTag<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for ClientTag<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "ClientTag {{ key: {=[u8]}, value: {=[u8]}, unknown_tagged_fields: {} }}",
-            self.key,
-            self.value,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "ClientTag {{ key: {=[u8]}, value: {=[u8]}, unknown_tagged_fields: {} }}",
+                self.key,
+                self.value,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -800,14 +843,17 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 11 {
-            rt::read::skip_bytes(c, false)?;
-        }
-        if v >= 11 {
-            rt::read::skip_bytes(c, false)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 11 {
+                rt::read::skip_bytes(c, false)?;
+            }
+            if v >= 11 {
+                rt::read::skip_bytes(c, false)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -834,40 +880,46 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 11 {
-            n += rt::write::bytes_size(self.key, false, "client_tags[].key")?;
-        }
-        if v <= 10 && !self.key.is_empty() {
-            return Err(rt::write::not_in_version("client_tags[].key"));
-        }
-        if v >= 11 {
-            n += rt::write::bytes_size(self.value, false, "client_tags[].value")?;
-        }
-        if v <= 10 && !self.value.is_empty() {
-            return Err(rt::write::not_in_version("client_tags[].value"));
-        }
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("client_tags[]._tagged_fields"));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 11 {
+                n += rt::write::bytes_size(self.key, false, "client_tags[].key")?;
+            }
+            if v <= 10 && !self.key.is_empty() {
+                return Err(rt::write::not_in_version("client_tags[].key"));
+            }
+            if v >= 11 {
+                n += rt::write::bytes_size(self.value, false, "client_tags[].value")?;
+            }
+            if v <= 10 && !self.value.is_empty() {
+                return Err(rt::write::not_in_version("client_tags[].value"));
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("client_tags[]._tagged_fields"));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 10 && !self.key.is_empty() {
-            w.fail(rt::write::not_in_version("client_tags[].key"));
-        }
-        if v <= 10 && !self.value.is_empty() {
-            w.fail(rt::write::not_in_version("client_tags[].value"));
-        }
-        if v >= 11 {
-            w.bytes(self.key, false, "client_tags[].key");
-        }
-        if v >= 11 {
-            w.bytes(self.value, false, "client_tags[].value");
-        }
-        w.no_tags(self.unknown_tagged_fields.len(), "client_tags[]._tagged_fields");
+        rt::outline(move || {
+            if v <= 10 && !self.key.is_empty() {
+                w.fail(rt::write::not_in_version("client_tags[].key"));
+            }
+            if v <= 10 && !self.value.is_empty() {
+                w.fail(rt::write::not_in_version("client_tags[].value"));
+            }
+            if v >= 11 {
+                w.bytes(self.key, false, "client_tags[].key");
+            }
+            if v >= 11 {
+                w.bytes(self.value, false, "client_tags[].value");
+            }
+            w.no_tags(self.unknown_tagged_fields.len(), "client_tags[]._tagged_fields");
+        })
     }
 }
 
@@ -894,6 +946,7 @@ impl<'a> PartitionToOffsetSum<'a> {
 }
 
 impl Default for PartitionToOffsetSum<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -901,14 +954,17 @@ impl Default for PartitionToOffsetSum<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for PartitionToOffsetSum<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "PartitionToOffsetSum {{ partition: {=i32}, offset_sum: {=i64}, unknown_tagged_fields: {} }}",
-            self.partition,
-            self.offset_sum,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "PartitionToOffsetSum {{ partition: {=i32}, offset_sum: {=i64}, unknown_tagged_fields: {} }}",
+                self.partition,
+                self.offset_sum,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -965,11 +1021,14 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if (7..=9).contains(&v) {
-            rt::read::skip(c, 12)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if (7..=9).contains(&v) {
+                rt::read::skip(c, 12)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -996,56 +1055,62 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if (7..=9).contains(&v) {
-            n += 4;
-        }
-        if (v <= 6 || v >= 10) && self.partition != 0_i32 {
-            return Err(rt::write::not_in_version(
-                "task_offset_sums[].partition_to_offset_sum[].partition",
-            ));
-        }
-        if (7..=9).contains(&v) {
-            n += 8;
-        }
-        if (v <= 6 || v >= 10) && self.offset_sum != 0_i64 {
-            return Err(rt::write::not_in_version(
-                "task_offset_sums[].partition_to_offset_sum[].offset_sum",
-            ));
-        }
-        if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "task_offset_sums[].partition_to_offset_sum[]._tagged_fields",
-            ));
-        }
-        Ok(n)
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if (7..=9).contains(&v) {
+                n += 4;
+            }
+            if (v <= 6 || v >= 10) && self.partition != 0_i32 {
+                return Err(rt::write::not_in_version(
+                    "task_offset_sums[].partition_to_offset_sum[].partition",
+                ));
+            }
+            if (7..=9).contains(&v) {
+                n += 8;
+            }
+            if (v <= 6 || v >= 10) && self.offset_sum != 0_i64 {
+                return Err(rt::write::not_in_version(
+                    "task_offset_sums[].partition_to_offset_sum[].offset_sum",
+                ));
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "task_offset_sums[].partition_to_offset_sum[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if (v <= 6 || v >= 10) && self.partition != 0_i32 {
-            w.fail(rt::write::not_in_version(
-                "task_offset_sums[].partition_to_offset_sum[].partition",
-            ));
-        }
-        if (v <= 6 || v >= 10) && self.offset_sum != 0_i64 {
-            w.fail(rt::write::not_in_version(
-                "task_offset_sums[].partition_to_offset_sum[].offset_sum",
-            ));
-        }
-        if (7..=9).contains(&v) {
-            w.i32(self.partition, "task_offset_sums[].partition_to_offset_sum[].partition");
-        }
-        if (7..=9).contains(&v) {
-            w.i64(
-                self.offset_sum,
-                "task_offset_sums[].partition_to_offset_sum[].offset_sum",
+        rt::outline(move || {
+            if (v <= 6 || v >= 10) && self.partition != 0_i32 {
+                w.fail(rt::write::not_in_version(
+                    "task_offset_sums[].partition_to_offset_sum[].partition",
+                ));
+            }
+            if (v <= 6 || v >= 10) && self.offset_sum != 0_i64 {
+                w.fail(rt::write::not_in_version(
+                    "task_offset_sums[].partition_to_offset_sum[].offset_sum",
+                ));
+            }
+            if (7..=9).contains(&v) {
+                w.i32(self.partition, "task_offset_sums[].partition_to_offset_sum[].partition");
+            }
+            if (7..=9).contains(&v) {
+                w.i64(
+                    self.offset_sum,
+                    "task_offset_sums[].partition_to_offset_sum[].offset_sum",
+                );
+            }
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "task_offset_sums[].partition_to_offset_sum[]._tagged_fields",
             );
-        }
-        w.no_tags(
-            self.unknown_tagged_fields.len(),
-            "task_offset_sums[].partition_to_offset_sum[]._tagged_fields",
-        );
+        })
     }
 }
 
@@ -1586,6 +1651,7 @@ pub mod owned {
     }
 
     impl Default for SubscriptionInfoData {
+        #[inline]
         fn default() -> Self {
             Self {
                 version: 0_i32,
@@ -1604,188 +1670,200 @@ pub mod owned {
     }
 
     impl From<&super::SubscriptionInfoData<'_>> for SubscriptionInfoData {
+        #[inline]
         fn from(v: &super::SubscriptionInfoData<'_>) -> Self {
-            Self {
-                version: v.version,
-                latest_supported_version: v.latest_supported_version,
-                process_id: v.process_id,
-                prev_tasks: v.prev_tasks.iter().map(|e| (&e).into()).collect(),
-                standby_tasks: v.standby_tasks.iter().map(|e| (&e).into()).collect(),
-                user_end_point: v.user_end_point.to_vec(),
-                task_offset_sums: v.task_offset_sums.iter().map(|e| (&e).into()).collect(),
-                unique_field: v.unique_field,
-                error_code: v.error_code,
-                client_tags: v.client_tags.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    version: v.version,
+                    latest_supported_version: v.latest_supported_version,
+                    process_id: v.process_id,
+                    prev_tasks: v.prev_tasks.iter().map(|e| (&e).into()).collect(),
+                    standby_tasks: v.standby_tasks.iter().map(|e| (&e).into()).collect(),
+                    user_end_point: v.user_end_point.to_vec(),
+                    task_offset_sums: v.task_offset_sums.iter().map(|e| (&e).into()).collect(),
+                    unique_field: v.unique_field,
+                    error_code: v.error_code,
+                    client_tags: v.client_tags.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for SubscriptionInfoData {}
 
     impl rt::OwnedStruct for SubscriptionInfoData {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let version = rt::read::i32(c, "version")?;
-            let latest_supported_version = if v >= 3 {
-                rt::read::i32(c, "latest_supported_version")?
-            } else {
-                -1_i32
-            };
-            let process_id = rt::read::uuid(c, "process_id")?;
-            let prev_tasks = if v <= 6 {
-                rt::owned::read_array::<TaskId, _>(c, false, v, "prev_tasks")?
-            } else {
-                rt::SmallVec::new()
-            };
-            let standby_tasks = if v <= 6 {
-                rt::owned::read_array::<TaskId, _>(c, false, v, "standby_tasks")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?
-            } else {
-                rt::SmallVec::new()
-            };
-            let user_end_point = if v >= 2 {
-                rt::read::bytes(c, false, "user_end_point")?.to_vec()
-            } else {
-                Vec::new()
-            };
-            let task_offset_sums = if v >= 7 {
-                rt::owned::read_array::<TaskOffsetSum, _>(c, false, v, "task_offset_sums")?
-            } else {
-                Vec::new()
-            };
-            let unique_field = if v >= 8 { rt::read::i8(c, "unique_field")? } else { 0_i8 };
-            let error_code = if v >= 9 { rt::read::i32(c, "error_code")? } else { 0_i32 };
-            let client_tags = if v >= 11 {
-                rt::owned::read_array::<ClientTag, _>(c, false, v, "client_tags")?
-            } else {
-                Vec::new()
-            };
-            Ok(Self {
-                version,
-                latest_supported_version,
-                process_id,
-                prev_tasks,
-                standby_tasks,
-                user_end_point,
-                task_offset_sums,
-                unique_field,
-                error_code,
-                client_tags,
-                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let version = rt::read::i32(c, "version")?;
+                let latest_supported_version = if v >= 3 {
+                    rt::read::i32(c, "latest_supported_version")?
+                } else {
+                    -1_i32
+                };
+                let process_id = rt::read::uuid(c, "process_id")?;
+                let prev_tasks = if v <= 6 {
+                    rt::owned::read_array::<TaskId, _>(c, false, v, "prev_tasks")?
+                } else {
+                    rt::SmallVec::new()
+                };
+                let standby_tasks = if v <= 6 {
+                    rt::owned::read_array::<TaskId, _>(c, false, v, "standby_tasks")
+                        .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?
+                } else {
+                    rt::SmallVec::new()
+                };
+                let user_end_point = if v >= 2 {
+                    rt::read::bytes(c, false, "user_end_point")?.to_vec()
+                } else {
+                    Vec::new()
+                };
+                let task_offset_sums = if v >= 7 {
+                    rt::owned::read_array::<TaskOffsetSum, _>(c, false, v, "task_offset_sums")?
+                } else {
+                    Vec::new()
+                };
+                let unique_field = if v >= 8 { rt::read::i8(c, "unique_field")? } else { 0_i8 };
+                let error_code = if v >= 9 { rt::read::i32(c, "error_code")? } else { 0_i32 };
+                let client_tags = if v >= 11 {
+                    rt::owned::read_array::<ClientTag, _>(c, false, v, "client_tags")?
+                } else {
+                    Vec::new()
+                };
+                Ok(Self {
+                    version,
+                    latest_supported_version,
+                    process_id,
+                    prev_tasks,
+                    standby_tasks,
+                    user_end_point,
+                    task_offset_sums,
+                    unique_field,
+                    error_code,
+                    client_tags,
+                    unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 20;
-            if v >= 3 {
-                n += 4;
-            }
-            if v <= 2 && self.latest_supported_version != -1_i32 {
-                return Err(rt::write::not_in_version("latest_supported_version"));
-            }
-            if v <= 6 {
-                n += rt::owned::vec_size(&self.prev_tasks, false, v, "prev_tasks")?;
-            }
-            if v >= 7 && !self.prev_tasks.is_empty() {
-                return Err(rt::write::not_in_version("prev_tasks"));
-            }
-            if v <= 6 {
-                n += rt::owned::vec_size(&self.standby_tasks, false, v, "standby_tasks")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
-            }
-            if v >= 7 && !self.standby_tasks.is_empty() {
-                return Err(rt::write::not_in_version("standby_tasks"));
-            }
-            if v >= 2 {
-                n += rt::write::bytes_size(&self.user_end_point, false, "user_end_point")?;
-            }
-            if v <= 1 && !self.user_end_point.is_empty() {
-                return Err(rt::write::not_in_version("user_end_point"));
-            }
-            if v >= 7 {
-                n += rt::owned::vec_size(&self.task_offset_sums, false, v, "task_offset_sums")?;
-            }
-            if v <= 6 && !self.task_offset_sums.is_empty() {
-                return Err(rt::write::not_in_version("task_offset_sums"));
-            }
-            if v >= 8 {
-                n += 1;
-            }
-            if v <= 7 && self.unique_field != 0_i8 {
-                return Err(rt::write::not_in_version("unique_field"));
-            }
-            if v >= 9 {
-                n += 4;
-            }
-            if v <= 8 && self.error_code != 0_i32 {
-                return Err(rt::write::not_in_version("error_code"));
-            }
-            if v >= 11 {
-                n += rt::owned::vec_size(&self.client_tags, false, v, "client_tags")?;
-            }
-            if v <= 10 && !self.client_tags.is_empty() {
-                return Err(rt::write::not_in_version("client_tags"));
-            }
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 20;
+                if v >= 3 {
+                    n += 4;
+                }
+                if v <= 2 && self.latest_supported_version != -1_i32 {
+                    return Err(rt::write::not_in_version("latest_supported_version"));
+                }
+                if v <= 6 {
+                    n += rt::owned::vec_size(&self.prev_tasks, false, v, "prev_tasks")?;
+                }
+                if v >= 7 && !self.prev_tasks.is_empty() {
+                    return Err(rt::write::not_in_version("prev_tasks"));
+                }
+                if v <= 6 {
+                    n += rt::owned::vec_size(&self.standby_tasks, false, v, "standby_tasks")
+                        .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+                }
+                if v >= 7 && !self.standby_tasks.is_empty() {
+                    return Err(rt::write::not_in_version("standby_tasks"));
+                }
+                if v >= 2 {
+                    n += rt::write::bytes_size(&self.user_end_point, false, "user_end_point")?;
+                }
+                if v <= 1 && !self.user_end_point.is_empty() {
+                    return Err(rt::write::not_in_version("user_end_point"));
+                }
+                if v >= 7 {
+                    n += rt::owned::vec_size(&self.task_offset_sums, false, v, "task_offset_sums")?;
+                }
+                if v <= 6 && !self.task_offset_sums.is_empty() {
+                    return Err(rt::write::not_in_version("task_offset_sums"));
+                }
+                if v >= 8 {
+                    n += 1;
+                }
+                if v <= 7 && self.unique_field != 0_i8 {
+                    return Err(rt::write::not_in_version("unique_field"));
+                }
+                if v >= 9 {
+                    n += 4;
+                }
+                if v <= 8 && self.error_code != 0_i32 {
+                    return Err(rt::write::not_in_version("error_code"));
+                }
+                if v >= 11 {
+                    n += rt::owned::vec_size(&self.client_tags, false, v, "client_tags")?;
+                }
+                if v <= 10 && !self.client_tags.is_empty() {
+                    return Err(rt::write::not_in_version("client_tags"));
+                }
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 2 && self.latest_supported_version != -1_i32 {
-                w.fail(rt::write::not_in_version("latest_supported_version"));
-            }
-            if v >= 7 && !self.prev_tasks.is_empty() {
-                w.fail(rt::write::not_in_version("prev_tasks"));
-            }
-            if v >= 7 && !self.standby_tasks.is_empty() {
-                w.fail(rt::write::not_in_version("standby_tasks"));
-            }
-            if v <= 1 && !self.user_end_point.is_empty() {
-                w.fail(rt::write::not_in_version("user_end_point"));
-            }
-            if v <= 6 && !self.task_offset_sums.is_empty() {
-                w.fail(rt::write::not_in_version("task_offset_sums"));
-            }
-            if v <= 7 && self.unique_field != 0_i8 {
-                w.fail(rt::write::not_in_version("unique_field"));
-            }
-            if v <= 8 && self.error_code != 0_i32 {
-                w.fail(rt::write::not_in_version("error_code"));
-            }
-            if v <= 10 && !self.client_tags.is_empty() {
-                w.fail(rt::write::not_in_version("client_tags"));
-            }
-            w.i32(self.version, "version");
-            if v >= 3 {
-                w.i32(self.latest_supported_version, "latest_supported_version");
-            }
-            w.uuid(self.process_id, "process_id");
-            if v <= 6 {
-                rt::owned::write_vec(w, &self.prev_tasks, false, v, "prev_tasks");
-            }
-            if v <= 6 {
-                w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
-                    rt::owned::write_vec(w, &self.standby_tasks, false, v, "standby_tasks")
-                });
-            }
-            if v >= 2 {
-                w.bytes(&self.user_end_point, false, "user_end_point");
-            }
-            if v >= 7 {
-                rt::owned::write_vec(w, &self.task_offset_sums, false, v, "task_offset_sums");
-            }
-            if v >= 8 {
-                w.i8(self.unique_field, "unique_field");
-            }
-            if v >= 9 {
-                w.i32(self.error_code, "error_code");
-            }
-            if v >= 11 {
-                rt::owned::write_vec(w, &self.client_tags, false, v, "client_tags");
-            }
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            rt::outline(move || {
+                if v <= 2 && self.latest_supported_version != -1_i32 {
+                    w.fail(rt::write::not_in_version("latest_supported_version"));
+                }
+                if v >= 7 && !self.prev_tasks.is_empty() {
+                    w.fail(rt::write::not_in_version("prev_tasks"));
+                }
+                if v >= 7 && !self.standby_tasks.is_empty() {
+                    w.fail(rt::write::not_in_version("standby_tasks"));
+                }
+                if v <= 1 && !self.user_end_point.is_empty() {
+                    w.fail(rt::write::not_in_version("user_end_point"));
+                }
+                if v <= 6 && !self.task_offset_sums.is_empty() {
+                    w.fail(rt::write::not_in_version("task_offset_sums"));
+                }
+                if v <= 7 && self.unique_field != 0_i8 {
+                    w.fail(rt::write::not_in_version("unique_field"));
+                }
+                if v <= 8 && self.error_code != 0_i32 {
+                    w.fail(rt::write::not_in_version("error_code"));
+                }
+                if v <= 10 && !self.client_tags.is_empty() {
+                    w.fail(rt::write::not_in_version("client_tags"));
+                }
+                w.i32(self.version, "version");
+                if v >= 3 {
+                    w.i32(self.latest_supported_version, "latest_supported_version");
+                }
+                w.uuid(self.process_id, "process_id");
+                if v <= 6 {
+                    rt::owned::write_vec(w, &self.prev_tasks, false, v, "prev_tasks");
+                }
+                if v <= 6 {
+                    w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                        rt::owned::write_vec(w, &self.standby_tasks, false, v, "standby_tasks")
+                    });
+                }
+                if v >= 2 {
+                    w.bytes(&self.user_end_point, false, "user_end_point");
+                }
+                if v >= 7 {
+                    rt::owned::write_vec(w, &self.task_offset_sums, false, v, "task_offset_sums");
+                }
+                if v >= 8 {
+                    w.i8(self.unique_field, "unique_field");
+                }
+                if v >= 9 {
+                    w.i32(self.error_code, "error_code");
+                }
+                if v >= 11 {
+                    rt::owned::write_vec(w, &self.client_tags, false, v, "client_tags");
+                }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            })
         }
     }
 
@@ -1801,6 +1879,7 @@ pub mod owned {
     }
 
     impl Default for TaskId {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_group_id: 0_i32,
@@ -1811,12 +1890,15 @@ pub mod owned {
     }
 
     impl From<&super::TaskId<'_>> for TaskId {
+        #[inline]
         fn from(v: &super::TaskId<'_>) -> Self {
-            Self {
-                topic_group_id: v.topic_group_id,
-                partition: v.partition,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_group_id: v.topic_group_id,
+                    partition: v.partition,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1851,24 +1933,27 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v <= 6 {
-                n += 4;
-            }
-            if v >= 7 && self.topic_group_id != 0_i32 {
-                return Err(rt::write::not_in_version("prev_tasks[].topic_group_id"));
-            }
-            if v <= 6 {
-                n += 4;
-            }
-            if v >= 7 && self.partition != 0_i32 {
-                return Err(rt::write::not_in_version("prev_tasks[].partition"));
-            }
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("prev_tasks[]._tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v <= 6 {
+                    n += 4;
+                }
+                if v >= 7 && self.topic_group_id != 0_i32 {
+                    return Err(rt::write::not_in_version("prev_tasks[].topic_group_id"));
+                }
+                if v <= 6 {
+                    n += 4;
+                }
+                if v >= 7 && self.partition != 0_i32 {
+                    return Err(rt::write::not_in_version("prev_tasks[].partition"));
+                }
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("prev_tasks[]._tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1907,6 +1992,7 @@ pub mod owned {
     }
 
     impl Default for TaskOffsetSum {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic_group_id: 0_i32,
@@ -1920,15 +2006,18 @@ pub mod owned {
     }
 
     impl From<&super::TaskOffsetSum<'_>> for TaskOffsetSum {
+        #[inline]
         fn from(v: &super::TaskOffsetSum<'_>) -> Self {
-            Self {
-                topic_group_id: v.topic_group_id,
-                partition: v.partition,
-                offset_sum: v.offset_sum,
-                named_topology: v.named_topology.map(rt::CompactString::from),
-                partition_to_offset_sum: v.partition_to_offset_sum.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic_group_id: v.topic_group_id,
+                    partition: v.partition,
+                    offset_sum: v.offset_sum,
+                    named_topology: v.named_topology.map(rt::CompactString::from),
+                    partition_to_offset_sum: v.partition_to_offset_sum.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1986,52 +2075,55 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 7 {
-                n += 4;
-            }
-            if v <= 6 && self.topic_group_id != 0_i32 {
-                return Err(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
-            }
-            if v >= 10 {
-                n += 4;
-            }
-            if v <= 9 && self.partition != 0_i32 {
-                return Err(rt::write::not_in_version("task_offset_sums[].partition"));
-            }
-            if v >= 10 {
-                n += 8;
-            }
-            if v <= 9 && self.offset_sum != 0_i64 {
-                return Err(rt::write::not_in_version("task_offset_sums[].offset_sum"));
-            }
-            if v >= 10 {
-                n += rt::write::opt_str_size(
-                    self.named_topology.as_deref(),
-                    false,
-                    v >= 10,
-                    "task_offset_sums[].named_topology",
-                )?;
-            }
-            if v <= 9 && self.named_topology.as_deref() != Some("") {
-                return Err(rt::write::not_in_version("task_offset_sums[].named_topology"));
-            }
-            if (7..=9).contains(&v) {
-                n += rt::owned::vec_size(
-                    &self.partition_to_offset_sum,
-                    false,
-                    v,
-                    "task_offset_sums[].partition_to_offset_sum",
-                )?;
-            }
-            if (v <= 6 || v >= 10) && !self.partition_to_offset_sum.is_empty() {
-                return Err(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
-            }
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("task_offset_sums[]._tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 7 {
+                    n += 4;
+                }
+                if v <= 6 && self.topic_group_id != 0_i32 {
+                    return Err(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
+                }
+                if v >= 10 {
+                    n += 4;
+                }
+                if v <= 9 && self.partition != 0_i32 {
+                    return Err(rt::write::not_in_version("task_offset_sums[].partition"));
+                }
+                if v >= 10 {
+                    n += 8;
+                }
+                if v <= 9 && self.offset_sum != 0_i64 {
+                    return Err(rt::write::not_in_version("task_offset_sums[].offset_sum"));
+                }
+                if v >= 10 {
+                    n += rt::write::opt_str_size(
+                        self.named_topology.as_deref(),
+                        false,
+                        v >= 10,
+                        "task_offset_sums[].named_topology",
+                    )?;
+                }
+                if v <= 9 && self.named_topology.as_deref() != Some("") {
+                    return Err(rt::write::not_in_version("task_offset_sums[].named_topology"));
+                }
+                if (7..=9).contains(&v) {
+                    n += rt::owned::vec_size(
+                        &self.partition_to_offset_sum,
+                        false,
+                        v,
+                        "task_offset_sums[].partition_to_offset_sum",
+                    )?;
+                }
+                if (v <= 6 || v >= 10) && !self.partition_to_offset_sum.is_empty() {
+                    return Err(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
+                }
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("task_offset_sums[]._tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2093,6 +2185,7 @@ pub mod owned {
     }
 
     impl Default for ClientTag {
+        #[inline]
         fn default() -> Self {
             Self {
                 key: Vec::new(),
@@ -2103,12 +2196,15 @@ pub mod owned {
     }
 
     impl From<&super::ClientTag<'_>> for ClientTag {
+        #[inline]
         fn from(v: &super::ClientTag<'_>) -> Self {
-            Self {
-                key: v.key.to_vec(),
-                value: v.value.to_vec(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    key: v.key.to_vec(),
+                    value: v.value.to_vec(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2136,24 +2232,27 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 11 {
-                n += rt::write::bytes_size(&self.key, false, "client_tags[].key")?;
-            }
-            if v <= 10 && !self.key.is_empty() {
-                return Err(rt::write::not_in_version("client_tags[].key"));
-            }
-            if v >= 11 {
-                n += rt::write::bytes_size(&self.value, false, "client_tags[].value")?;
-            }
-            if v <= 10 && !self.value.is_empty() {
-                return Err(rt::write::not_in_version("client_tags[].value"));
-            }
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("client_tags[]._tagged_fields"));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 11 {
+                    n += rt::write::bytes_size(&self.key, false, "client_tags[].key")?;
+                }
+                if v <= 10 && !self.key.is_empty() {
+                    return Err(rt::write::not_in_version("client_tags[].key"));
+                }
+                if v >= 11 {
+                    n += rt::write::bytes_size(&self.value, false, "client_tags[].value")?;
+                }
+                if v <= 10 && !self.value.is_empty() {
+                    return Err(rt::write::not_in_version("client_tags[].value"));
+                }
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("client_tags[]._tagged_fields"));
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2186,6 +2285,7 @@ pub mod owned {
     }
 
     impl Default for PartitionToOffsetSum {
+        #[inline]
         fn default() -> Self {
             Self {
                 partition: 0_i32,
@@ -2196,12 +2296,15 @@ pub mod owned {
     }
 
     impl From<&super::PartitionToOffsetSum<'_>> for PartitionToOffsetSum {
+        #[inline]
         fn from(v: &super::PartitionToOffsetSum<'_>) -> Self {
-            Self {
-                partition: v.partition,
-                offset_sum: v.offset_sum,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    partition: v.partition,
+                    offset_sum: v.offset_sum,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2239,30 +2342,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if (7..=9).contains(&v) {
-                n += 4;
-            }
-            if (v <= 6 || v >= 10) && self.partition != 0_i32 {
-                return Err(rt::write::not_in_version(
-                    "task_offset_sums[].partition_to_offset_sum[].partition",
-                ));
-            }
-            if (7..=9).contains(&v) {
-                n += 8;
-            }
-            if (v <= 6 || v >= 10) && self.offset_sum != 0_i64 {
-                return Err(rt::write::not_in_version(
-                    "task_offset_sums[].partition_to_offset_sum[].offset_sum",
-                ));
-            }
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "task_offset_sums[].partition_to_offset_sum[]._tagged_fields",
-                ));
-            }
-            Ok(n)
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if (7..=9).contains(&v) {
+                    n += 4;
+                }
+                if (v <= 6 || v >= 10) && self.partition != 0_i32 {
+                    return Err(rt::write::not_in_version(
+                        "task_offset_sums[].partition_to_offset_sum[].partition",
+                    ));
+                }
+                if (7..=9).contains(&v) {
+                    n += 8;
+                }
+                if (v <= 6 || v >= 10) && self.offset_sum != 0_i64 {
+                    return Err(rt::write::not_in_version(
+                        "task_offset_sums[].partition_to_offset_sum[].offset_sum",
+                    ));
+                }
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "task_offset_sums[].partition_to_offset_sum[]._tagged_fields",
+                    ));
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2292,6 +2398,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for SubscriptionInfoData {
         type View<'a> = super::SubscriptionInfoData<'a>;
+        #[inline]
         fn from_view(v: &super::SubscriptionInfoData<'_>) -> Self {
             Self::from(v)
         }

@@ -99,6 +99,7 @@ impl<'a> AllTypeMessage<'a> {
 }
 
 impl Default for AllTypeMessage<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -106,8 +107,11 @@ impl Default for AllTypeMessage<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for AllTypeMessage<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "AllTypeMessage {{ my_boolean: {=bool}, my_int8: {=i8}, my_int16: {=i16}, my_uint16: {=u16}, my_int32: {=i32}, my_uint32: {=u32}, my_uint64: {=i64}, my_uuid: {}, my_float64: {=f64}, my_string: \"{=str}\", my_nullable_string: {}, my_compact_string: \"{=str}\", my_compact_nullable_string: {}, my_bytes: {=[u8]}, my_nullable_bytes: {}, my_compact_bytes: {=[u8]}, my_compact_nullable_bytes: {}, my_records: {}, my_nullable_records: {}, my_compact_records: {}, my_compact_nullable_records: {}, my_int_array: {}, my_nullable_int_array: {}, my_common_struct: {}, unknown_tagged_fields: {} }}", self.my_boolean, self.my_int8, self.my_int16, self.my_uint16, self.my_int32, self.my_uint32, self.my_uint64, rt::defmt_fmt::UuidFmt(self.my_uuid), self.my_float64, self.my_string, rt::defmt_fmt::OptStr(self.my_nullable_string), self.my_compact_string, rt::defmt_fmt::OptStr(self.my_compact_nullable_string), self.my_bytes, self.my_nullable_bytes, self.my_compact_bytes, self.my_compact_nullable_bytes, self.my_records, self.my_nullable_records, self.my_compact_records, self.my_compact_nullable_records, self.my_int_array, self.my_nullable_int_array, self.my_common_struct, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "AllTypeMessage {{ my_boolean: {=bool}, my_int8: {=i8}, my_int16: {=i16}, my_uint16: {=u16}, my_int32: {=i32}, my_uint32: {=u32}, my_uint64: {=i64}, my_uuid: {}, my_float64: {=f64}, my_string: \"{=str}\", my_nullable_string: {}, my_compact_string: \"{=str}\", my_compact_nullable_string: {}, my_bytes: {=[u8]}, my_nullable_bytes: {}, my_compact_bytes: {=[u8]}, my_compact_nullable_bytes: {}, my_records: {}, my_nullable_records: {}, my_compact_records: {}, my_compact_nullable_records: {}, my_int_array: {}, my_nullable_int_array: {}, my_common_struct: {}, unknown_tagged_fields: {} }}", self.my_boolean, self.my_int8, self.my_int16, self.my_uint16, self.my_int32, self.my_uint32, self.my_uint64, rt::defmt_fmt::UuidFmt(self.my_uuid), self.my_float64, self.my_string, rt::defmt_fmt::OptStr(self.my_nullable_string), self.my_compact_string, rt::defmt_fmt::OptStr(self.my_compact_nullable_string), self.my_bytes, self.my_nullable_bytes, self.my_compact_bytes, self.my_compact_nullable_bytes, self.my_records, self.my_nullable_records, self.my_compact_records, self.my_compact_nullable_records, self.my_int_array, self.my_nullable_int_array, self.my_common_struct, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -336,215 +340,221 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 46;
-        if v <= 0 {
-            n += rt::write::str_size(self.my_string, v >= 1, "my_string")?;
-        }
-        if v >= 1 && self.my_string != "string" {
-            return Err(rt::write::not_in_version("my_string"));
-        }
-        if v <= 0 {
-            n += rt::write::opt_str_size(self.my_nullable_string, v >= 1, v <= 0, "my_nullable_string")?;
-        }
-        if v >= 1 && self.my_nullable_string.is_some() {
-            return Err(rt::write::not_in_version("my_nullable_string"));
-        }
-        if v >= 1 {
-            n += rt::write::str_size(self.my_compact_string, v >= 1, "my_compact_string")?;
-        }
-        if v <= 0 && self.my_compact_string != "compact string" {
-            return Err(rt::write::not_in_version("my_compact_string"));
-        }
-        if v >= 1 {
-            n += rt::write::opt_str_size(
-                self.my_compact_nullable_string,
-                v >= 1,
-                v >= 1,
-                "my_compact_nullable_string",
-            )?;
-        }
-        if v <= 0 && self.my_compact_nullable_string.is_some() {
-            return Err(rt::write::not_in_version("my_compact_nullable_string"));
-        }
-        if v <= 0 {
-            n += rt::write::bytes_size(self.my_bytes, v >= 1, "my_bytes")?;
-        }
-        if v >= 1 && !self.my_bytes.is_empty() {
-            return Err(rt::write::not_in_version("my_bytes"));
-        }
-        if v <= 0 {
-            n += rt::write::opt_bytes_size(self.my_nullable_bytes, v >= 1, v <= 0, "my_nullable_bytes")?;
-        }
-        if v >= 1 && self.my_nullable_bytes.is_some() {
-            return Err(rt::write::not_in_version("my_nullable_bytes"));
-        }
-        if v >= 1 {
-            n += rt::write::bytes_size(self.my_compact_bytes, v >= 1, "my_compact_bytes")?;
-        }
-        if v <= 0 && !self.my_compact_bytes.is_empty() {
-            return Err(rt::write::not_in_version("my_compact_bytes"));
-        }
-        if v >= 1 {
-            n += rt::write::opt_bytes_size(
-                self.my_compact_nullable_bytes,
-                v >= 1,
-                v >= 1,
-                "my_compact_nullable_bytes",
-            )?;
-        }
-        if v <= 0 && self.my_compact_nullable_bytes.is_some() {
-            return Err(rt::write::not_in_version("my_compact_nullable_bytes"));
-        }
-        if v <= 0 {
-            n += rt::write::opt_bytes_size(self.my_records, v >= 1, false, "my_records")?;
-        }
-        if v >= 1 && self.my_records.is_some() {
-            return Err(rt::write::not_in_version("my_records"));
-        }
-        if v <= 0 {
-            n += rt::write::opt_bytes_size(self.my_nullable_records, v >= 1, v <= 0, "my_nullable_records")?;
-        }
-        if v >= 1 && self.my_nullable_records.is_some() {
-            return Err(rt::write::not_in_version("my_nullable_records"));
-        }
-        if v >= 1 {
-            n += rt::write::opt_bytes_size(self.my_compact_records, v >= 1, false, "my_compact_records")?;
-        }
-        if v <= 0 && self.my_compact_records.is_some() {
-            return Err(rt::write::not_in_version("my_compact_records"));
-        }
-        if v >= 1 {
-            n += rt::write::opt_bytes_size(
-                self.my_compact_nullable_records,
-                v >= 1,
-                v >= 1,
-                "my_compact_nullable_records",
-            )?;
-        }
-        if v <= 0 && self.my_compact_nullable_records.is_some() {
-            return Err(rt::write::not_in_version("my_compact_nullable_records"));
-        }
-        n += rt::write::array_size(&self.my_int_array, v >= 1, v, "my_int_array")?;
-        n += rt::write::opt_array_size(&self.my_nullable_int_array, v >= 1, true, v, "my_nullable_int_array")?;
-        n += rt::write::opt_struct_size(&self.my_common_struct, v >= 1, v, "my_common_struct")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 46;
+            if v <= 0 {
+                n += rt::write::str_size(self.my_string, v >= 1, "my_string")?;
             }
-        }
-        Ok(n)
+            if v >= 1 && self.my_string != "string" {
+                return Err(rt::write::not_in_version("my_string"));
+            }
+            if v <= 0 {
+                n += rt::write::opt_str_size(self.my_nullable_string, v >= 1, v <= 0, "my_nullable_string")?;
+            }
+            if v >= 1 && self.my_nullable_string.is_some() {
+                return Err(rt::write::not_in_version("my_nullable_string"));
+            }
+            if v >= 1 {
+                n += rt::write::str_size(self.my_compact_string, v >= 1, "my_compact_string")?;
+            }
+            if v <= 0 && self.my_compact_string != "compact string" {
+                return Err(rt::write::not_in_version("my_compact_string"));
+            }
+            if v >= 1 {
+                n += rt::write::opt_str_size(
+                    self.my_compact_nullable_string,
+                    v >= 1,
+                    v >= 1,
+                    "my_compact_nullable_string",
+                )?;
+            }
+            if v <= 0 && self.my_compact_nullable_string.is_some() {
+                return Err(rt::write::not_in_version("my_compact_nullable_string"));
+            }
+            if v <= 0 {
+                n += rt::write::bytes_size(self.my_bytes, v >= 1, "my_bytes")?;
+            }
+            if v >= 1 && !self.my_bytes.is_empty() {
+                return Err(rt::write::not_in_version("my_bytes"));
+            }
+            if v <= 0 {
+                n += rt::write::opt_bytes_size(self.my_nullable_bytes, v >= 1, v <= 0, "my_nullable_bytes")?;
+            }
+            if v >= 1 && self.my_nullable_bytes.is_some() {
+                return Err(rt::write::not_in_version("my_nullable_bytes"));
+            }
+            if v >= 1 {
+                n += rt::write::bytes_size(self.my_compact_bytes, v >= 1, "my_compact_bytes")?;
+            }
+            if v <= 0 && !self.my_compact_bytes.is_empty() {
+                return Err(rt::write::not_in_version("my_compact_bytes"));
+            }
+            if v >= 1 {
+                n += rt::write::opt_bytes_size(
+                    self.my_compact_nullable_bytes,
+                    v >= 1,
+                    v >= 1,
+                    "my_compact_nullable_bytes",
+                )?;
+            }
+            if v <= 0 && self.my_compact_nullable_bytes.is_some() {
+                return Err(rt::write::not_in_version("my_compact_nullable_bytes"));
+            }
+            if v <= 0 {
+                n += rt::write::opt_bytes_size(self.my_records, v >= 1, false, "my_records")?;
+            }
+            if v >= 1 && self.my_records.is_some() {
+                return Err(rt::write::not_in_version("my_records"));
+            }
+            if v <= 0 {
+                n += rt::write::opt_bytes_size(self.my_nullable_records, v >= 1, v <= 0, "my_nullable_records")?;
+            }
+            if v >= 1 && self.my_nullable_records.is_some() {
+                return Err(rt::write::not_in_version("my_nullable_records"));
+            }
+            if v >= 1 {
+                n += rt::write::opt_bytes_size(self.my_compact_records, v >= 1, false, "my_compact_records")?;
+            }
+            if v <= 0 && self.my_compact_records.is_some() {
+                return Err(rt::write::not_in_version("my_compact_records"));
+            }
+            if v >= 1 {
+                n += rt::write::opt_bytes_size(
+                    self.my_compact_nullable_records,
+                    v >= 1,
+                    v >= 1,
+                    "my_compact_nullable_records",
+                )?;
+            }
+            if v <= 0 && self.my_compact_nullable_records.is_some() {
+                return Err(rt::write::not_in_version("my_compact_nullable_records"));
+            }
+            n += rt::write::array_size(&self.my_int_array, v >= 1, v, "my_int_array")?;
+            n += rt::write::opt_array_size(&self.my_nullable_int_array, v >= 1, true, v, "my_nullable_int_array")?;
+            n += rt::write::opt_struct_size(&self.my_common_struct, v >= 1, v, "my_common_struct")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v >= 1 && self.my_string != "string" {
-            w.fail(rt::write::not_in_version("my_string"));
-        }
-        if v >= 1 && self.my_nullable_string.is_some() {
-            w.fail(rt::write::not_in_version("my_nullable_string"));
-        }
-        if v <= 0 && self.my_compact_string != "compact string" {
-            w.fail(rt::write::not_in_version("my_compact_string"));
-        }
-        if v <= 0 && self.my_compact_nullable_string.is_some() {
-            w.fail(rt::write::not_in_version("my_compact_nullable_string"));
-        }
-        if v >= 1 && !self.my_bytes.is_empty() {
-            w.fail(rt::write::not_in_version("my_bytes"));
-        }
-        if v >= 1 && self.my_nullable_bytes.is_some() {
-            w.fail(rt::write::not_in_version("my_nullable_bytes"));
-        }
-        if v <= 0 && !self.my_compact_bytes.is_empty() {
-            w.fail(rt::write::not_in_version("my_compact_bytes"));
-        }
-        if v <= 0 && self.my_compact_nullable_bytes.is_some() {
-            w.fail(rt::write::not_in_version("my_compact_nullable_bytes"));
-        }
-        if v >= 1 && self.my_records.is_some() {
-            w.fail(rt::write::not_in_version("my_records"));
-        }
-        if v >= 1 && self.my_nullable_records.is_some() {
-            w.fail(rt::write::not_in_version("my_nullable_records"));
-        }
-        if v <= 0 && self.my_compact_records.is_some() {
-            w.fail(rt::write::not_in_version("my_compact_records"));
-        }
-        if v <= 0 && self.my_compact_nullable_records.is_some() {
-            w.fail(rt::write::not_in_version("my_compact_nullable_records"));
-        }
-        w.bool(self.my_boolean, "my_boolean");
-        w.i8(self.my_int8, "my_int8");
-        w.i16(self.my_int16, "my_int16");
-        w.u16(self.my_uint16, "my_uint16");
-        w.i32(self.my_int32, "my_int32");
-        w.u32(self.my_uint32, "my_uint32");
-        w.i64(self.my_uint64, "my_uint64");
-        w.uuid(self.my_uuid, "my_uuid");
-        w.f64(self.my_float64, "my_float64");
-        if v <= 0 {
-            w.str(self.my_string, v >= 1, "my_string");
-        }
-        if v <= 0 {
-            w.opt_str(self.my_nullable_string, v >= 1, v <= 0, "my_nullable_string");
-        }
-        if v >= 1 {
-            w.str(self.my_compact_string, v >= 1, "my_compact_string");
-        }
-        if v >= 1 {
-            w.opt_str(
-                self.my_compact_nullable_string,
-                v >= 1,
-                v >= 1,
-                "my_compact_nullable_string",
-            );
-        }
-        if v <= 0 {
-            w.bytes(self.my_bytes, v >= 1, "my_bytes");
-        }
-        if v <= 0 {
-            w.opt_bytes(self.my_nullable_bytes, v >= 1, v <= 0, "my_nullable_bytes");
-        }
-        if v >= 1 {
-            w.bytes(self.my_compact_bytes, v >= 1, "my_compact_bytes");
-        }
-        if v >= 1 {
-            w.opt_bytes(
-                self.my_compact_nullable_bytes,
-                v >= 1,
-                v >= 1,
-                "my_compact_nullable_bytes",
-            );
-        }
-        if v <= 0 {
-            w.opt_bytes(self.my_records, v >= 1, false, "my_records");
-        }
-        if v <= 0 {
-            w.opt_bytes(self.my_nullable_records, v >= 1, v <= 0, "my_nullable_records");
-        }
-        if v >= 1 {
-            w.opt_bytes(self.my_compact_records, v >= 1, false, "my_compact_records");
-        }
-        if v >= 1 {
-            w.opt_bytes(
-                self.my_compact_nullable_records,
-                v >= 1,
-                v >= 1,
-                "my_compact_nullable_records",
-            );
-        }
-        w.array(&self.my_int_array, v >= 1, v, "my_int_array");
-        w.opt_array(&self.my_nullable_int_array, v >= 1, true, v, "my_nullable_int_array");
-        w.opt_struct(&self.my_common_struct, v >= 1, v, "my_common_struct");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v >= 1 && self.my_string != "string" {
+                w.fail(rt::write::not_in_version("my_string"));
+            }
+            if v >= 1 && self.my_nullable_string.is_some() {
+                w.fail(rt::write::not_in_version("my_nullable_string"));
+            }
+            if v <= 0 && self.my_compact_string != "compact string" {
+                w.fail(rt::write::not_in_version("my_compact_string"));
+            }
+            if v <= 0 && self.my_compact_nullable_string.is_some() {
+                w.fail(rt::write::not_in_version("my_compact_nullable_string"));
+            }
+            if v >= 1 && !self.my_bytes.is_empty() {
+                w.fail(rt::write::not_in_version("my_bytes"));
+            }
+            if v >= 1 && self.my_nullable_bytes.is_some() {
+                w.fail(rt::write::not_in_version("my_nullable_bytes"));
+            }
+            if v <= 0 && !self.my_compact_bytes.is_empty() {
+                w.fail(rt::write::not_in_version("my_compact_bytes"));
+            }
+            if v <= 0 && self.my_compact_nullable_bytes.is_some() {
+                w.fail(rt::write::not_in_version("my_compact_nullable_bytes"));
+            }
+            if v >= 1 && self.my_records.is_some() {
+                w.fail(rt::write::not_in_version("my_records"));
+            }
+            if v >= 1 && self.my_nullable_records.is_some() {
+                w.fail(rt::write::not_in_version("my_nullable_records"));
+            }
+            if v <= 0 && self.my_compact_records.is_some() {
+                w.fail(rt::write::not_in_version("my_compact_records"));
+            }
+            if v <= 0 && self.my_compact_nullable_records.is_some() {
+                w.fail(rt::write::not_in_version("my_compact_nullable_records"));
+            }
+            w.bool(self.my_boolean, "my_boolean");
+            w.i8(self.my_int8, "my_int8");
+            w.i16(self.my_int16, "my_int16");
+            w.u16(self.my_uint16, "my_uint16");
+            w.i32(self.my_int32, "my_int32");
+            w.u32(self.my_uint32, "my_uint32");
+            w.i64(self.my_uint64, "my_uint64");
+            w.uuid(self.my_uuid, "my_uuid");
+            w.f64(self.my_float64, "my_float64");
+            if v <= 0 {
+                w.str(self.my_string, v >= 1, "my_string");
+            }
+            if v <= 0 {
+                w.opt_str(self.my_nullable_string, v >= 1, v <= 0, "my_nullable_string");
+            }
+            if v >= 1 {
+                w.str(self.my_compact_string, v >= 1, "my_compact_string");
+            }
+            if v >= 1 {
+                w.opt_str(
+                    self.my_compact_nullable_string,
+                    v >= 1,
+                    v >= 1,
+                    "my_compact_nullable_string",
+                );
+            }
+            if v <= 0 {
+                w.bytes(self.my_bytes, v >= 1, "my_bytes");
+            }
+            if v <= 0 {
+                w.opt_bytes(self.my_nullable_bytes, v >= 1, v <= 0, "my_nullable_bytes");
+            }
+            if v >= 1 {
+                w.bytes(self.my_compact_bytes, v >= 1, "my_compact_bytes");
+            }
+            if v >= 1 {
+                w.opt_bytes(
+                    self.my_compact_nullable_bytes,
+                    v >= 1,
+                    v >= 1,
+                    "my_compact_nullable_bytes",
+                );
+            }
+            if v <= 0 {
+                w.opt_bytes(self.my_records, v >= 1, false, "my_records");
+            }
+            if v <= 0 {
+                w.opt_bytes(self.my_nullable_records, v >= 1, v <= 0, "my_nullable_records");
+            }
+            if v >= 1 {
+                w.opt_bytes(self.my_compact_records, v >= 1, false, "my_compact_records");
+            }
+            if v >= 1 {
+                w.opt_bytes(
+                    self.my_compact_nullable_records,
+                    v >= 1,
+                    v >= 1,
+                    "my_compact_nullable_records",
+                );
+            }
+            w.array(&self.my_int_array, v >= 1, v, "my_int_array");
+            w.opt_array(&self.my_nullable_int_array, v >= 1, true, v, "my_nullable_int_array");
+            w.opt_struct(&self.my_common_struct, v >= 1, v, "my_common_struct");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -571,6 +581,7 @@ impl<'a> TestCommonStruct<'a> {
 }
 
 impl Default for TestCommonStruct<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -578,14 +589,17 @@ impl Default for TestCommonStruct<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TestCommonStruct<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TestCommonStruct {{ foo: {=i32}, bar: {=i32}, unknown_tagged_fields: {} }}",
-            self.foo,
-            self.bar,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TestCommonStruct {{ foo: {=i32}, bar: {=i32}, unknown_tagged_fields: {} }}",
+                self.foo,
+                self.bar,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -635,12 +649,15 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 8)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 8)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -665,28 +682,34 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.foo, "my_common_struct.foo");
-        w.i32(self.bar, "my_common_struct.bar");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.foo, "my_common_struct.foo");
+            w.i32(self.bar, "my_common_struct.bar");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
+            };
+        })
     }
 }
 
@@ -1248,6 +1271,7 @@ pub mod owned {
     }
 
     impl Default for AllTypeMessage {
+        #[inline]
         fn default() -> Self {
             Self {
                 my_boolean: false,
@@ -1280,34 +1304,37 @@ pub mod owned {
     }
 
     impl From<&super::AllTypeMessage<'_>> for AllTypeMessage {
+        #[inline]
         fn from(v: &super::AllTypeMessage<'_>) -> Self {
-            Self {
-                my_boolean: v.my_boolean,
-                my_int8: v.my_int8,
-                my_int16: v.my_int16,
-                my_uint16: v.my_uint16,
-                my_int32: v.my_int32,
-                my_uint32: v.my_uint32,
-                my_uint64: v.my_uint64,
-                my_uuid: v.my_uuid,
-                my_float64: v.my_float64,
-                my_string: v.my_string.into(),
-                my_nullable_string: v.my_nullable_string.map(rt::CompactString::from),
-                my_compact_string: v.my_compact_string.into(),
-                my_compact_nullable_string: v.my_compact_nullable_string.map(rt::CompactString::from),
-                my_bytes: v.my_bytes.to_vec(),
-                my_nullable_bytes: v.my_nullable_bytes.map(<[u8]>::to_vec),
-                my_compact_bytes: v.my_compact_bytes.to_vec(),
-                my_compact_nullable_bytes: v.my_compact_nullable_bytes.map(<[u8]>::to_vec),
-                my_records: v.my_records.map(<[u8]>::to_vec),
-                my_nullable_records: v.my_nullable_records.map(<[u8]>::to_vec),
-                my_compact_records: v.my_compact_records.map(<[u8]>::to_vec),
-                my_compact_nullable_records: v.my_compact_nullable_records.map(<[u8]>::to_vec),
-                my_int_array: v.my_int_array.iter().collect(),
-                my_nullable_int_array: v.my_nullable_int_array.map(|a| a.iter().collect()),
-                my_common_struct: v.my_common_struct.as_ref().map(Into::into),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    my_boolean: v.my_boolean,
+                    my_int8: v.my_int8,
+                    my_int16: v.my_int16,
+                    my_uint16: v.my_uint16,
+                    my_int32: v.my_int32,
+                    my_uint32: v.my_uint32,
+                    my_uint64: v.my_uint64,
+                    my_uuid: v.my_uuid,
+                    my_float64: v.my_float64,
+                    my_string: v.my_string.into(),
+                    my_nullable_string: v.my_nullable_string.map(rt::CompactString::from),
+                    my_compact_string: v.my_compact_string.into(),
+                    my_compact_nullable_string: v.my_compact_nullable_string.map(rt::CompactString::from),
+                    my_bytes: v.my_bytes.to_vec(),
+                    my_nullable_bytes: v.my_nullable_bytes.map(<[u8]>::to_vec),
+                    my_compact_bytes: v.my_compact_bytes.to_vec(),
+                    my_compact_nullable_bytes: v.my_compact_nullable_bytes.map(<[u8]>::to_vec),
+                    my_records: v.my_records.map(<[u8]>::to_vec),
+                    my_nullable_records: v.my_nullable_records.map(<[u8]>::to_vec),
+                    my_compact_records: v.my_compact_records.map(<[u8]>::to_vec),
+                    my_compact_nullable_records: v.my_compact_nullable_records.map(<[u8]>::to_vec),
+                    my_int_array: v.my_int_array.iter().collect(),
+                    my_nullable_int_array: v.my_nullable_int_array.map(|a| a.iter().collect()),
+                    my_common_struct: v.my_common_struct.as_ref().map(Into::into),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1438,241 +1465,261 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 46;
-            if v <= 0 {
-                n += rt::write::str_size(&self.my_string, v >= 1, "my_string")?;
-            }
-            if v >= 1 && self.my_string != "string" {
-                return Err(rt::write::not_in_version("my_string"));
-            }
-            if v <= 0 {
-                n += rt::write::opt_str_size(self.my_nullable_string.as_deref(), v >= 1, v <= 0, "my_nullable_string")?;
-            }
-            if v >= 1 && self.my_nullable_string.is_some() {
-                return Err(rt::write::not_in_version("my_nullable_string"));
-            }
-            if v >= 1 {
-                n += rt::write::str_size(&self.my_compact_string, v >= 1, "my_compact_string")?;
-            }
-            if v <= 0 && self.my_compact_string != "compact string" {
-                return Err(rt::write::not_in_version("my_compact_string"));
-            }
-            if v >= 1 {
-                n += rt::write::opt_str_size(
-                    self.my_compact_nullable_string.as_deref(),
-                    v >= 1,
-                    v >= 1,
-                    "my_compact_nullable_string",
-                )?;
-            }
-            if v <= 0 && self.my_compact_nullable_string.is_some() {
-                return Err(rt::write::not_in_version("my_compact_nullable_string"));
-            }
-            if v <= 0 {
-                n += rt::write::bytes_size(&self.my_bytes, v >= 1, "my_bytes")?;
-            }
-            if v >= 1 && !self.my_bytes.is_empty() {
-                return Err(rt::write::not_in_version("my_bytes"));
-            }
-            if v <= 0 {
-                n += rt::write::opt_bytes_size(self.my_nullable_bytes.as_deref(), v >= 1, v <= 0, "my_nullable_bytes")?;
-            }
-            if v >= 1 && self.my_nullable_bytes.is_some() {
-                return Err(rt::write::not_in_version("my_nullable_bytes"));
-            }
-            if v >= 1 {
-                n += rt::write::bytes_size(&self.my_compact_bytes, v >= 1, "my_compact_bytes")?;
-            }
-            if v <= 0 && !self.my_compact_bytes.is_empty() {
-                return Err(rt::write::not_in_version("my_compact_bytes"));
-            }
-            if v >= 1 {
-                n += rt::write::opt_bytes_size(
-                    self.my_compact_nullable_bytes.as_deref(),
-                    v >= 1,
-                    v >= 1,
-                    "my_compact_nullable_bytes",
-                )?;
-            }
-            if v <= 0 && self.my_compact_nullable_bytes.is_some() {
-                return Err(rt::write::not_in_version("my_compact_nullable_bytes"));
-            }
-            if v <= 0 {
-                n += rt::write::opt_bytes_size(self.my_records.as_deref(), v >= 1, false, "my_records")?;
-            }
-            if v >= 1 && self.my_records.is_some() {
-                return Err(rt::write::not_in_version("my_records"));
-            }
-            if v <= 0 {
-                n += rt::write::opt_bytes_size(
-                    self.my_nullable_records.as_deref(),
-                    v >= 1,
-                    v <= 0,
-                    "my_nullable_records",
-                )?;
-            }
-            if v >= 1 && self.my_nullable_records.is_some() {
-                return Err(rt::write::not_in_version("my_nullable_records"));
-            }
-            if v >= 1 {
-                n +=
-                    rt::write::opt_bytes_size(self.my_compact_records.as_deref(), v >= 1, false, "my_compact_records")?;
-            }
-            if v <= 0 && self.my_compact_records.is_some() {
-                return Err(rt::write::not_in_version("my_compact_records"));
-            }
-            if v >= 1 {
-                n += rt::write::opt_bytes_size(
-                    self.my_compact_nullable_records.as_deref(),
-                    v >= 1,
-                    v >= 1,
-                    "my_compact_nullable_records",
-                )?;
-            }
-            if v <= 0 && self.my_compact_nullable_records.is_some() {
-                return Err(rt::write::not_in_version("my_compact_nullable_records"));
-            }
-            n += rt::owned::vec_size(&self.my_int_array, v >= 1, v, "my_int_array")?;
-            n += rt::owned::opt_vec_size(
-                self.my_nullable_int_array.as_deref(),
-                v >= 1,
-                true,
-                v,
-                "my_nullable_int_array",
-            )?;
-            n += rt::owned::opt_struct_size(&self.my_common_struct, v >= 1, v, "my_common_struct")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 46;
+                if v <= 0 {
+                    n += rt::write::str_size(&self.my_string, v >= 1, "my_string")?;
                 }
-            }
-            Ok(n)
+                if v >= 1 && self.my_string != "string" {
+                    return Err(rt::write::not_in_version("my_string"));
+                }
+                if v <= 0 {
+                    n += rt::write::opt_str_size(
+                        self.my_nullable_string.as_deref(),
+                        v >= 1,
+                        v <= 0,
+                        "my_nullable_string",
+                    )?;
+                }
+                if v >= 1 && self.my_nullable_string.is_some() {
+                    return Err(rt::write::not_in_version("my_nullable_string"));
+                }
+                if v >= 1 {
+                    n += rt::write::str_size(&self.my_compact_string, v >= 1, "my_compact_string")?;
+                }
+                if v <= 0 && self.my_compact_string != "compact string" {
+                    return Err(rt::write::not_in_version("my_compact_string"));
+                }
+                if v >= 1 {
+                    n += rt::write::opt_str_size(
+                        self.my_compact_nullable_string.as_deref(),
+                        v >= 1,
+                        v >= 1,
+                        "my_compact_nullable_string",
+                    )?;
+                }
+                if v <= 0 && self.my_compact_nullable_string.is_some() {
+                    return Err(rt::write::not_in_version("my_compact_nullable_string"));
+                }
+                if v <= 0 {
+                    n += rt::write::bytes_size(&self.my_bytes, v >= 1, "my_bytes")?;
+                }
+                if v >= 1 && !self.my_bytes.is_empty() {
+                    return Err(rt::write::not_in_version("my_bytes"));
+                }
+                if v <= 0 {
+                    n += rt::write::opt_bytes_size(
+                        self.my_nullable_bytes.as_deref(),
+                        v >= 1,
+                        v <= 0,
+                        "my_nullable_bytes",
+                    )?;
+                }
+                if v >= 1 && self.my_nullable_bytes.is_some() {
+                    return Err(rt::write::not_in_version("my_nullable_bytes"));
+                }
+                if v >= 1 {
+                    n += rt::write::bytes_size(&self.my_compact_bytes, v >= 1, "my_compact_bytes")?;
+                }
+                if v <= 0 && !self.my_compact_bytes.is_empty() {
+                    return Err(rt::write::not_in_version("my_compact_bytes"));
+                }
+                if v >= 1 {
+                    n += rt::write::opt_bytes_size(
+                        self.my_compact_nullable_bytes.as_deref(),
+                        v >= 1,
+                        v >= 1,
+                        "my_compact_nullable_bytes",
+                    )?;
+                }
+                if v <= 0 && self.my_compact_nullable_bytes.is_some() {
+                    return Err(rt::write::not_in_version("my_compact_nullable_bytes"));
+                }
+                if v <= 0 {
+                    n += rt::write::opt_bytes_size(self.my_records.as_deref(), v >= 1, false, "my_records")?;
+                }
+                if v >= 1 && self.my_records.is_some() {
+                    return Err(rt::write::not_in_version("my_records"));
+                }
+                if v <= 0 {
+                    n += rt::write::opt_bytes_size(
+                        self.my_nullable_records.as_deref(),
+                        v >= 1,
+                        v <= 0,
+                        "my_nullable_records",
+                    )?;
+                }
+                if v >= 1 && self.my_nullable_records.is_some() {
+                    return Err(rt::write::not_in_version("my_nullable_records"));
+                }
+                if v >= 1 {
+                    n += rt::write::opt_bytes_size(
+                        self.my_compact_records.as_deref(),
+                        v >= 1,
+                        false,
+                        "my_compact_records",
+                    )?;
+                }
+                if v <= 0 && self.my_compact_records.is_some() {
+                    return Err(rt::write::not_in_version("my_compact_records"));
+                }
+                if v >= 1 {
+                    n += rt::write::opt_bytes_size(
+                        self.my_compact_nullable_records.as_deref(),
+                        v >= 1,
+                        v >= 1,
+                        "my_compact_nullable_records",
+                    )?;
+                }
+                if v <= 0 && self.my_compact_nullable_records.is_some() {
+                    return Err(rt::write::not_in_version("my_compact_nullable_records"));
+                }
+                n += rt::owned::vec_size(&self.my_int_array, v >= 1, v, "my_int_array")?;
+                n += rt::owned::opt_vec_size(
+                    self.my_nullable_int_array.as_deref(),
+                    v >= 1,
+                    true,
+                    v,
+                    "my_nullable_int_array",
+                )?;
+                n += rt::owned::opt_struct_size(&self.my_common_struct, v >= 1, v, "my_common_struct")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v >= 1 && self.my_string != "string" {
-                w.fail(rt::write::not_in_version("my_string"));
-            }
-            if v >= 1 && self.my_nullable_string.is_some() {
-                w.fail(rt::write::not_in_version("my_nullable_string"));
-            }
-            if v <= 0 && self.my_compact_string != "compact string" {
-                w.fail(rt::write::not_in_version("my_compact_string"));
-            }
-            if v <= 0 && self.my_compact_nullable_string.is_some() {
-                w.fail(rt::write::not_in_version("my_compact_nullable_string"));
-            }
-            if v >= 1 && !self.my_bytes.is_empty() {
-                w.fail(rt::write::not_in_version("my_bytes"));
-            }
-            if v >= 1 && self.my_nullable_bytes.is_some() {
-                w.fail(rt::write::not_in_version("my_nullable_bytes"));
-            }
-            if v <= 0 && !self.my_compact_bytes.is_empty() {
-                w.fail(rt::write::not_in_version("my_compact_bytes"));
-            }
-            if v <= 0 && self.my_compact_nullable_bytes.is_some() {
-                w.fail(rt::write::not_in_version("my_compact_nullable_bytes"));
-            }
-            if v >= 1 && self.my_records.is_some() {
-                w.fail(rt::write::not_in_version("my_records"));
-            }
-            if v >= 1 && self.my_nullable_records.is_some() {
-                w.fail(rt::write::not_in_version("my_nullable_records"));
-            }
-            if v <= 0 && self.my_compact_records.is_some() {
-                w.fail(rt::write::not_in_version("my_compact_records"));
-            }
-            if v <= 0 && self.my_compact_nullable_records.is_some() {
-                w.fail(rt::write::not_in_version("my_compact_nullable_records"));
-            }
-            if let Some(r) = w.run::<46>("my_boolean") {
-                r[0] = u8::from(self.my_boolean);
-                r[1..2].copy_from_slice(&self.my_int8.to_be_bytes());
-                r[2..4].copy_from_slice(&self.my_int16.to_be_bytes());
-                r[4..6].copy_from_slice(&self.my_uint16.to_be_bytes());
-                r[6..10].copy_from_slice(&self.my_int32.to_be_bytes());
-                r[10..14].copy_from_slice(&self.my_uint32.to_be_bytes());
-                r[14..22].copy_from_slice(&self.my_uint64.to_be_bytes());
-                r[22..38].copy_from_slice(self.my_uuid.as_bytes());
-                r[38..46].copy_from_slice(&self.my_float64.to_be_bytes());
-            }
-            if v <= 0 {
-                w.str(&self.my_string, v >= 1, "my_string");
-            }
-            if v <= 0 {
-                w.opt_str(self.my_nullable_string.as_deref(), v >= 1, v <= 0, "my_nullable_string");
-            }
-            if v >= 1 {
-                w.str(&self.my_compact_string, v >= 1, "my_compact_string");
-            }
-            if v >= 1 {
-                w.opt_str(
-                    self.my_compact_nullable_string.as_deref(),
+            rt::outline(move || {
+                if v >= 1 && self.my_string != "string" {
+                    w.fail(rt::write::not_in_version("my_string"));
+                }
+                if v >= 1 && self.my_nullable_string.is_some() {
+                    w.fail(rt::write::not_in_version("my_nullable_string"));
+                }
+                if v <= 0 && self.my_compact_string != "compact string" {
+                    w.fail(rt::write::not_in_version("my_compact_string"));
+                }
+                if v <= 0 && self.my_compact_nullable_string.is_some() {
+                    w.fail(rt::write::not_in_version("my_compact_nullable_string"));
+                }
+                if v >= 1 && !self.my_bytes.is_empty() {
+                    w.fail(rt::write::not_in_version("my_bytes"));
+                }
+                if v >= 1 && self.my_nullable_bytes.is_some() {
+                    w.fail(rt::write::not_in_version("my_nullable_bytes"));
+                }
+                if v <= 0 && !self.my_compact_bytes.is_empty() {
+                    w.fail(rt::write::not_in_version("my_compact_bytes"));
+                }
+                if v <= 0 && self.my_compact_nullable_bytes.is_some() {
+                    w.fail(rt::write::not_in_version("my_compact_nullable_bytes"));
+                }
+                if v >= 1 && self.my_records.is_some() {
+                    w.fail(rt::write::not_in_version("my_records"));
+                }
+                if v >= 1 && self.my_nullable_records.is_some() {
+                    w.fail(rt::write::not_in_version("my_nullable_records"));
+                }
+                if v <= 0 && self.my_compact_records.is_some() {
+                    w.fail(rt::write::not_in_version("my_compact_records"));
+                }
+                if v <= 0 && self.my_compact_nullable_records.is_some() {
+                    w.fail(rt::write::not_in_version("my_compact_nullable_records"));
+                }
+                if let Some(r) = w.run::<46>("my_boolean") {
+                    r[0] = u8::from(self.my_boolean);
+                    r[1..2].copy_from_slice(&self.my_int8.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.my_int16.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.my_uint16.to_be_bytes());
+                    r[6..10].copy_from_slice(&self.my_int32.to_be_bytes());
+                    r[10..14].copy_from_slice(&self.my_uint32.to_be_bytes());
+                    r[14..22].copy_from_slice(&self.my_uint64.to_be_bytes());
+                    r[22..38].copy_from_slice(self.my_uuid.as_bytes());
+                    r[38..46].copy_from_slice(&self.my_float64.to_be_bytes());
+                }
+                if v <= 0 {
+                    w.str(&self.my_string, v >= 1, "my_string");
+                }
+                if v <= 0 {
+                    w.opt_str(self.my_nullable_string.as_deref(), v >= 1, v <= 0, "my_nullable_string");
+                }
+                if v >= 1 {
+                    w.str(&self.my_compact_string, v >= 1, "my_compact_string");
+                }
+                if v >= 1 {
+                    w.opt_str(
+                        self.my_compact_nullable_string.as_deref(),
+                        v >= 1,
+                        v >= 1,
+                        "my_compact_nullable_string",
+                    );
+                }
+                if v <= 0 {
+                    w.bytes(&self.my_bytes, v >= 1, "my_bytes");
+                }
+                if v <= 0 {
+                    w.opt_bytes(self.my_nullable_bytes.as_deref(), v >= 1, v <= 0, "my_nullable_bytes");
+                }
+                if v >= 1 {
+                    w.bytes(&self.my_compact_bytes, v >= 1, "my_compact_bytes");
+                }
+                if v >= 1 {
+                    w.opt_bytes(
+                        self.my_compact_nullable_bytes.as_deref(),
+                        v >= 1,
+                        v >= 1,
+                        "my_compact_nullable_bytes",
+                    );
+                }
+                if v <= 0 {
+                    w.opt_bytes(self.my_records.as_deref(), v >= 1, false, "my_records");
+                }
+                if v <= 0 {
+                    w.opt_bytes(
+                        self.my_nullable_records.as_deref(),
+                        v >= 1,
+                        v <= 0,
+                        "my_nullable_records",
+                    );
+                }
+                if v >= 1 {
+                    w.opt_bytes(self.my_compact_records.as_deref(), v >= 1, false, "my_compact_records");
+                }
+                if v >= 1 {
+                    w.opt_bytes(
+                        self.my_compact_nullable_records.as_deref(),
+                        v >= 1,
+                        v >= 1,
+                        "my_compact_nullable_records",
+                    );
+                }
+                rt::owned::write_vec(w, &self.my_int_array, v >= 1, v, "my_int_array");
+                rt::owned::write_opt_vec(
+                    w,
+                    self.my_nullable_int_array.as_deref(),
                     v >= 1,
-                    v >= 1,
-                    "my_compact_nullable_string",
+                    true,
+                    v,
+                    "my_nullable_int_array",
                 );
-            }
-            if v <= 0 {
-                w.bytes(&self.my_bytes, v >= 1, "my_bytes");
-            }
-            if v <= 0 {
-                w.opt_bytes(self.my_nullable_bytes.as_deref(), v >= 1, v <= 0, "my_nullable_bytes");
-            }
-            if v >= 1 {
-                w.bytes(&self.my_compact_bytes, v >= 1, "my_compact_bytes");
-            }
-            if v >= 1 {
-                w.opt_bytes(
-                    self.my_compact_nullable_bytes.as_deref(),
-                    v >= 1,
-                    v >= 1,
-                    "my_compact_nullable_bytes",
-                );
-            }
-            if v <= 0 {
-                w.opt_bytes(self.my_records.as_deref(), v >= 1, false, "my_records");
-            }
-            if v <= 0 {
-                w.opt_bytes(
-                    self.my_nullable_records.as_deref(),
-                    v >= 1,
-                    v <= 0,
-                    "my_nullable_records",
-                );
-            }
-            if v >= 1 {
-                w.opt_bytes(self.my_compact_records.as_deref(), v >= 1, false, "my_compact_records");
-            }
-            if v >= 1 {
-                w.opt_bytes(
-                    self.my_compact_nullable_records.as_deref(),
-                    v >= 1,
-                    v >= 1,
-                    "my_compact_nullable_records",
-                );
-            }
-            rt::owned::write_vec(w, &self.my_int_array, v >= 1, v, "my_int_array");
-            rt::owned::write_opt_vec(
-                w,
-                self.my_nullable_int_array.as_deref(),
-                v >= 1,
-                true,
-                v,
-                "my_nullable_int_array",
-            );
-            rt::owned::write_opt_struct(w, &self.my_common_struct, v >= 1, v, "my_common_struct");
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+                rt::owned::write_opt_struct(w, &self.my_common_struct, v >= 1, v, "my_common_struct");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -1688,6 +1735,7 @@ pub mod owned {
     }
 
     impl Default for TestCommonStruct {
+        #[inline]
         fn default() -> Self {
             Self {
                 foo: 123_i32,
@@ -1698,12 +1746,15 @@ pub mod owned {
     }
 
     impl From<&super::TestCommonStruct<'_>> for TestCommonStruct {
+        #[inline]
         fn from(v: &super::TestCommonStruct<'_>) -> Self {
-            Self {
-                foo: v.foo,
-                bar: v.bar,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    foo: v.foo,
+                    bar: v.bar,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1736,18 +1787,21 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1774,6 +1828,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for AllTypeMessage {
         type View<'a> = super::AllTypeMessage<'a>;
+        #[inline]
         fn from_view(v: &super::AllTypeMessage<'_>) -> Self {
             Self::from(v)
         }

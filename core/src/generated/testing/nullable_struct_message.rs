@@ -39,6 +39,7 @@ impl<'a> NullableStructMessage<'a> {
 }
 
 impl Default for NullableStructMessage<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -46,8 +47,11 @@ impl Default for NullableStructMessage<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for NullableStructMessage<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "NullableStructMessage {{ nullable_struct: {}, nullable_struct2: {}, nullable_struct3: {}, nullable_struct4: {}, unknown_tagged_fields: {} }}", self.nullable_struct, self.nullable_struct2, self.nullable_struct3, self.nullable_struct4, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "NullableStructMessage {{ nullable_struct: {}, nullable_struct2: {}, nullable_struct3: {}, nullable_struct4: {}, unknown_tagged_fields: {} }}", self.nullable_struct, self.nullable_struct2, self.nullable_struct3, self.nullable_struct4, self.unknown_tagged_fields)
+        });
     }
 }
 
@@ -136,83 +140,89 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
-        n += rt::write::opt_struct_size(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
-        if v <= 0 && self.nullable_struct3.is_some() {
-            return Err(rt::write::not_in_version("nullable_struct3"));
-        }
-        if v <= 0 && self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
-            return Err(rt::write::not_in_version("nullable_struct4"));
-        }
-        if v >= 1 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if self.nullable_struct3.is_some() {
-                let s = rt::write::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
+            n += rt::write::opt_struct_size(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
+            if v <= 0 && self.nullable_struct3.is_some() {
+                return Err(rt::write::not_in_version("nullable_struct3"));
             }
-            if self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
-                let s = rt::write::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
-                tags += 1;
-                n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 0 && self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
+                return Err(rt::write::not_in_version("nullable_struct4"));
             }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if self.nullable_struct3.is_some() {
+                    let s = rt::write::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
+                    let s = rt::write::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.nullable_struct3.is_some() {
-            w.fail(rt::write::not_in_version("nullable_struct3"));
-        }
-        if v <= 0 && self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
-            w.fail(rt::write::not_in_version("nullable_struct4"));
-        }
-        w.opt_struct(&self.nullable_struct, true, v, "nullable_struct");
-        w.opt_struct(&self.nullable_struct2, v >= 1, v, "nullable_struct2");
-        if v >= 1 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_nullable_struct3 = self.nullable_struct3.is_some();
-            tags += usize::from(has_nullable_struct3);
-            let has_nullable_struct4 = self.nullable_struct4 != Some(MyStruct4::DEFAULT);
-            tags += usize::from(has_nullable_struct4);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_nullable_struct3 {
-                let s = w.ok(rt::write::opt_struct_size(
-                    &self.nullable_struct3,
-                    v >= 1,
-                    v,
-                    "nullable_struct3",
-                ));
-                w.uvarint(0, "nullable_struct3");
-                w.uvarint(s as u32, "nullable_struct3");
-                w.opt_struct_tagged(&self.nullable_struct3, v >= 1, v, "nullable_struct3");
+        rt::outline(move || {
+            if v <= 0 && self.nullable_struct3.is_some() {
+                w.fail(rt::write::not_in_version("nullable_struct3"));
             }
-            w.unknown_tags_before(&mut unknown, 1);
-            if has_nullable_struct4 {
-                let s = w.ok(rt::write::opt_struct_size(
-                    &self.nullable_struct4,
-                    v >= 1,
-                    v,
-                    "nullable_struct4",
-                ));
-                w.uvarint(1, "nullable_struct4");
-                w.uvarint(s as u32, "nullable_struct4");
-                w.opt_struct_tagged(&self.nullable_struct4, v >= 1, v, "nullable_struct4");
+            if v <= 0 && self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
+                w.fail(rt::write::not_in_version("nullable_struct4"));
             }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.opt_struct(&self.nullable_struct, true, v, "nullable_struct");
+            w.opt_struct(&self.nullable_struct2, v >= 1, v, "nullable_struct2");
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_nullable_struct3 = self.nullable_struct3.is_some();
+                tags += usize::from(has_nullable_struct3);
+                let has_nullable_struct4 = self.nullable_struct4 != Some(MyStruct4::DEFAULT);
+                tags += usize::from(has_nullable_struct4);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_nullable_struct3 {
+                    let s = w.ok(rt::write::opt_struct_size(
+                        &self.nullable_struct3,
+                        v >= 1,
+                        v,
+                        "nullable_struct3",
+                    ));
+                    w.uvarint(0, "nullable_struct3");
+                    w.uvarint(s as u32, "nullable_struct3");
+                    w.opt_struct_tagged(&self.nullable_struct3, v >= 1, v, "nullable_struct3");
+                }
+                w.unknown_tags_before(&mut unknown, 1);
+                if has_nullable_struct4 {
+                    let s = w.ok(rt::write::opt_struct_size(
+                        &self.nullable_struct4,
+                        v >= 1,
+                        v,
+                        "nullable_struct4",
+                    ));
+                    w.uvarint(1, "nullable_struct4");
+                    w.uvarint(s as u32, "nullable_struct4");
+                    w.opt_struct_tagged(&self.nullable_struct4, v >= 1, v, "nullable_struct4");
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            }
+        })
     }
 }
 
@@ -239,6 +249,7 @@ impl<'a> MyStruct<'a> {
 }
 
 impl Default for MyStruct<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -246,14 +257,17 @@ impl Default for MyStruct<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MyStruct<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "MyStruct {{ my_string: \"{=str}\", my_int: {=i32}, unknown_tagged_fields: {} }}",
-            self.my_string,
-            self.my_int,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "MyStruct {{ my_string: \"{=str}\", my_int: {=i32}, unknown_tagged_fields: {} }}",
+                self.my_string,
+                self.my_int,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -289,13 +303,16 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip(c, 4)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip(c, 4)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -326,29 +343,35 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct.my_string")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nullable_struct._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct.my_string")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("nullable_struct._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.my_string, v >= 1, "nullable_struct.my_string");
-        w.i32(self.my_int, "nullable_struct.my_int");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.my_string, v >= 1, "nullable_struct.my_string");
+            w.i32(self.my_int, "nullable_struct.my_int");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields")
+            };
+        })
     }
 }
 
@@ -375,6 +398,7 @@ impl<'a> MyStruct2<'a> {
 }
 
 impl Default for MyStruct2<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -382,14 +406,17 @@ impl Default for MyStruct2<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MyStruct2<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "MyStruct2 {{ my_string: \"{=str}\", my_int: {=i32}, unknown_tagged_fields: {} }}",
-            self.my_string,
-            self.my_int,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "MyStruct2 {{ my_string: \"{=str}\", my_int: {=i32}, unknown_tagged_fields: {} }}",
+                self.my_string,
+                self.my_int,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -425,13 +452,16 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip_str(c, v >= 1)?;
-        rt::read::skip(c, 4)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip_str(c, v >= 1)?;
+            rt::read::skip(c, 4)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -462,29 +492,35 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 4;
-        n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct2.my_string")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nullable_struct2._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 4;
+            n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct2.my_string")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("nullable_struct2._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.my_string, v >= 1, "nullable_struct2.my_string");
-        w.i32(self.my_int, "nullable_struct2.my_int");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.my_string, v >= 1, "nullable_struct2.my_string");
+            w.i32(self.my_int, "nullable_struct2.my_int");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields")
+            };
+        })
     }
 }
 
@@ -511,6 +547,7 @@ impl<'a> MyStruct3<'a> {
 }
 
 impl Default for MyStruct3<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -518,14 +555,17 @@ impl Default for MyStruct3<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MyStruct3<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "MyStruct3 {{ my_string: \"{=str}\", my_int: {=i32}, unknown_tagged_fields: {} }}",
-            self.my_string,
-            self.my_int,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "MyStruct3 {{ my_string: \"{=str}\", my_int: {=i32}, unknown_tagged_fields: {} }}",
+                self.my_string,
+                self.my_int,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -573,17 +613,20 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip_str(c, v >= 1)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip_str(c, v >= 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -618,50 +661,56 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct3.my_string")?;
-        }
-        if v <= 0 && !self.my_string.is_empty() {
-            return Err(rt::write::not_in_version("nullable_struct3.my_string"));
-        }
-        if v >= 1 {
-            n += 4;
-        }
-        if v <= 0 && self.my_int != 0_i32 {
-            return Err(rt::write::not_in_version("nullable_struct3.my_int"));
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nullable_struct3._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct3.my_string")?;
             }
-        }
-        Ok(n)
+            if v <= 0 && !self.my_string.is_empty() {
+                return Err(rt::write::not_in_version("nullable_struct3.my_string"));
+            }
+            if v >= 1 {
+                n += 4;
+            }
+            if v <= 0 && self.my_int != 0_i32 {
+                return Err(rt::write::not_in_version("nullable_struct3.my_int"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("nullable_struct3._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.my_string.is_empty() {
-            w.fail(rt::write::not_in_version("nullable_struct3.my_string"));
-        }
-        if v <= 0 && self.my_int != 0_i32 {
-            w.fail(rt::write::not_in_version("nullable_struct3.my_int"));
-        }
-        if v >= 1 {
-            w.str(self.my_string, v >= 1, "nullable_struct3.my_string");
-        }
-        if v >= 1 {
-            w.i32(self.my_int, "nullable_struct3.my_int");
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && !self.my_string.is_empty() {
+                w.fail(rt::write::not_in_version("nullable_struct3.my_string"));
+            }
+            if v <= 0 && self.my_int != 0_i32 {
+                w.fail(rt::write::not_in_version("nullable_struct3.my_int"));
+            }
+            if v >= 1 {
+                w.str(self.my_string, v >= 1, "nullable_struct3.my_string");
+            }
+            if v >= 1 {
+                w.i32(self.my_int, "nullable_struct3.my_int");
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields")
+            };
+        })
     }
 }
 
@@ -688,6 +737,7 @@ impl<'a> MyStruct4<'a> {
 }
 
 impl Default for MyStruct4<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -695,14 +745,17 @@ impl Default for MyStruct4<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MyStruct4<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "MyStruct4 {{ my_string: \"{=str}\", my_int: {=i32}, unknown_tagged_fields: {} }}",
-            self.my_string,
-            self.my_int,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "MyStruct4 {{ my_string: \"{=str}\", my_int: {=i32}, unknown_tagged_fields: {} }}",
+                self.my_string,
+                self.my_int,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -750,17 +803,20 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip_str(c, v >= 1)?;
-        }
-        if v >= 1 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip_str(c, v >= 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -795,50 +851,56 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct4.my_string")?;
-        }
-        if v <= 0 && !self.my_string.is_empty() {
-            return Err(rt::write::not_in_version("nullable_struct4.my_string"));
-        }
-        if v >= 1 {
-            n += 4;
-        }
-        if v <= 0 && self.my_int != 0_i32 {
-            return Err(rt::write::not_in_version("nullable_struct4.my_int"));
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nullable_struct4._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct4.my_string")?;
             }
-        }
-        Ok(n)
+            if v <= 0 && !self.my_string.is_empty() {
+                return Err(rt::write::not_in_version("nullable_struct4.my_string"));
+            }
+            if v >= 1 {
+                n += 4;
+            }
+            if v <= 0 && self.my_int != 0_i32 {
+                return Err(rt::write::not_in_version("nullable_struct4.my_int"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("nullable_struct4._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.my_string.is_empty() {
-            w.fail(rt::write::not_in_version("nullable_struct4.my_string"));
-        }
-        if v <= 0 && self.my_int != 0_i32 {
-            w.fail(rt::write::not_in_version("nullable_struct4.my_int"));
-        }
-        if v >= 1 {
-            w.str(self.my_string, v >= 1, "nullable_struct4.my_string");
-        }
-        if v >= 1 {
-            w.i32(self.my_int, "nullable_struct4.my_int");
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && !self.my_string.is_empty() {
+                w.fail(rt::write::not_in_version("nullable_struct4.my_string"));
+            }
+            if v <= 0 && self.my_int != 0_i32 {
+                w.fail(rt::write::not_in_version("nullable_struct4.my_int"));
+            }
+            if v >= 1 {
+                w.str(self.my_string, v >= 1, "nullable_struct4.my_string");
+            }
+            if v >= 1 {
+                w.i32(self.my_int, "nullable_struct4.my_int");
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields")
+            };
+        })
     }
 }
 
@@ -1157,6 +1219,7 @@ pub mod owned {
     }
 
     impl Default for NullableStructMessage {
+        #[inline]
         fn default() -> Self {
             Self {
                 nullable_struct: None,
@@ -1169,14 +1232,17 @@ pub mod owned {
     }
 
     impl From<&super::NullableStructMessage<'_>> for NullableStructMessage {
+        #[inline]
         fn from(v: &super::NullableStructMessage<'_>) -> Self {
-            Self {
-                nullable_struct: v.nullable_struct.as_ref().map(Into::into),
-                nullable_struct2: v.nullable_struct2.as_ref().map(Into::into),
-                nullable_struct3: v.nullable_struct3.as_ref().map(Into::into),
-                nullable_struct4: v.nullable_struct4.as_ref().map(Into::into),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    nullable_struct: v.nullable_struct.as_ref().map(Into::into),
+                    nullable_struct2: v.nullable_struct2.as_ref().map(Into::into),
+                    nullable_struct3: v.nullable_struct3.as_ref().map(Into::into),
+                    nullable_struct4: v.nullable_struct4.as_ref().map(Into::into),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1228,83 +1294,89 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::owned::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
-            n += rt::owned::opt_struct_size(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
-            if v <= 0 && self.nullable_struct3.is_some() {
-                return Err(rt::write::not_in_version("nullable_struct3"));
-            }
-            if v <= 0 && self.nullable_struct4 != Some(MyStruct4::default()) {
-                return Err(rt::write::not_in_version("nullable_struct4"));
-            }
-            if v >= 1 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if self.nullable_struct3.is_some() {
-                    let s = rt::owned::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::owned::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
+                n += rt::owned::opt_struct_size(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
+                if v <= 0 && self.nullable_struct3.is_some() {
+                    return Err(rt::write::not_in_version("nullable_struct3"));
                 }
-                if self.nullable_struct4 != Some(MyStruct4::default()) {
-                    let s = rt::owned::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 0 && self.nullable_struct4 != Some(MyStruct4::default()) {
+                    return Err(rt::write::not_in_version("nullable_struct4"));
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                if v >= 1 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if self.nullable_struct3.is_some() {
+                        let s = rt::owned::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.nullable_struct4 != Some(MyStruct4::default()) {
+                        let s = rt::owned::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.nullable_struct3.is_some() {
-                w.fail(rt::write::not_in_version("nullable_struct3"));
-            }
-            if v <= 0 && self.nullable_struct4 != Some(MyStruct4::default()) {
-                w.fail(rt::write::not_in_version("nullable_struct4"));
-            }
-            rt::owned::write_opt_struct(w, &self.nullable_struct, true, v, "nullable_struct");
-            rt::owned::write_opt_struct(w, &self.nullable_struct2, v >= 1, v, "nullable_struct2");
-            if v >= 1 {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_nullable_struct3 = self.nullable_struct3.is_some();
-                tags += usize::from(has_nullable_struct3);
-                let has_nullable_struct4 = self.nullable_struct4 != Some(MyStruct4::default());
-                tags += usize::from(has_nullable_struct4);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_nullable_struct3 {
-                    let s = w.ok(rt::owned::opt_struct_size(
-                        &self.nullable_struct3,
-                        v >= 1,
-                        v,
-                        "nullable_struct3",
-                    ));
-                    w.uvarint(0, "nullable_struct3");
-                    w.uvarint(s as u32, "nullable_struct3");
-                    rt::owned::write_opt_struct_tagged(w, &self.nullable_struct3, v >= 1, v, "nullable_struct3");
+            rt::outline(move || {
+                if v <= 0 && self.nullable_struct3.is_some() {
+                    w.fail(rt::write::not_in_version("nullable_struct3"));
                 }
-                w.unknown_tags_before(&mut unknown, 1);
-                if has_nullable_struct4 {
-                    let s = w.ok(rt::owned::opt_struct_size(
-                        &self.nullable_struct4,
-                        v >= 1,
-                        v,
-                        "nullable_struct4",
-                    ));
-                    w.uvarint(1, "nullable_struct4");
-                    w.uvarint(s as u32, "nullable_struct4");
-                    rt::owned::write_opt_struct_tagged(w, &self.nullable_struct4, v >= 1, v, "nullable_struct4");
+                if v <= 0 && self.nullable_struct4 != Some(MyStruct4::default()) {
+                    w.fail(rt::write::not_in_version("nullable_struct4"));
                 }
-                w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                rt::owned::write_opt_struct(w, &self.nullable_struct, true, v, "nullable_struct");
+                rt::owned::write_opt_struct(w, &self.nullable_struct2, v >= 1, v, "nullable_struct2");
+                if v >= 1 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_nullable_struct3 = self.nullable_struct3.is_some();
+                    tags += usize::from(has_nullable_struct3);
+                    let has_nullable_struct4 = self.nullable_struct4 != Some(MyStruct4::default());
+                    tags += usize::from(has_nullable_struct4);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_nullable_struct3 {
+                        let s = w.ok(rt::owned::opt_struct_size(
+                            &self.nullable_struct3,
+                            v >= 1,
+                            v,
+                            "nullable_struct3",
+                        ));
+                        w.uvarint(0, "nullable_struct3");
+                        w.uvarint(s as u32, "nullable_struct3");
+                        rt::owned::write_opt_struct_tagged(w, &self.nullable_struct3, v >= 1, v, "nullable_struct3");
+                    }
+                    w.unknown_tags_before(&mut unknown, 1);
+                    if has_nullable_struct4 {
+                        let s = w.ok(rt::owned::opt_struct_size(
+                            &self.nullable_struct4,
+                            v >= 1,
+                            v,
+                            "nullable_struct4",
+                        ));
+                        w.uvarint(1, "nullable_struct4");
+                        w.uvarint(s as u32, "nullable_struct4");
+                        rt::owned::write_opt_struct_tagged(w, &self.nullable_struct4, v >= 1, v, "nullable_struct4");
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
+            })
         }
     }
 
@@ -1320,6 +1392,7 @@ pub mod owned {
     }
 
     impl Default for MyStruct {
+        #[inline]
         fn default() -> Self {
             Self {
                 my_string: rt::CompactString::const_new(""),
@@ -1330,12 +1403,15 @@ pub mod owned {
     }
 
     impl From<&super::MyStruct<'_>> for MyStruct {
+        #[inline]
         fn from(v: &super::MyStruct<'_>) -> Self {
-            Self {
-                my_string: v.my_string.into(),
-                my_int: v.my_int,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    my_string: v.my_string.into(),
+                    my_int: v.my_int,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1360,19 +1436,22 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct.my_string")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("nullable_struct._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct.my_string")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("nullable_struct._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1406,6 +1485,7 @@ pub mod owned {
     }
 
     impl Default for MyStruct2 {
+        #[inline]
         fn default() -> Self {
             Self {
                 my_string: rt::CompactString::const_new(""),
@@ -1416,12 +1496,15 @@ pub mod owned {
     }
 
     impl From<&super::MyStruct2<'_>> for MyStruct2 {
+        #[inline]
         fn from(v: &super::MyStruct2<'_>) -> Self {
-            Self {
-                my_string: v.my_string.into(),
-                my_int: v.my_int,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    my_string: v.my_string.into(),
+                    my_int: v.my_int,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1446,19 +1529,22 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 4;
-            n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct2.my_string")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("nullable_struct2._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 4;
+                n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct2.my_string")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("nullable_struct2._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1492,6 +1578,7 @@ pub mod owned {
     }
 
     impl Default for MyStruct3 {
+        #[inline]
         fn default() -> Self {
             Self {
                 my_string: rt::CompactString::const_new(""),
@@ -1502,12 +1589,15 @@ pub mod owned {
     }
 
     impl From<&super::MyStruct3<'_>> for MyStruct3 {
+        #[inline]
         fn from(v: &super::MyStruct3<'_>) -> Self {
-            Self {
-                my_string: v.my_string.into(),
-                my_int: v.my_int,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    my_string: v.my_string.into(),
+                    my_int: v.my_int,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1540,30 +1630,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct3.my_string")?;
-            }
-            if v <= 0 && !self.my_string.is_empty() {
-                return Err(rt::write::not_in_version("nullable_struct3.my_string"));
-            }
-            if v >= 1 {
-                n += 4;
-            }
-            if v <= 0 && self.my_int != 0_i32 {
-                return Err(rt::write::not_in_version("nullable_struct3.my_int"));
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("nullable_struct3._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct3.my_string")?;
                 }
-            }
-            Ok(n)
+                if v <= 0 && !self.my_string.is_empty() {
+                    return Err(rt::write::not_in_version("nullable_struct3.my_string"));
+                }
+                if v >= 1 {
+                    n += 4;
+                }
+                if v <= 0 && self.my_int != 0_i32 {
+                    return Err(rt::write::not_in_version("nullable_struct3.my_int"));
+                }
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("nullable_struct3._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1607,6 +1700,7 @@ pub mod owned {
     }
 
     impl Default for MyStruct4 {
+        #[inline]
         fn default() -> Self {
             Self {
                 my_string: rt::CompactString::const_new(""),
@@ -1617,12 +1711,15 @@ pub mod owned {
     }
 
     impl From<&super::MyStruct4<'_>> for MyStruct4 {
+        #[inline]
         fn from(v: &super::MyStruct4<'_>) -> Self {
-            Self {
-                my_string: v.my_string.into(),
-                my_int: v.my_int,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    my_string: v.my_string.into(),
+                    my_int: v.my_int,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -1655,30 +1752,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct4.my_string")?;
-            }
-            if v <= 0 && !self.my_string.is_empty() {
-                return Err(rt::write::not_in_version("nullable_struct4.my_string"));
-            }
-            if v >= 1 {
-                n += 4;
-            }
-            if v <= 0 && self.my_int != 0_i32 {
-                return Err(rt::write::not_in_version("nullable_struct4.my_int"));
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("nullable_struct4._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct4.my_string")?;
                 }
-            }
-            Ok(n)
+                if v <= 0 && !self.my_string.is_empty() {
+                    return Err(rt::write::not_in_version("nullable_struct4.my_string"));
+                }
+                if v >= 1 {
+                    n += 4;
+                }
+                if v <= 0 && self.my_int != 0_i32 {
+                    return Err(rt::write::not_in_version("nullable_struct4.my_int"));
+                }
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("nullable_struct4._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -1712,6 +1812,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for NullableStructMessage {
         type View<'a> = super::NullableStructMessage<'a>;
+        #[inline]
         fn from_view(v: &super::NullableStructMessage<'_>) -> Self {
             Self::from(v)
         }

@@ -33,6 +33,7 @@ impl<'a> SimpleArraysMessage<'a> {
 }
 
 impl Default for SimpleArraysMessage<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for SimpleArraysMessage<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SimpleArraysMessage<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "SimpleArraysMessage {{ goats: {}, sheep: {}, unknown_tagged_fields: {} }}",
-            self.goats,
-            self.sheep,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "SimpleArraysMessage {{ goats: {}, sheep: {}, unknown_tagged_fields: {} }}",
+                self.goats,
+                self.sheep,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -93,40 +97,46 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += rt::write::array_size(&self.goats, v >= 1, v, "goats")?;
-        }
-        if v <= 0 && !self.goats.is_empty() {
-            return Err(rt::write::not_in_version("goats"));
-        }
-        n += rt::write::array_size(&self.sheep, v >= 1, v, "sheep")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::array_size(&self.goats, v >= 1, v, "goats")?;
             }
-        }
-        Ok(n)
+            if v <= 0 && !self.goats.is_empty() {
+                return Err(rt::write::not_in_version("goats"));
+            }
+            n += rt::write::array_size(&self.sheep, v >= 1, v, "sheep")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && !self.goats.is_empty() {
-            w.fail(rt::write::not_in_version("goats"));
-        }
-        if v >= 1 {
-            w.array(&self.goats, v >= 1, v, "goats");
-        }
-        w.array(&self.sheep, v >= 1, v, "sheep");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && !self.goats.is_empty() {
+                w.fail(rt::write::not_in_version("goats"));
+            }
+            if v >= 1 {
+                w.array(&self.goats, v >= 1, v, "goats");
+            }
+            w.array(&self.sheep, v >= 1, v, "sheep");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -153,6 +163,7 @@ impl<'a> StructArray<'a> {
 }
 
 impl Default for StructArray<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -160,14 +171,17 @@ impl Default for StructArray<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StructArray<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "StructArray {{ color: {=i8}, name: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.color,
-            self.name,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "StructArray {{ color: {=i8}, name: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.color,
+                self.name,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -215,17 +229,20 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 1 {
-            rt::read::skip(c, 1)?;
-        }
-        if v >= 2 {
-            rt::read::skip_str(c, v >= 1)?;
-        }
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 1 {
+                rt::read::skip(c, 1)?;
+            }
+            if v >= 2 {
+                rt::read::skip_str(c, v >= 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -249,50 +266,56 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += 1;
-        }
-        if v <= 0 && self.color != 0_i8 {
-            return Err(rt::write::not_in_version("goats[].color"));
-        }
-        if v >= 2 {
-            n += rt::write::str_size(self.name, v >= 1, "goats[].name")?;
-        }
-        if v <= 1 && !self.name.is_empty() {
-            return Err(rt::write::not_in_version("goats[].name"));
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("goats[]._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 1;
             }
-        }
-        Ok(n)
+            if v <= 0 && self.color != 0_i8 {
+                return Err(rt::write::not_in_version("goats[].color"));
+            }
+            if v >= 2 {
+                n += rt::write::str_size(self.name, v >= 1, "goats[].name")?;
+            }
+            if v <= 1 && !self.name.is_empty() {
+                return Err(rt::write::not_in_version("goats[].name"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("goats[]._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.color != 0_i8 {
-            w.fail(rt::write::not_in_version("goats[].color"));
-        }
-        if v <= 1 && !self.name.is_empty() {
-            w.fail(rt::write::not_in_version("goats[].name"));
-        }
-        if v >= 1 {
-            w.i8(self.color, "goats[].color");
-        }
-        if v >= 2 {
-            w.str(self.name, v >= 1, "goats[].name");
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "goats[]._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 0 && self.color != 0_i8 {
+                w.fail(rt::write::not_in_version("goats[].color"));
+            }
+            if v <= 1 && !self.name.is_empty() {
+                w.fail(rt::write::not_in_version("goats[].name"));
+            }
+            if v >= 1 {
+                w.i8(self.color, "goats[].color");
+            }
+            if v >= 2 {
+                w.str(self.name, v >= 1, "goats[].name");
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "goats[]._tagged_fields")
+            };
+        })
     }
 }
 
@@ -436,6 +459,7 @@ pub mod owned {
     }
 
     impl Default for SimpleArraysMessage {
+        #[inline]
         fn default() -> Self {
             Self {
                 goats: Vec::new(),
@@ -446,12 +470,15 @@ pub mod owned {
     }
 
     impl From<&super::SimpleArraysMessage<'_>> for SimpleArraysMessage {
+        #[inline]
         fn from(v: &super::SimpleArraysMessage<'_>) -> Self {
-            Self {
-                goats: v.goats.iter().map(|e| (&e).into()).collect(),
-                sheep: v.sheep.iter().collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    goats: v.goats.iter().map(|e| (&e).into()).collect(),
+                    sheep: v.sheep.iter().collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -478,40 +505,46 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += rt::owned::vec_size(&self.goats, v >= 1, v, "goats")?;
-            }
-            if v <= 0 && !self.goats.is_empty() {
-                return Err(rt::write::not_in_version("goats"));
-            }
-            n += rt::owned::vec_size(&self.sheep, v >= 1, v, "sheep")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += rt::owned::vec_size(&self.goats, v >= 1, v, "goats")?;
                 }
-            }
-            Ok(n)
+                if v <= 0 && !self.goats.is_empty() {
+                    return Err(rt::write::not_in_version("goats"));
+                }
+                n += rt::owned::vec_size(&self.sheep, v >= 1, v, "sheep")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && !self.goats.is_empty() {
-                w.fail(rt::write::not_in_version("goats"));
-            }
-            if v >= 1 {
-                rt::owned::write_vec(w, &self.goats, v >= 1, v, "goats");
-            }
-            rt::owned::write_vec(w, &self.sheep, v >= 1, v, "sheep");
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                if v <= 0 && !self.goats.is_empty() {
+                    w.fail(rt::write::not_in_version("goats"));
+                }
+                if v >= 1 {
+                    rt::owned::write_vec(w, &self.goats, v >= 1, v, "goats");
+                }
+                rt::owned::write_vec(w, &self.sheep, v >= 1, v, "sheep");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
@@ -527,6 +560,7 @@ pub mod owned {
     }
 
     impl Default for StructArray {
+        #[inline]
         fn default() -> Self {
             Self {
                 color: 0_i8,
@@ -537,12 +571,15 @@ pub mod owned {
     }
 
     impl From<&super::StructArray<'_>> for StructArray {
+        #[inline]
         fn from(v: &super::StructArray<'_>) -> Self {
-            Self {
-                color: v.color,
-                name: v.name.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    color: v.color,
+                    name: v.name.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -575,30 +612,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += 1;
-            }
-            if v <= 0 && self.color != 0_i8 {
-                return Err(rt::write::not_in_version("goats[].color"));
-            }
-            if v >= 2 {
-                n += rt::write::str_size(&self.name, v >= 1, "goats[].name")?;
-            }
-            if v <= 1 && !self.name.is_empty() {
-                return Err(rt::write::not_in_version("goats[].name"));
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("goats[]._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += 1;
                 }
-            }
-            Ok(n)
+                if v <= 0 && self.color != 0_i8 {
+                    return Err(rt::write::not_in_version("goats[].color"));
+                }
+                if v >= 2 {
+                    n += rt::write::str_size(&self.name, v >= 1, "goats[].name")?;
+                }
+                if v <= 1 && !self.name.is_empty() {
+                    return Err(rt::write::not_in_version("goats[].name"));
+                }
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("goats[]._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -625,6 +665,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for SimpleArraysMessage {
         type View<'a> = super::SimpleArraysMessage<'a>;
+        #[inline]
         fn from_view(v: &super::SimpleArraysMessage<'_>) -> Self {
             Self::from(v)
         }

@@ -81,6 +81,7 @@ impl<'a> SimpleExampleMessage<'a> {
 }
 
 impl Default for SimpleExampleMessage<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -88,165 +89,171 @@ impl Default for SimpleExampleMessage<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SimpleExampleMessage<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "SimpleExampleMessage {{ process_id: {}, my_tagged_int_array: {}, my_nullable_string: {}, my_int16: {=i16}, my_float64: {=f64}, my_string: \"{=str}\", my_bytes: {}, tagged_uuid: {}, tagged_long: {=i64}, zero_copy_byte_buffer: {=[u8]}, nullable_zero_copy_byte_buffer: {}, my_struct: {}, my_tagged_struct: {}, tagged_long_flexible_version_subset: {=i64}, my_common_struct: {}, my_other_common_struct: {}, my_uint16: {=u16}, my_uint32: {=u32}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.process_id), self.my_tagged_int_array, rt::defmt_fmt::OptStr(self.my_nullable_string), self.my_int16, self.my_float64, self.my_string, self.my_bytes, rt::defmt_fmt::UuidFmt(self.tagged_uuid), self.tagged_long, self.zero_copy_byte_buffer, self.nullable_zero_copy_byte_buffer, self.my_struct, self.my_tagged_struct, self.tagged_long_flexible_version_subset, self.my_common_struct, self.my_other_common_struct, self.my_uint16, self.my_uint32, self.unknown_tagged_fields);
+        rt::outline(move || {
+            defmt::write!(f, "SimpleExampleMessage {{ process_id: {}, my_tagged_int_array: {}, my_nullable_string: {}, my_int16: {=i16}, my_float64: {=f64}, my_string: \"{=str}\", my_bytes: {}, tagged_uuid: {}, tagged_long: {=i64}, zero_copy_byte_buffer: {=[u8]}, nullable_zero_copy_byte_buffer: {}, my_struct: {}, my_tagged_struct: {}, tagged_long_flexible_version_subset: {=i64}, my_common_struct: {}, my_other_common_struct: {}, my_uint16: {=u16}, my_uint32: {=u32}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.process_id), self.my_tagged_int_array, rt::defmt_fmt::OptStr(self.my_nullable_string), self.my_int16, self.my_float64, self.my_string, self.my_bytes, rt::defmt_fmt::UuidFmt(self.tagged_uuid), self.tagged_long, self.zero_copy_byte_buffer, self.nullable_zero_copy_byte_buffer, self.my_struct, self.my_tagged_struct, self.tagged_long_flexible_version_subset, self.my_common_struct, self.my_other_common_struct, self.my_uint16, self.my_uint32, self.unknown_tagged_fields)
+        });
     }
 }
 
 impl rt::Sealed for SimpleExampleMessage<'_> {}
 
 impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
+    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let process_id = if v >= 1 {
-            rt::read::uuid(c, "process_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let zero_copy_byte_buffer = if v == 1 {
-            rt::read::bytes(c, v >= 1, "zero_copy_byte_buffer")?
-        } else {
-            &[] as &[u8]
-        };
-        let nullable_zero_copy_byte_buffer = if v == 1 {
-            rt::read::opt_bytes(c, v >= 1, v == 1, "nullable_zero_copy_byte_buffer")?
-        } else {
-            Some(&[] as &[u8])
-        };
-        let my_struct = if v >= 2 {
-            <MyStruct as rt::Struct>::read(c, v)?
-        } else {
-            MyStruct::DEFAULT
-        };
-        let my_common_struct = <TestCommonStruct as rt::Struct>::read(c, v)?;
-        let my_other_common_struct = <TestCommonStruct as rt::Struct>::read(c, v)
-            .map_err(|e| e.renamed(fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
-        let my_uint16;
-        let my_uint32;
-        if v >= 1 {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::u16(c, "my_uint16")?;
-                    rt::read::u32(c, "my_uint32")?;
-                    return Err(rt::read::short(c, "my_uint16"));
-                }
+        rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let process_id = if v >= 1 {
+                rt::read::uuid(c, "process_id")?
+            } else {
+                rt::Uuid::nil()
             };
-            my_uint16 = rt::read::u16_at::<6, 0>(&r);
-            my_uint32 = rt::read::u32_at::<6, 2>(&r);
-        } else {
-            my_uint16 = 33000_u16;
-            my_uint32 = 1234567_u32;
-        }
-        let mut my_tagged_int_array_tag: rt::Array<'a, i32> = rt::Array::EMPTY;
-        let mut my_nullable_string_tag: Option<&'a str> = None;
-        let mut my_int16_tag: i16 = 123_i16;
-        let mut my_float64_tag: f64 = 12.34_f64;
-        let mut my_string_tag: &'a str = "";
-        let mut my_bytes_tag: Option<&'a [u8]> = Some(&[] as &[u8]);
-        let mut tagged_uuid_tag: rt::Uuid = rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec);
-        let mut tagged_long_tag: i64 = 914172222550880202_i64;
-        let mut my_tagged_struct_tag: TaggedStruct<'a> = TaggedStruct::DEFAULT;
-        let mut tagged_long_flexible_version_subset_tag: i64 = 0_i64;
-        let unknown_tagged_fields = if v >= 1 {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        my_tagged_int_array_tag = rt::read::array::<i32>(c, true, v, "my_tagged_int_array")?;
-                        rt::read::check_tag_size(c, before, size, tag, "my_tagged_int_array")?;
-                        rt::read::tag_at_default(c, my_tagged_int_array_tag.is_empty());
+            let zero_copy_byte_buffer = if v == 1 {
+                rt::read::bytes(c, v >= 1, "zero_copy_byte_buffer")?
+            } else {
+                &[] as &[u8]
+            };
+            let nullable_zero_copy_byte_buffer = if v == 1 {
+                rt::read::opt_bytes(c, v >= 1, v == 1, "nullable_zero_copy_byte_buffer")?
+            } else {
+                Some(&[] as &[u8])
+            };
+            let my_struct = if v >= 2 {
+                <MyStruct as rt::Struct>::read(c, v)?
+            } else {
+                MyStruct::DEFAULT
+            };
+            let my_common_struct = <TestCommonStruct as rt::Struct>::read(c, v)?;
+            let my_other_common_struct = <TestCommonStruct as rt::Struct>::read(c, v)
+                .map_err(|e| e.renamed(fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
+            let my_uint16;
+            let my_uint32;
+            if v >= 1 {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::u16(c, "my_uint16")?;
+                        rt::read::u32(c, "my_uint32")?;
+                        return Err(rt::read::short(c, "my_uint16"));
                     }
-                    1 => {
-                        my_nullable_string_tag = rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?;
-                        rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
-                        rt::read::tag_at_default(c, my_nullable_string_tag.is_none());
-                    }
-                    2 => {
-                        my_int16_tag = rt::read::i16(c, "my_int16")?;
-                        rt::read::check_tag_size(c, before, size, tag, "my_int16")?;
-                        rt::read::tag_at_default(c, my_int16_tag == 123_i16);
-                    }
-                    3 => {
-                        my_float64_tag = rt::read::f64(c, "my_float64")?;
-                        rt::read::check_tag_size(c, before, size, tag, "my_float64")?;
-                        rt::read::tag_at_default(c, my_float64_tag.to_bits() == (12.34_f64).to_bits());
-                    }
-                    4 => {
-                        my_string_tag = rt::read::str(c, true, "my_string")?;
-                        rt::read::check_tag_size(c, before, size, tag, "my_string")?;
-                        rt::read::tag_at_default(c, my_string_tag.is_empty());
-                    }
-                    5 => {
-                        my_bytes_tag = rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?;
-                        rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
-                        rt::read::tag_at_default(c, my_bytes_tag.as_ref().is_some_and(|a| a.is_empty()));
-                    }
-                    6 => {
-                        tagged_uuid_tag = rt::read::uuid(c, "tagged_uuid")?;
-                        rt::read::check_tag_size(c, before, size, tag, "tagged_uuid")?;
-                        rt::read::tag_at_default(
-                            c,
-                            tagged_uuid_tag == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec),
-                        );
-                    }
-                    7 => {
-                        tagged_long_tag = rt::read::i64(c, "tagged_long")?;
-                        rt::read::check_tag_size(c, before, size, tag, "tagged_long")?;
-                        rt::read::tag_at_default(c, tagged_long_tag == 914172222550880202_i64);
-                    }
-                    8 if v >= 2 => {
-                        my_tagged_struct_tag = <TaggedStruct as rt::Struct>::read(c, v)?;
-                        rt::read::check_tag_size(c, before, size, tag, "my_tagged_struct")?;
-                        rt::read::tag_at_default(c, my_tagged_struct_tag == TaggedStruct::DEFAULT);
-                    }
-                    8 => return Err(rt::read::tag_not_in_version(c, tag, "my_tagged_struct")),
-                    9 if v >= 2 => {
-                        tagged_long_flexible_version_subset_tag =
-                            rt::read::i64(c, "tagged_long_flexible_version_subset")?;
-                        rt::read::check_tag_size(c, before, size, tag, "tagged_long_flexible_version_subset")?;
-                        rt::read::tag_at_default(c, tagged_long_flexible_version_subset_tag == 0_i64);
-                    }
-                    9 => {
-                        return Err(rt::read::tag_not_in_version(
-                            c,
-                            tag,
-                            "tagged_long_flexible_version_subset",
-                        ))
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+                };
+                my_uint16 = rt::read::u16_at::<6, 0>(&r);
+                my_uint32 = rt::read::u32_at::<6, 2>(&r);
+            } else {
+                my_uint16 = 33000_u16;
+                my_uint32 = 1234567_u32;
+            }
+            let mut my_tagged_int_array_tag: rt::Array<'a, i32> = rt::Array::EMPTY;
+            let mut my_nullable_string_tag: Option<&'a str> = None;
+            let mut my_int16_tag: i16 = 123_i16;
+            let mut my_float64_tag: f64 = 12.34_f64;
+            let mut my_string_tag: &'a str = "";
+            let mut my_bytes_tag: Option<&'a [u8]> = Some(&[] as &[u8]);
+            let mut tagged_uuid_tag: rt::Uuid = rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec);
+            let mut tagged_long_tag: i64 = 914172222550880202_i64;
+            let mut my_tagged_struct_tag: TaggedStruct<'a> = TaggedStruct::DEFAULT;
+            let mut tagged_long_flexible_version_subset_tag: i64 = 0_i64;
+            let unknown_tagged_fields = if v >= 1 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            my_tagged_int_array_tag = rt::read::array::<i32>(c, true, v, "my_tagged_int_array")?;
+                            rt::read::check_tag_size(c, before, size, tag, "my_tagged_int_array")?;
+                            rt::read::tag_at_default(c, my_tagged_int_array_tag.is_empty());
+                        }
+                        1 => {
+                            my_nullable_string_tag = rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?;
+                            rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
+                            rt::read::tag_at_default(c, my_nullable_string_tag.is_none());
+                        }
+                        2 => {
+                            my_int16_tag = rt::read::i16(c, "my_int16")?;
+                            rt::read::check_tag_size(c, before, size, tag, "my_int16")?;
+                            rt::read::tag_at_default(c, my_int16_tag == 123_i16);
+                        }
+                        3 => {
+                            my_float64_tag = rt::read::f64(c, "my_float64")?;
+                            rt::read::check_tag_size(c, before, size, tag, "my_float64")?;
+                            rt::read::tag_at_default(c, my_float64_tag.to_bits() == (12.34_f64).to_bits());
+                        }
+                        4 => {
+                            my_string_tag = rt::read::str(c, true, "my_string")?;
+                            rt::read::check_tag_size(c, before, size, tag, "my_string")?;
+                            rt::read::tag_at_default(c, my_string_tag.is_empty());
+                        }
+                        5 => {
+                            my_bytes_tag = rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?;
+                            rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
+                            rt::read::tag_at_default(c, my_bytes_tag.as_ref().is_some_and(|a| a.is_empty()));
+                        }
+                        6 => {
+                            tagged_uuid_tag = rt::read::uuid(c, "tagged_uuid")?;
+                            rt::read::check_tag_size(c, before, size, tag, "tagged_uuid")?;
+                            rt::read::tag_at_default(
+                                c,
+                                tagged_uuid_tag == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec),
+                            );
+                        }
+                        7 => {
+                            tagged_long_tag = rt::read::i64(c, "tagged_long")?;
+                            rt::read::check_tag_size(c, before, size, tag, "tagged_long")?;
+                            rt::read::tag_at_default(c, tagged_long_tag == 914172222550880202_i64);
+                        }
+                        8 if v >= 2 => {
+                            my_tagged_struct_tag = <TaggedStruct as rt::Struct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "my_tagged_struct")?;
+                            rt::read::tag_at_default(c, my_tagged_struct_tag == TaggedStruct::DEFAULT);
+                        }
+                        8 => return Err(rt::read::tag_not_in_version(c, tag, "my_tagged_struct")),
+                        9 if v >= 2 => {
+                            tagged_long_flexible_version_subset_tag =
+                                rt::read::i64(c, "tagged_long_flexible_version_subset")?;
+                            rt::read::check_tag_size(c, before, size, tag, "tagged_long_flexible_version_subset")?;
+                            rt::read::tag_at_default(c, tagged_long_flexible_version_subset_tag == 0_i64);
+                        }
+                        9 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "tagged_long_flexible_version_subset",
+                            ))
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x3ff)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            process_id,
-            my_tagged_int_array: my_tagged_int_array_tag,
-            my_nullable_string: my_nullable_string_tag,
-            my_int16: my_int16_tag,
-            my_float64: my_float64_tag,
-            my_string: my_string_tag,
-            my_bytes: my_bytes_tag,
-            tagged_uuid: tagged_uuid_tag,
-            tagged_long: tagged_long_tag,
-            zero_copy_byte_buffer,
-            nullable_zero_copy_byte_buffer,
-            my_struct,
-            my_tagged_struct: my_tagged_struct_tag,
-            tagged_long_flexible_version_subset: tagged_long_flexible_version_subset_tag,
-            my_common_struct,
-            my_other_common_struct,
-            my_uint16,
-            my_uint32,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x3ff)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                process_id,
+                my_tagged_int_array: my_tagged_int_array_tag,
+                my_nullable_string: my_nullable_string_tag,
+                my_int16: my_int16_tag,
+                my_float64: my_float64_tag,
+                my_string: my_string_tag,
+                my_bytes: my_bytes_tag,
+                tagged_uuid: tagged_uuid_tag,
+                tagged_long: tagged_long_tag,
+                zero_copy_byte_buffer,
+                nullable_zero_copy_byte_buffer,
+                my_struct,
+                my_tagged_struct: my_tagged_struct_tag,
+                tagged_long_flexible_version_subset: tagged_long_flexible_version_subset_tag,
+                my_common_struct,
+                my_other_common_struct,
+                my_uint16,
+                my_uint32,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -371,335 +378,342 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 1 {
-            n += 16;
-        }
-        if v <= 0 && self.process_id != rt::Uuid::nil() {
-            return Err(rt::write::not_in_version("process_id"));
-        }
-        if v <= 0 && !self.my_tagged_int_array.is_empty() {
-            return Err(rt::write::not_in_version("my_tagged_int_array"));
-        }
-        if v <= 0 && self.my_nullable_string.is_some() {
-            return Err(rt::write::not_in_version("my_nullable_string"));
-        }
-        if v <= 0 && self.my_int16 != 123_i16 {
-            return Err(rt::write::not_in_version("my_int16"));
-        }
-        if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
-            return Err(rt::write::not_in_version("my_float64"));
-        }
-        if v <= 0 && !self.my_string.is_empty() {
-            return Err(rt::write::not_in_version("my_string"));
-        }
-        if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
-            return Err(rt::write::not_in_version("my_bytes"));
-        }
-        if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
-            return Err(rt::write::not_in_version("tagged_uuid"));
-        }
-        if v <= 0 && self.tagged_long != 914172222550880202_i64 {
-            return Err(rt::write::not_in_version("tagged_long"));
-        }
-        if v == 1 {
-            n += rt::write::bytes_size(self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer")?;
-        }
-        if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
-            return Err(rt::write::not_in_version("zero_copy_byte_buffer"));
-        }
-        if v == 1 {
-            n += rt::write::opt_bytes_size(
-                self.nullable_zero_copy_byte_buffer,
-                v >= 1,
-                v == 1,
-                "nullable_zero_copy_byte_buffer",
-            )?;
-        }
-        if (v <= 0 || v >= 2)
-            && !self
-                .nullable_zero_copy_byte_buffer
-                .as_ref()
-                .is_some_and(|a| a.is_empty())
-        {
-            return Err(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
-        }
-        if v >= 2 {
-            n += rt::Struct::size(&self.my_struct, v)?;
-        }
-        if v <= 1 && self.my_struct != MyStruct::DEFAULT {
-            return Err(rt::write::not_in_version("my_struct"));
-        }
-        if v <= 1 && self.my_tagged_struct != TaggedStruct::DEFAULT {
-            return Err(rt::write::not_in_version("my_tagged_struct"));
-        }
-        n += rt::Struct::size(&self.my_common_struct, v)?;
-        n += rt::Struct::size(&self.my_other_common_struct, v)
-            .map_err(|e| e.renamed(fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
-        if v >= 1 {
-            n += 2;
-        }
-        if v <= 0 && self.my_uint16 != 33000_u16 {
-            return Err(rt::write::not_in_version("my_uint16"));
-        }
-        if v >= 1 {
-            n += 4;
-        }
-        if v <= 0 && self.my_uint32 != 1234567_u32 {
-            return Err(rt::write::not_in_version("my_uint32"));
-        }
-        if v >= 1 {
-            let mut tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            if !self.my_tagged_int_array.is_empty() {
-                let s = rt::write::array_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
-                tags += 1;
-                n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 16;
             }
-            if self.my_nullable_string.is_some() {
-                let s = rt::write::opt_str_size(self.my_nullable_string, true, v >= 1, "my_nullable_string")?;
-                tags += 1;
-                n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 0 && self.process_id != rt::Uuid::nil() {
+                return Err(rt::write::not_in_version("process_id"));
             }
-            if self.my_int16 != 123_i16 {
-                let s = 2;
-                tags += 1;
-                n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 0 && !self.my_tagged_int_array.is_empty() {
+                return Err(rt::write::not_in_version("my_tagged_int_array"));
             }
-            if self.my_float64.to_bits() != (12.34_f64).to_bits() {
-                let s = 8;
-                tags += 1;
-                n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 0 && self.my_nullable_string.is_some() {
+                return Err(rt::write::not_in_version("my_nullable_string"));
             }
-            if !self.my_string.is_empty() {
-                let s = rt::write::str_size(self.my_string, true, "my_string")?;
-                tags += 1;
-                n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 0 && self.my_int16 != 123_i16 {
+                return Err(rt::write::not_in_version("my_int16"));
             }
-            if !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
-                let s = rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes")?;
-                tags += 1;
-                n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
+                return Err(rt::write::not_in_version("my_float64"));
             }
-            if self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
-                let s = 16;
-                tags += 1;
-                n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 0 && !self.my_string.is_empty() {
+                return Err(rt::write::not_in_version("my_string"));
             }
-            if self.tagged_long != 914172222550880202_i64 {
-                let s = 8;
-                tags += 1;
-                n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
+                return Err(rt::write::not_in_version("my_bytes"));
             }
-            if v >= 2 && self.my_tagged_struct != TaggedStruct::DEFAULT {
-                let s = rt::Struct::size(&self.my_tagged_struct, v)?;
-                tags += 1;
-                n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
+                return Err(rt::write::not_in_version("tagged_uuid"));
             }
-            if v >= 2 && self.tagged_long_flexible_version_subset != 0_i64 {
-                let s = 8;
-                tags += 1;
-                n += rt::write::uvarint_size(9) + rt::write::uvarint_size(s as u32) + s;
+            if v <= 0 && self.tagged_long != 914172222550880202_i64 {
+                return Err(rt::write::not_in_version("tagged_long"));
             }
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            if v == 1 {
+                n += rt::write::bytes_size(self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer")?;
             }
-        }
-        Ok(n)
+            if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
+                return Err(rt::write::not_in_version("zero_copy_byte_buffer"));
+            }
+            if v == 1 {
+                n += rt::write::opt_bytes_size(
+                    self.nullable_zero_copy_byte_buffer,
+                    v >= 1,
+                    v == 1,
+                    "nullable_zero_copy_byte_buffer",
+                )?;
+            }
+            if (v <= 0 || v >= 2)
+                && !self
+                    .nullable_zero_copy_byte_buffer
+                    .as_ref()
+                    .is_some_and(|a| a.is_empty())
+            {
+                return Err(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
+            }
+            if v >= 2 {
+                n += rt::Struct::size(&self.my_struct, v)?;
+            }
+            if v <= 1 && self.my_struct != MyStruct::DEFAULT {
+                return Err(rt::write::not_in_version("my_struct"));
+            }
+            if v <= 1 && self.my_tagged_struct != TaggedStruct::DEFAULT {
+                return Err(rt::write::not_in_version("my_tagged_struct"));
+            }
+            n += rt::Struct::size(&self.my_common_struct, v)?;
+            n += rt::Struct::size(&self.my_other_common_struct, v)
+                .map_err(|e| e.renamed(fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
+            if v >= 1 {
+                n += 2;
+            }
+            if v <= 0 && self.my_uint16 != 33000_u16 {
+                return Err(rt::write::not_in_version("my_uint16"));
+            }
+            if v >= 1 {
+                n += 4;
+            }
+            if v <= 0 && self.my_uint32 != 1234567_u32 {
+                return Err(rt::write::not_in_version("my_uint32"));
+            }
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if !self.my_tagged_int_array.is_empty() {
+                    let s = rt::write::array_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.my_nullable_string.is_some() {
+                    let s = rt::write::opt_str_size(self.my_nullable_string, true, v >= 1, "my_nullable_string")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.my_int16 != 123_i16 {
+                    let s = 2;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.my_float64.to_bits() != (12.34_f64).to_bits() {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if !self.my_string.is_empty() {
+                    let s = rt::write::str_size(self.my_string, true, "my_string")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
+                    let s = rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
+                    let s = 16;
+                    tags += 1;
+                    n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if self.tagged_long != 914172222550880202_i64 {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && self.my_tagged_struct != TaggedStruct::DEFAULT {
+                    let s = rt::Struct::size(&self.my_tagged_struct, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && self.tagged_long_flexible_version_subset != 0_i64 {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(9) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 0 && self.process_id != rt::Uuid::nil() {
-            w.fail(rt::write::not_in_version("process_id"));
-        }
-        if v <= 0 && !self.my_tagged_int_array.is_empty() {
-            w.fail(rt::write::not_in_version("my_tagged_int_array"));
-        }
-        if v <= 0 && self.my_nullable_string.is_some() {
-            w.fail(rt::write::not_in_version("my_nullable_string"));
-        }
-        if v <= 0 && self.my_int16 != 123_i16 {
-            w.fail(rt::write::not_in_version("my_int16"));
-        }
-        if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
-            w.fail(rt::write::not_in_version("my_float64"));
-        }
-        if v <= 0 && !self.my_string.is_empty() {
-            w.fail(rt::write::not_in_version("my_string"));
-        }
-        if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
-            w.fail(rt::write::not_in_version("my_bytes"));
-        }
-        if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
-            w.fail(rt::write::not_in_version("tagged_uuid"));
-        }
-        if v <= 0 && self.tagged_long != 914172222550880202_i64 {
-            w.fail(rt::write::not_in_version("tagged_long"));
-        }
-        if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
-            w.fail(rt::write::not_in_version("zero_copy_byte_buffer"));
-        }
-        if (v <= 0 || v >= 2)
-            && !self
-                .nullable_zero_copy_byte_buffer
-                .as_ref()
-                .is_some_and(|a| a.is_empty())
-        {
-            w.fail(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
-        }
-        if v <= 1 && self.my_struct != MyStruct::DEFAULT {
-            w.fail(rt::write::not_in_version("my_struct"));
-        }
-        if v <= 1 && self.my_tagged_struct != TaggedStruct::DEFAULT {
-            w.fail(rt::write::not_in_version("my_tagged_struct"));
-        }
-        if v <= 0 && self.my_uint16 != 33000_u16 {
-            w.fail(rt::write::not_in_version("my_uint16"));
-        }
-        if v <= 0 && self.my_uint32 != 1234567_u32 {
-            w.fail(rt::write::not_in_version("my_uint32"));
-        }
-        if v >= 1 {
-            w.uuid(self.process_id, "process_id");
-        }
-        if v == 1 {
-            w.bytes(self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer");
-        }
-        if v == 1 {
-            w.opt_bytes(
-                self.nullable_zero_copy_byte_buffer,
-                v >= 1,
-                v == 1,
-                "nullable_zero_copy_byte_buffer",
-            );
-        }
-        if v >= 2 {
-            rt::Struct::write(&self.my_struct, w, v);
-        }
-        rt::Struct::write(&self.my_common_struct, w, v);
-        w.renamed(fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths, |w| {
-            rt::Struct::write(&self.my_other_common_struct, w, v)
-        });
-        if v >= 1 {
-            w.u16(self.my_uint16, "my_uint16");
-        }
-        if v >= 1 {
-            w.u32(self.my_uint32, "my_uint32");
-        }
-        if v >= 1 {
-            let mut tags = self.unknown_tagged_fields.len();
-            let has_my_tagged_int_array = !self.my_tagged_int_array.is_empty();
-            tags += usize::from(has_my_tagged_int_array);
-            let has_my_nullable_string = self.my_nullable_string.is_some();
-            tags += usize::from(has_my_nullable_string);
-            let has_my_int16 = self.my_int16 != 123_i16;
-            tags += usize::from(has_my_int16);
-            let has_my_float64 = self.my_float64.to_bits() != (12.34_f64).to_bits();
-            tags += usize::from(has_my_float64);
-            let has_my_string = !self.my_string.is_empty();
-            tags += usize::from(has_my_string);
-            let has_my_bytes = !self.my_bytes.as_ref().is_some_and(|a| a.is_empty());
-            tags += usize::from(has_my_bytes);
-            let has_tagged_uuid = self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec);
-            tags += usize::from(has_tagged_uuid);
-            let has_tagged_long = self.tagged_long != 914172222550880202_i64;
-            tags += usize::from(has_tagged_long);
-            let has_my_tagged_struct = v >= 2 && self.my_tagged_struct != TaggedStruct::DEFAULT;
-            tags += usize::from(has_my_tagged_struct);
-            let has_tagged_long_flexible_version_subset = v >= 2 && self.tagged_long_flexible_version_subset != 0_i64;
-            tags += usize::from(has_tagged_long_flexible_version_subset);
-            w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
-            if has_my_tagged_int_array {
-                let s = w.ok(rt::write::array_size(
-                    &self.my_tagged_int_array,
-                    true,
-                    v,
-                    "my_tagged_int_array",
-                ));
-                w.uvarint(0, "my_tagged_int_array");
-                w.uvarint(s as u32, "my_tagged_int_array");
-                w.array(&self.my_tagged_int_array, true, v, "my_tagged_int_array");
+        rt::outline(move || {
+            if v <= 0 && self.process_id != rt::Uuid::nil() {
+                w.fail(rt::write::not_in_version("process_id"));
             }
-            w.unknown_tags_before(&mut unknown, 1);
-            if has_my_nullable_string {
-                let s = w.ok(rt::write::opt_str_size(
-                    self.my_nullable_string,
-                    true,
+            if v <= 0 && !self.my_tagged_int_array.is_empty() {
+                w.fail(rt::write::not_in_version("my_tagged_int_array"));
+            }
+            if v <= 0 && self.my_nullable_string.is_some() {
+                w.fail(rt::write::not_in_version("my_nullable_string"));
+            }
+            if v <= 0 && self.my_int16 != 123_i16 {
+                w.fail(rt::write::not_in_version("my_int16"));
+            }
+            if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
+                w.fail(rt::write::not_in_version("my_float64"));
+            }
+            if v <= 0 && !self.my_string.is_empty() {
+                w.fail(rt::write::not_in_version("my_string"));
+            }
+            if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
+                w.fail(rt::write::not_in_version("my_bytes"));
+            }
+            if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
+                w.fail(rt::write::not_in_version("tagged_uuid"));
+            }
+            if v <= 0 && self.tagged_long != 914172222550880202_i64 {
+                w.fail(rt::write::not_in_version("tagged_long"));
+            }
+            if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
+                w.fail(rt::write::not_in_version("zero_copy_byte_buffer"));
+            }
+            if (v <= 0 || v >= 2)
+                && !self
+                    .nullable_zero_copy_byte_buffer
+                    .as_ref()
+                    .is_some_and(|a| a.is_empty())
+            {
+                w.fail(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
+            }
+            if v <= 1 && self.my_struct != MyStruct::DEFAULT {
+                w.fail(rt::write::not_in_version("my_struct"));
+            }
+            if v <= 1 && self.my_tagged_struct != TaggedStruct::DEFAULT {
+                w.fail(rt::write::not_in_version("my_tagged_struct"));
+            }
+            if v <= 0 && self.my_uint16 != 33000_u16 {
+                w.fail(rt::write::not_in_version("my_uint16"));
+            }
+            if v <= 0 && self.my_uint32 != 1234567_u32 {
+                w.fail(rt::write::not_in_version("my_uint32"));
+            }
+            if v >= 1 {
+                w.uuid(self.process_id, "process_id");
+            }
+            if v == 1 {
+                w.bytes(self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer");
+            }
+            if v == 1 {
+                w.opt_bytes(
+                    self.nullable_zero_copy_byte_buffer,
                     v >= 1,
-                    "my_nullable_string",
-                ));
-                w.uvarint(1, "my_nullable_string");
-                w.uvarint(s as u32, "my_nullable_string");
-                w.opt_str(self.my_nullable_string, true, v >= 1, "my_nullable_string");
-            }
-            w.unknown_tags_before(&mut unknown, 2);
-            if has_my_int16 {
-                let s = 2;
-                w.uvarint(2, "my_int16");
-                w.uvarint(s as u32, "my_int16");
-                w.i16(self.my_int16, "my_int16");
-            }
-            w.unknown_tags_before(&mut unknown, 3);
-            if has_my_float64 {
-                let s = 8;
-                w.uvarint(3, "my_float64");
-                w.uvarint(s as u32, "my_float64");
-                w.f64(self.my_float64, "my_float64");
-            }
-            w.unknown_tags_before(&mut unknown, 4);
-            if has_my_string {
-                let s = w.ok(rt::write::str_size(self.my_string, true, "my_string"));
-                w.uvarint(4, "my_string");
-                w.uvarint(s as u32, "my_string");
-                w.str(self.my_string, true, "my_string");
-            }
-            w.unknown_tags_before(&mut unknown, 5);
-            if has_my_bytes {
-                let s = w.ok(rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes"));
-                w.uvarint(5, "my_bytes");
-                w.uvarint(s as u32, "my_bytes");
-                w.opt_bytes(self.my_bytes, true, v >= 1, "my_bytes");
-            }
-            w.unknown_tags_before(&mut unknown, 6);
-            if has_tagged_uuid {
-                let s = 16;
-                w.uvarint(6, "tagged_uuid");
-                w.uvarint(s as u32, "tagged_uuid");
-                w.uuid(self.tagged_uuid, "tagged_uuid");
-            }
-            w.unknown_tags_before(&mut unknown, 7);
-            if has_tagged_long {
-                let s = 8;
-                w.uvarint(7, "tagged_long");
-                w.uvarint(s as u32, "tagged_long");
-                w.i64(self.tagged_long, "tagged_long");
-            }
-            w.unknown_tags_before(&mut unknown, 8);
-            if has_my_tagged_struct {
-                let s = w.ok(rt::Struct::size(&self.my_tagged_struct, v));
-                w.uvarint(8, "my_tagged_struct");
-                w.uvarint(s as u32, "my_tagged_struct");
-                rt::Struct::write(&self.my_tagged_struct, w, v);
-            }
-            w.unknown_tags_before(&mut unknown, 9);
-            if has_tagged_long_flexible_version_subset {
-                let s = 8;
-                w.uvarint(9, "tagged_long_flexible_version_subset");
-                w.uvarint(s as u32, "tagged_long_flexible_version_subset");
-                w.i64(
-                    self.tagged_long_flexible_version_subset,
-                    "tagged_long_flexible_version_subset",
+                    v == 1,
+                    "nullable_zero_copy_byte_buffer",
                 );
             }
-            w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            if v >= 2 {
+                rt::Struct::write(&self.my_struct, w, v);
+            }
+            rt::Struct::write(&self.my_common_struct, w, v);
+            w.renamed(fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths, |w| {
+                rt::Struct::write(&self.my_other_common_struct, w, v)
+            });
+            if v >= 1 {
+                w.u16(self.my_uint16, "my_uint16");
+            }
+            if v >= 1 {
+                w.u32(self.my_uint32, "my_uint32");
+            }
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_my_tagged_int_array = !self.my_tagged_int_array.is_empty();
+                tags += usize::from(has_my_tagged_int_array);
+                let has_my_nullable_string = self.my_nullable_string.is_some();
+                tags += usize::from(has_my_nullable_string);
+                let has_my_int16 = self.my_int16 != 123_i16;
+                tags += usize::from(has_my_int16);
+                let has_my_float64 = self.my_float64.to_bits() != (12.34_f64).to_bits();
+                tags += usize::from(has_my_float64);
+                let has_my_string = !self.my_string.is_empty();
+                tags += usize::from(has_my_string);
+                let has_my_bytes = !self.my_bytes.as_ref().is_some_and(|a| a.is_empty());
+                tags += usize::from(has_my_bytes);
+                let has_tagged_uuid = self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec);
+                tags += usize::from(has_tagged_uuid);
+                let has_tagged_long = self.tagged_long != 914172222550880202_i64;
+                tags += usize::from(has_tagged_long);
+                let has_my_tagged_struct = v >= 2 && self.my_tagged_struct != TaggedStruct::DEFAULT;
+                tags += usize::from(has_my_tagged_struct);
+                let has_tagged_long_flexible_version_subset =
+                    v >= 2 && self.tagged_long_flexible_version_subset != 0_i64;
+                tags += usize::from(has_tagged_long_flexible_version_subset);
+                w.uvarint(tags as u32, "_tagged_fields");
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
+                if has_my_tagged_int_array {
+                    let s = w.ok(rt::write::array_size(
+                        &self.my_tagged_int_array,
+                        true,
+                        v,
+                        "my_tagged_int_array",
+                    ));
+                    w.uvarint(0, "my_tagged_int_array");
+                    w.uvarint(s as u32, "my_tagged_int_array");
+                    w.array(&self.my_tagged_int_array, true, v, "my_tagged_int_array");
+                }
+                w.unknown_tags_before(&mut unknown, 1);
+                if has_my_nullable_string {
+                    let s = w.ok(rt::write::opt_str_size(
+                        self.my_nullable_string,
+                        true,
+                        v >= 1,
+                        "my_nullable_string",
+                    ));
+                    w.uvarint(1, "my_nullable_string");
+                    w.uvarint(s as u32, "my_nullable_string");
+                    w.opt_str(self.my_nullable_string, true, v >= 1, "my_nullable_string");
+                }
+                w.unknown_tags_before(&mut unknown, 2);
+                if has_my_int16 {
+                    let s = 2;
+                    w.uvarint(2, "my_int16");
+                    w.uvarint(s as u32, "my_int16");
+                    w.i16(self.my_int16, "my_int16");
+                }
+                w.unknown_tags_before(&mut unknown, 3);
+                if has_my_float64 {
+                    let s = 8;
+                    w.uvarint(3, "my_float64");
+                    w.uvarint(s as u32, "my_float64");
+                    w.f64(self.my_float64, "my_float64");
+                }
+                w.unknown_tags_before(&mut unknown, 4);
+                if has_my_string {
+                    let s = w.ok(rt::write::str_size(self.my_string, true, "my_string"));
+                    w.uvarint(4, "my_string");
+                    w.uvarint(s as u32, "my_string");
+                    w.str(self.my_string, true, "my_string");
+                }
+                w.unknown_tags_before(&mut unknown, 5);
+                if has_my_bytes {
+                    let s = w.ok(rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes"));
+                    w.uvarint(5, "my_bytes");
+                    w.uvarint(s as u32, "my_bytes");
+                    w.opt_bytes(self.my_bytes, true, v >= 1, "my_bytes");
+                }
+                w.unknown_tags_before(&mut unknown, 6);
+                if has_tagged_uuid {
+                    let s = 16;
+                    w.uvarint(6, "tagged_uuid");
+                    w.uvarint(s as u32, "tagged_uuid");
+                    w.uuid(self.tagged_uuid, "tagged_uuid");
+                }
+                w.unknown_tags_before(&mut unknown, 7);
+                if has_tagged_long {
+                    let s = 8;
+                    w.uvarint(7, "tagged_long");
+                    w.uvarint(s as u32, "tagged_long");
+                    w.i64(self.tagged_long, "tagged_long");
+                }
+                w.unknown_tags_before(&mut unknown, 8);
+                if has_my_tagged_struct {
+                    let s = w.ok(rt::Struct::size(&self.my_tagged_struct, v));
+                    w.uvarint(8, "my_tagged_struct");
+                    w.uvarint(s as u32, "my_tagged_struct");
+                    rt::Struct::write(&self.my_tagged_struct, w, v);
+                }
+                w.unknown_tags_before(&mut unknown, 9);
+                if has_tagged_long_flexible_version_subset {
+                    let s = 8;
+                    w.uvarint(9, "tagged_long_flexible_version_subset");
+                    w.uvarint(s as u32, "tagged_long_flexible_version_subset");
+                    w.i64(
+                        self.tagged_long_flexible_version_subset,
+                        "tagged_long_flexible_version_subset",
+                    );
+                }
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            }
+        })
     }
 }
 
@@ -726,6 +740,7 @@ impl<'a> MyStruct<'a> {
 }
 
 impl Default for MyStruct<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -733,14 +748,17 @@ impl Default for MyStruct<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for MyStruct<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "MyStruct {{ struct_id: {=i32}, array_in_struct: {}, unknown_tagged_fields: {} }}",
-            self.struct_id,
-            self.array_in_struct,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "MyStruct {{ struct_id: {=i32}, array_in_struct: {}, unknown_tagged_fields: {} }}",
+                self.struct_id,
+                self.array_in_struct,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -788,17 +806,20 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 2 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 2 {
-            rt::read::skip_array::<StructArray<'a>>(c, v >= 1, v)?;
-        }
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 2 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 2 {
+                rt::read::skip_array::<StructArray<'a>>(c, v >= 1, v)?;
+            }
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -830,50 +851,56 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 2 {
-            n += 4;
-        }
-        if v <= 1 && self.struct_id != 0_i32 {
-            return Err(rt::write::not_in_version("my_struct.struct_id"));
-        }
-        if v >= 2 {
-            n += rt::write::array_size(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct")?;
-        }
-        if v <= 1 && !self.array_in_struct.is_empty() {
-            return Err(rt::write::not_in_version("my_struct.array_in_struct"));
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("my_struct._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v <= 1 && self.struct_id != 0_i32 {
+                return Err(rt::write::not_in_version("my_struct.struct_id"));
+            }
+            if v >= 2 {
+                n += rt::write::array_size(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct")?;
+            }
+            if v <= 1 && !self.array_in_struct.is_empty() {
+                return Err(rt::write::not_in_version("my_struct.array_in_struct"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("my_struct._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 && self.struct_id != 0_i32 {
-            w.fail(rt::write::not_in_version("my_struct.struct_id"));
-        }
-        if v <= 1 && !self.array_in_struct.is_empty() {
-            w.fail(rt::write::not_in_version("my_struct.array_in_struct"));
-        }
-        if v >= 2 {
-            w.i32(self.struct_id, "my_struct.struct_id");
-        }
-        if v >= 2 {
-            w.array(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct");
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 1 && self.struct_id != 0_i32 {
+                w.fail(rt::write::not_in_version("my_struct.struct_id"));
+            }
+            if v <= 1 && !self.array_in_struct.is_empty() {
+                w.fail(rt::write::not_in_version("my_struct.array_in_struct"));
+            }
+            if v >= 2 {
+                w.i32(self.struct_id, "my_struct.struct_id");
+            }
+            if v >= 2 {
+                w.array(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct");
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields")
+            };
+        })
     }
 }
 
@@ -897,6 +924,7 @@ impl<'a> TaggedStruct<'a> {
 }
 
 impl Default for TaggedStruct<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -904,13 +932,16 @@ impl Default for TaggedStruct<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TaggedStruct<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TaggedStruct {{ struct_id: \"{=str}\", unknown_tagged_fields: {} }}",
-            self.struct_id,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TaggedStruct {{ struct_id: \"{=str}\", unknown_tagged_fields: {} }}",
+                self.struct_id,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -949,14 +980,17 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 2 {
-            rt::read::skip_str(c, v >= 1)?;
-        }
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 2 {
+                rt::read::skip_str(c, v >= 1)?;
+            }
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -985,38 +1019,44 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 2 {
-            n += rt::write::str_size(self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
-        }
-        if v <= 1 && !self.struct_id.is_empty() {
-            return Err(rt::write::not_in_version("my_tagged_struct.struct_id"));
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("my_tagged_struct._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += rt::write::str_size(self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
             }
-        }
-        Ok(n)
+            if v <= 1 && !self.struct_id.is_empty() {
+                return Err(rt::write::not_in_version("my_tagged_struct.struct_id"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("my_tagged_struct._tagged_fields"));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 && !self.struct_id.is_empty() {
-            w.fail(rt::write::not_in_version("my_tagged_struct.struct_id"));
-        }
-        if v >= 2 {
-            w.str(self.struct_id, v >= 1, "my_tagged_struct.struct_id");
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields")
-        };
+        rt::outline(move || {
+            if v <= 1 && !self.struct_id.is_empty() {
+                w.fail(rt::write::not_in_version("my_tagged_struct.struct_id"));
+            }
+            if v >= 2 {
+                w.str(self.struct_id, v >= 1, "my_tagged_struct.struct_id");
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields")
+            };
+        })
     }
 }
 
@@ -1043,6 +1083,7 @@ impl<'a> TestCommonStruct<'a> {
 }
 
 impl Default for TestCommonStruct<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1050,14 +1091,17 @@ impl Default for TestCommonStruct<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for TestCommonStruct<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "TestCommonStruct {{ foo: {=i32}, bar: {=i32}, unknown_tagged_fields: {} }}",
-            self.foo,
-            self.bar,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "TestCommonStruct {{ foo: {=i32}, bar: {=i32}, unknown_tagged_fields: {} }}",
+                self.foo,
+                self.bar,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -1107,12 +1151,15 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        rt::read::skip(c, 8)?;
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            rt::read::skip(c, 8)?;
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -1137,28 +1184,34 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 8;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 8;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.i32(self.foo, "my_common_struct.foo");
-        w.i32(self.bar, "my_common_struct.bar");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
-        };
+        rt::outline(move || {
+            w.i32(self.foo, "my_common_struct.foo");
+            w.i32(self.bar, "my_common_struct.bar");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
+            };
+        })
     }
 }
 
@@ -1182,6 +1235,7 @@ impl<'a> StructArray<'a> {
 }
 
 impl Default for StructArray<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -1189,13 +1243,16 @@ impl Default for StructArray<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for StructArray<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "StructArray {{ array_field_id: {=i32}, unknown_tagged_fields: {} }}",
-            self.array_field_id,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "StructArray {{ array_field_id: {=i32}, unknown_tagged_fields: {} }}",
+                self.array_field_id,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -1234,14 +1291,17 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         Ok(())
     }
 
+    #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        if v >= 2 {
-            rt::read::skip(c, 4)?;
-        }
-        if v >= 1 {
-            rt::read::skip_tags(c)?;
-        }
-        Some(())
+        rt::outline(move || -> Option<()> {
+            if v >= 2 {
+                rt::read::skip(c, 4)?;
+            }
+            if v >= 1 {
+                rt::read::skip_tags(c)?;
+            }
+            Some(())
+        })
     }
 
     #[inline]
@@ -1270,43 +1330,49 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        if v >= 2 {
-            n += 4;
-        }
-        if v <= 1 && self.array_field_id != 0_i32 {
-            return Err(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
-        }
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "my_struct.array_in_struct[]._tagged_fields",
-                ));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += 4;
             }
-        }
-        Ok(n)
+            if v <= 1 && self.array_field_id != 0_i32 {
+                return Err(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "my_struct.array_in_struct[]._tagged_fields",
+                    ));
+                }
+            }
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if v <= 1 && self.array_field_id != 0_i32 {
-            w.fail(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
-        }
-        if v >= 2 {
-            w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id");
-        }
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "my_struct.array_in_struct[]._tagged_fields",
-            )
-        };
+        rt::outline(move || {
+            if v <= 1 && self.array_field_id != 0_i32 {
+                w.fail(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
+            }
+            if v >= 2 {
+                w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id");
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "my_struct.array_in_struct[]._tagged_fields",
+                )
+            };
+        })
     }
 }
 
@@ -1913,6 +1979,7 @@ pub mod owned {
     }
 
     impl Default for SimpleExampleMessage {
+        #[inline]
         fn default() -> Self {
             Self {
                 process_id: rt::Uuid::nil(),
@@ -1939,530 +2006,542 @@ pub mod owned {
     }
 
     impl From<&super::SimpleExampleMessage<'_>> for SimpleExampleMessage {
+        #[inline]
         fn from(v: &super::SimpleExampleMessage<'_>) -> Self {
-            Self {
-                process_id: v.process_id,
-                my_tagged_int_array: v.my_tagged_int_array.iter().collect(),
-                my_nullable_string: v.my_nullable_string.map(rt::CompactString::from),
-                my_int16: v.my_int16,
-                my_float64: v.my_float64,
-                my_string: v.my_string.into(),
-                my_bytes: v.my_bytes.map(<[u8]>::to_vec),
-                tagged_uuid: v.tagged_uuid,
-                tagged_long: v.tagged_long,
-                zero_copy_byte_buffer: v.zero_copy_byte_buffer.to_vec(),
-                nullable_zero_copy_byte_buffer: v.nullable_zero_copy_byte_buffer.map(<[u8]>::to_vec),
-                my_struct: (&v.my_struct).into(),
-                my_tagged_struct: (&v.my_tagged_struct).into(),
-                tagged_long_flexible_version_subset: v.tagged_long_flexible_version_subset,
-                my_common_struct: (&v.my_common_struct).into(),
-                my_other_common_struct: (&v.my_other_common_struct).into(),
-                my_uint16: v.my_uint16,
-                my_uint32: v.my_uint32,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    process_id: v.process_id,
+                    my_tagged_int_array: v.my_tagged_int_array.iter().collect(),
+                    my_nullable_string: v.my_nullable_string.map(rt::CompactString::from),
+                    my_int16: v.my_int16,
+                    my_float64: v.my_float64,
+                    my_string: v.my_string.into(),
+                    my_bytes: v.my_bytes.map(<[u8]>::to_vec),
+                    tagged_uuid: v.tagged_uuid,
+                    tagged_long: v.tagged_long,
+                    zero_copy_byte_buffer: v.zero_copy_byte_buffer.to_vec(),
+                    nullable_zero_copy_byte_buffer: v.nullable_zero_copy_byte_buffer.map(<[u8]>::to_vec),
+                    my_struct: (&v.my_struct).into(),
+                    my_tagged_struct: (&v.my_tagged_struct).into(),
+                    tagged_long_flexible_version_subset: v.tagged_long_flexible_version_subset,
+                    my_common_struct: (&v.my_common_struct).into(),
+                    my_other_common_struct: (&v.my_other_common_struct).into(),
+                    my_uint16: v.my_uint16,
+                    my_uint32: v.my_uint32,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
     impl rt::Sealed for SimpleExampleMessage {}
 
     impl rt::OwnedStruct for SimpleExampleMessage {
+        #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let process_id = if v >= 1 {
-                rt::read::uuid(c, "process_id")?
-            } else {
-                rt::Uuid::nil()
-            };
-            let zero_copy_byte_buffer = if v == 1 {
-                rt::read::bytes(c, v >= 1, "zero_copy_byte_buffer")?.to_vec()
-            } else {
-                Vec::new()
-            };
-            let nullable_zero_copy_byte_buffer = if v == 1 {
-                rt::read::opt_bytes(c, v >= 1, v == 1, "nullable_zero_copy_byte_buffer")?.map(<[u8]>::to_vec)
-            } else {
-                Some(Vec::new())
-            };
-            let my_struct = if v >= 2 {
-                <MyStruct as rt::OwnedStruct>::read(c, v)?
-            } else {
-                MyStruct::default()
-            };
-            let my_common_struct = <TestCommonStruct as rt::OwnedStruct>::read(c, v)?;
-            let my_other_common_struct = <TestCommonStruct as rt::OwnedStruct>::read(c, v)
-                .map_err(|e| e.renamed(super::fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
-            let my_uint16;
-            let my_uint32;
-            if v >= 1 {
-                let r: [u8; 6] = match rt::read::run::<6>(c) {
-                    Some(r) => r,
-                    None => {
-                        rt::read::u16(c, "my_uint16")?;
-                        rt::read::u32(c, "my_uint32")?;
-                        return Err(rt::read::short(c, "my_uint16"));
-                    }
+            rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let process_id = if v >= 1 {
+                    rt::read::uuid(c, "process_id")?
+                } else {
+                    rt::Uuid::nil()
                 };
-                my_uint16 = rt::read::u16_at::<6, 0>(&r);
-                my_uint32 = rt::read::u32_at::<6, 2>(&r);
-            } else {
-                my_uint16 = 33000_u16;
-                my_uint32 = 1234567_u32;
-            }
-            let mut my_tagged_int_array_tag: rt::SmallVec<[i32; 4]> = rt::SmallVec::new();
-            let mut my_nullable_string_tag: Option<rt::CompactString> = None;
-            let mut my_int16_tag: i16 = 123_i16;
-            let mut my_float64_tag: f64 = 12.34_f64;
-            let mut my_string_tag: rt::CompactString = rt::CompactString::const_new("");
-            let mut my_bytes_tag: Option<Vec<u8>> = Some(Vec::new());
-            let mut tagged_uuid_tag: rt::Uuid = rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec);
-            let mut tagged_long_tag: i64 = 914172222550880202_i64;
-            let mut my_tagged_struct_tag: TaggedStruct = TaggedStruct::default();
-            let mut tagged_long_flexible_version_subset_tag: i64 = 0_i64;
-            let unknown_tagged_fields = if v >= 1 {
-                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-                let mut unknown = 0u32;
-                let mut next_tag = 0u64;
-                for _ in 0..n {
-                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                    let before = c.len();
-                    match tag {
-                        0 => {
-                            my_tagged_int_array_tag =
-                                rt::owned::read_array::<i32, _>(c, true, v, "my_tagged_int_array")?;
-                            rt::read::check_tag_size(c, before, size, tag, "my_tagged_int_array")?;
-                            rt::read::tag_at_default(c, my_tagged_int_array_tag.is_empty());
+                let zero_copy_byte_buffer = if v == 1 {
+                    rt::read::bytes(c, v >= 1, "zero_copy_byte_buffer")?.to_vec()
+                } else {
+                    Vec::new()
+                };
+                let nullable_zero_copy_byte_buffer = if v == 1 {
+                    rt::read::opt_bytes(c, v >= 1, v == 1, "nullable_zero_copy_byte_buffer")?.map(<[u8]>::to_vec)
+                } else {
+                    Some(Vec::new())
+                };
+                let my_struct = if v >= 2 {
+                    <MyStruct as rt::OwnedStruct>::read(c, v)?
+                } else {
+                    MyStruct::default()
+                };
+                let my_common_struct = <TestCommonStruct as rt::OwnedStruct>::read(c, v)?;
+                let my_other_common_struct = <TestCommonStruct as rt::OwnedStruct>::read(c, v)
+                    .map_err(|e| e.renamed(super::fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
+                let my_uint16;
+                let my_uint32;
+                if v >= 1 {
+                    let r: [u8; 6] = match rt::read::run::<6>(c) {
+                        Some(r) => r,
+                        None => {
+                            rt::read::u16(c, "my_uint16")?;
+                            rt::read::u32(c, "my_uint32")?;
+                            return Err(rt::read::short(c, "my_uint16"));
                         }
-                        1 => {
-                            my_nullable_string_tag =
-                                rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?.map(rt::CompactString::from);
-                            rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
-                            rt::read::tag_at_default(c, my_nullable_string_tag.is_none());
-                        }
-                        2 => {
-                            my_int16_tag = rt::read::i16(c, "my_int16")?;
-                            rt::read::check_tag_size(c, before, size, tag, "my_int16")?;
-                            rt::read::tag_at_default(c, my_int16_tag == 123_i16);
-                        }
-                        3 => {
-                            my_float64_tag = rt::read::f64(c, "my_float64")?;
-                            rt::read::check_tag_size(c, before, size, tag, "my_float64")?;
-                            rt::read::tag_at_default(c, my_float64_tag.to_bits() == (12.34_f64).to_bits());
-                        }
-                        4 => {
-                            my_string_tag = rt::CompactString::from(rt::read::str(c, true, "my_string")?);
-                            rt::read::check_tag_size(c, before, size, tag, "my_string")?;
-                            rt::read::tag_at_default(c, my_string_tag.is_empty());
-                        }
-                        5 => {
-                            my_bytes_tag = rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?.map(<[u8]>::to_vec);
-                            rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
-                            rt::read::tag_at_default(c, my_bytes_tag.as_ref().is_some_and(|a| a.is_empty()));
-                        }
-                        6 => {
-                            tagged_uuid_tag = rt::read::uuid(c, "tagged_uuid")?;
-                            rt::read::check_tag_size(c, before, size, tag, "tagged_uuid")?;
-                            rt::read::tag_at_default(
-                                c,
-                                tagged_uuid_tag == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec),
-                            );
-                        }
-                        7 => {
-                            tagged_long_tag = rt::read::i64(c, "tagged_long")?;
-                            rt::read::check_tag_size(c, before, size, tag, "tagged_long")?;
-                            rt::read::tag_at_default(c, tagged_long_tag == 914172222550880202_i64);
-                        }
-                        8 if v >= 2 => {
-                            my_tagged_struct_tag = <TaggedStruct as rt::OwnedStruct>::read(c, v)?;
-                            rt::read::check_tag_size(c, before, size, tag, "my_tagged_struct")?;
-                            rt::read::tag_at_default(c, my_tagged_struct_tag == TaggedStruct::default());
-                        }
-                        8 => return Err(rt::read::tag_not_in_version(c, tag, "my_tagged_struct")),
-                        9 if v >= 2 => {
-                            tagged_long_flexible_version_subset_tag =
-                                rt::read::i64(c, "tagged_long_flexible_version_subset")?;
-                            rt::read::check_tag_size(c, before, size, tag, "tagged_long_flexible_version_subset")?;
-                            rt::read::tag_at_default(c, tagged_long_flexible_version_subset_tag == 0_i64);
-                        }
-                        9 => {
-                            return Err(rt::read::tag_not_in_version(
-                                c,
-                                tag,
-                                "tagged_long_flexible_version_subset",
-                            ))
-                        }
-                        _ => {
-                            rt::read::skip_tag(c, size, "_tagged_fields")?;
-                            unknown += 1;
+                    };
+                    my_uint16 = rt::read::u16_at::<6, 0>(&r);
+                    my_uint32 = rt::read::u32_at::<6, 2>(&r);
+                } else {
+                    my_uint16 = 33000_u16;
+                    my_uint32 = 1234567_u32;
+                }
+                let mut my_tagged_int_array_tag: rt::SmallVec<[i32; 4]> = rt::SmallVec::new();
+                let mut my_nullable_string_tag: Option<rt::CompactString> = None;
+                let mut my_int16_tag: i16 = 123_i16;
+                let mut my_float64_tag: f64 = 12.34_f64;
+                let mut my_string_tag: rt::CompactString = rt::CompactString::const_new("");
+                let mut my_bytes_tag: Option<Vec<u8>> = Some(Vec::new());
+                let mut tagged_uuid_tag: rt::Uuid = rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec);
+                let mut tagged_long_tag: i64 = 914172222550880202_i64;
+                let mut my_tagged_struct_tag: TaggedStruct = TaggedStruct::default();
+                let mut tagged_long_flexible_version_subset_tag: i64 = 0_i64;
+                let unknown_tagged_fields = if v >= 1 {
+                    let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                    let mut unknown = 0u32;
+                    let mut next_tag = 0u64;
+                    for _ in 0..n {
+                        let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                        let before = c.len();
+                        match tag {
+                            0 => {
+                                my_tagged_int_array_tag =
+                                    rt::owned::read_array::<i32, _>(c, true, v, "my_tagged_int_array")?;
+                                rt::read::check_tag_size(c, before, size, tag, "my_tagged_int_array")?;
+                                rt::read::tag_at_default(c, my_tagged_int_array_tag.is_empty());
+                            }
+                            1 => {
+                                my_nullable_string_tag = rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?
+                                    .map(rt::CompactString::from);
+                                rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
+                                rt::read::tag_at_default(c, my_nullable_string_tag.is_none());
+                            }
+                            2 => {
+                                my_int16_tag = rt::read::i16(c, "my_int16")?;
+                                rt::read::check_tag_size(c, before, size, tag, "my_int16")?;
+                                rt::read::tag_at_default(c, my_int16_tag == 123_i16);
+                            }
+                            3 => {
+                                my_float64_tag = rt::read::f64(c, "my_float64")?;
+                                rt::read::check_tag_size(c, before, size, tag, "my_float64")?;
+                                rt::read::tag_at_default(c, my_float64_tag.to_bits() == (12.34_f64).to_bits());
+                            }
+                            4 => {
+                                my_string_tag = rt::CompactString::from(rt::read::str(c, true, "my_string")?);
+                                rt::read::check_tag_size(c, before, size, tag, "my_string")?;
+                                rt::read::tag_at_default(c, my_string_tag.is_empty());
+                            }
+                            5 => {
+                                my_bytes_tag = rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?.map(<[u8]>::to_vec);
+                                rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
+                                rt::read::tag_at_default(c, my_bytes_tag.as_ref().is_some_and(|a| a.is_empty()));
+                            }
+                            6 => {
+                                tagged_uuid_tag = rt::read::uuid(c, "tagged_uuid")?;
+                                rt::read::check_tag_size(c, before, size, tag, "tagged_uuid")?;
+                                rt::read::tag_at_default(
+                                    c,
+                                    tagged_uuid_tag == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec),
+                                );
+                            }
+                            7 => {
+                                tagged_long_tag = rt::read::i64(c, "tagged_long")?;
+                                rt::read::check_tag_size(c, before, size, tag, "tagged_long")?;
+                                rt::read::tag_at_default(c, tagged_long_tag == 914172222550880202_i64);
+                            }
+                            8 if v >= 2 => {
+                                my_tagged_struct_tag = <TaggedStruct as rt::OwnedStruct>::read(c, v)?;
+                                rt::read::check_tag_size(c, before, size, tag, "my_tagged_struct")?;
+                                rt::read::tag_at_default(c, my_tagged_struct_tag == TaggedStruct::default());
+                            }
+                            8 => return Err(rt::read::tag_not_in_version(c, tag, "my_tagged_struct")),
+                            9 if v >= 2 => {
+                                tagged_long_flexible_version_subset_tag =
+                                    rt::read::i64(c, "tagged_long_flexible_version_subset")?;
+                                rt::read::check_tag_size(c, before, size, tag, "tagged_long_flexible_version_subset")?;
+                                rt::read::tag_at_default(c, tagged_long_flexible_version_subset_tag == 0_i64);
+                            }
+                            9 => {
+                                return Err(rt::read::tag_not_in_version(
+                                    c,
+                                    tag,
+                                    "tagged_long_flexible_version_subset",
+                                ))
+                            }
+                            _ => {
+                                rt::read::skip_tag(c, size, "_tagged_fields")?;
+                                unknown += 1;
+                            }
                         }
                     }
-                }
-                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x3ff))
-            } else {
-                rt::OwnedTaggedFields::new()
-            };
-            Ok(Self {
-                process_id,
-                my_tagged_int_array: my_tagged_int_array_tag,
-                my_nullable_string: my_nullable_string_tag,
-                my_int16: my_int16_tag,
-                my_float64: my_float64_tag,
-                my_string: my_string_tag,
-                my_bytes: my_bytes_tag,
-                tagged_uuid: tagged_uuid_tag,
-                tagged_long: tagged_long_tag,
-                zero_copy_byte_buffer,
-                nullable_zero_copy_byte_buffer,
-                my_struct,
-                my_tagged_struct: my_tagged_struct_tag,
-                tagged_long_flexible_version_subset: tagged_long_flexible_version_subset_tag,
-                my_common_struct,
-                my_other_common_struct,
-                my_uint16,
-                my_uint32,
-                unknown_tagged_fields,
+                    rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x3ff))
+                } else {
+                    rt::OwnedTaggedFields::new()
+                };
+                Ok(Self {
+                    process_id,
+                    my_tagged_int_array: my_tagged_int_array_tag,
+                    my_nullable_string: my_nullable_string_tag,
+                    my_int16: my_int16_tag,
+                    my_float64: my_float64_tag,
+                    my_string: my_string_tag,
+                    my_bytes: my_bytes_tag,
+                    tagged_uuid: tagged_uuid_tag,
+                    tagged_long: tagged_long_tag,
+                    zero_copy_byte_buffer,
+                    nullable_zero_copy_byte_buffer,
+                    my_struct,
+                    my_tagged_struct: my_tagged_struct_tag,
+                    tagged_long_flexible_version_subset: tagged_long_flexible_version_subset_tag,
+                    my_common_struct,
+                    my_other_common_struct,
+                    my_uint16,
+                    my_uint32,
+                    unknown_tagged_fields,
+                })
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 1 {
-                n += 16;
-            }
-            if v <= 0 && self.process_id != rt::Uuid::nil() {
-                return Err(rt::write::not_in_version("process_id"));
-            }
-            if v <= 0 && !self.my_tagged_int_array.is_empty() {
-                return Err(rt::write::not_in_version("my_tagged_int_array"));
-            }
-            if v <= 0 && self.my_nullable_string.is_some() {
-                return Err(rt::write::not_in_version("my_nullable_string"));
-            }
-            if v <= 0 && self.my_int16 != 123_i16 {
-                return Err(rt::write::not_in_version("my_int16"));
-            }
-            if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
-                return Err(rt::write::not_in_version("my_float64"));
-            }
-            if v <= 0 && !self.my_string.is_empty() {
-                return Err(rt::write::not_in_version("my_string"));
-            }
-            if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
-                return Err(rt::write::not_in_version("my_bytes"));
-            }
-            if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
-                return Err(rt::write::not_in_version("tagged_uuid"));
-            }
-            if v <= 0 && self.tagged_long != 914172222550880202_i64 {
-                return Err(rt::write::not_in_version("tagged_long"));
-            }
-            if v == 1 {
-                n += rt::write::bytes_size(&self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer")?;
-            }
-            if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
-                return Err(rt::write::not_in_version("zero_copy_byte_buffer"));
-            }
-            if v == 1 {
-                n += rt::write::opt_bytes_size(
-                    self.nullable_zero_copy_byte_buffer.as_deref(),
-                    v >= 1,
-                    v == 1,
-                    "nullable_zero_copy_byte_buffer",
-                )?;
-            }
-            if (v <= 0 || v >= 2)
-                && !self
-                    .nullable_zero_copy_byte_buffer
-                    .as_ref()
-                    .is_some_and(|a| a.is_empty())
-            {
-                return Err(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
-            }
-            if v >= 2 {
-                n += rt::OwnedStruct::size(&self.my_struct, v)?;
-            }
-            if v <= 1 && self.my_struct != MyStruct::default() {
-                return Err(rt::write::not_in_version("my_struct"));
-            }
-            if v <= 1 && self.my_tagged_struct != TaggedStruct::default() {
-                return Err(rt::write::not_in_version("my_tagged_struct"));
-            }
-            n += rt::OwnedStruct::size(&self.my_common_struct, v)?;
-            n += rt::OwnedStruct::size(&self.my_other_common_struct, v)
-                .map_err(|e| e.renamed(super::fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
-            if v >= 1 {
-                n += 2;
-            }
-            if v <= 0 && self.my_uint16 != 33000_u16 {
-                return Err(rt::write::not_in_version("my_uint16"));
-            }
-            if v >= 1 {
-                n += 4;
-            }
-            if v <= 0 && self.my_uint32 != 1234567_u32 {
-                return Err(rt::write::not_in_version("my_uint32"));
-            }
-            if v >= 1 {
-                let mut tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                if !self.my_tagged_int_array.is_empty() {
-                    let s = rt::owned::vec_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 1 {
+                    n += 16;
                 }
-                if self.my_nullable_string.is_some() {
-                    let s = rt::write::opt_str_size(
-                        self.my_nullable_string.as_deref(),
-                        true,
+                if v <= 0 && self.process_id != rt::Uuid::nil() {
+                    return Err(rt::write::not_in_version("process_id"));
+                }
+                if v <= 0 && !self.my_tagged_int_array.is_empty() {
+                    return Err(rt::write::not_in_version("my_tagged_int_array"));
+                }
+                if v <= 0 && self.my_nullable_string.is_some() {
+                    return Err(rt::write::not_in_version("my_nullable_string"));
+                }
+                if v <= 0 && self.my_int16 != 123_i16 {
+                    return Err(rt::write::not_in_version("my_int16"));
+                }
+                if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
+                    return Err(rt::write::not_in_version("my_float64"));
+                }
+                if v <= 0 && !self.my_string.is_empty() {
+                    return Err(rt::write::not_in_version("my_string"));
+                }
+                if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
+                    return Err(rt::write::not_in_version("my_bytes"));
+                }
+                if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
+                    return Err(rt::write::not_in_version("tagged_uuid"));
+                }
+                if v <= 0 && self.tagged_long != 914172222550880202_i64 {
+                    return Err(rt::write::not_in_version("tagged_long"));
+                }
+                if v == 1 {
+                    n += rt::write::bytes_size(&self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer")?;
+                }
+                if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
+                    return Err(rt::write::not_in_version("zero_copy_byte_buffer"));
+                }
+                if v == 1 {
+                    n += rt::write::opt_bytes_size(
+                        self.nullable_zero_copy_byte_buffer.as_deref(),
                         v >= 1,
-                        "my_nullable_string",
+                        v == 1,
+                        "nullable_zero_copy_byte_buffer",
                     )?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if self.my_int16 != 123_i16 {
-                    let s = 2;
-                    tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                if (v <= 0 || v >= 2)
+                    && !self
+                        .nullable_zero_copy_byte_buffer
+                        .as_ref()
+                        .is_some_and(|a| a.is_empty())
+                {
+                    return Err(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
                 }
-                if self.my_float64.to_bits() != (12.34_f64).to_bits() {
-                    let s = 8;
-                    tags += 1;
-                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                if v >= 2 {
+                    n += rt::OwnedStruct::size(&self.my_struct, v)?;
                 }
-                if !self.my_string.is_empty() {
-                    let s = rt::write::str_size(&self.my_string, true, "my_string")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 1 && self.my_struct != MyStruct::default() {
+                    return Err(rt::write::not_in_version("my_struct"));
                 }
-                if !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
-                    let s = rt::write::opt_bytes_size(self.my_bytes.as_deref(), true, v >= 1, "my_bytes")?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 1 && self.my_tagged_struct != TaggedStruct::default() {
+                    return Err(rt::write::not_in_version("my_tagged_struct"));
                 }
-                if self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
-                    let s = 16;
-                    tags += 1;
-                    n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
+                n += rt::OwnedStruct::size(&self.my_common_struct, v)?;
+                n += rt::OwnedStruct::size(&self.my_other_common_struct, v)
+                    .map_err(|e| e.renamed(super::fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
+                if v >= 1 {
+                    n += 2;
                 }
-                if self.tagged_long != 914172222550880202_i64 {
-                    let s = 8;
-                    tags += 1;
-                    n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 0 && self.my_uint16 != 33000_u16 {
+                    return Err(rt::write::not_in_version("my_uint16"));
                 }
-                if v >= 2 && self.my_tagged_struct != TaggedStruct::default() {
-                    let s = rt::OwnedStruct::size(&self.my_tagged_struct, v)?;
-                    tags += 1;
-                    n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
+                if v >= 1 {
+                    n += 4;
                 }
-                if v >= 2 && self.tagged_long_flexible_version_subset != 0_i64 {
-                    let s = 8;
-                    tags += 1;
-                    n += rt::write::uvarint_size(9) + rt::write::uvarint_size(s as u32) + s;
+                if v <= 0 && self.my_uint32 != 1234567_u32 {
+                    return Err(rt::write::not_in_version("my_uint32"));
                 }
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                if v >= 1 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    if !self.my_tagged_int_array.is_empty() {
+                        let s = rt::owned::vec_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.my_nullable_string.is_some() {
+                        let s = rt::write::opt_str_size(
+                            self.my_nullable_string.as_deref(),
+                            true,
+                            v >= 1,
+                            "my_nullable_string",
+                        )?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.my_int16 != 123_i16 {
+                        let s = 2;
+                        tags += 1;
+                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.my_float64.to_bits() != (12.34_f64).to_bits() {
+                        let s = 8;
+                        tags += 1;
+                        n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if !self.my_string.is_empty() {
+                        let s = rt::write::str_size(&self.my_string, true, "my_string")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
+                        let s = rt::write::opt_bytes_size(self.my_bytes.as_deref(), true, v >= 1, "my_bytes")?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
+                        let s = 16;
+                        tags += 1;
+                        n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if self.tagged_long != 914172222550880202_i64 {
+                        let s = 8;
+                        tags += 1;
+                        n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 2 && self.my_tagged_struct != TaggedStruct::default() {
+                        let s = rt::OwnedStruct::size(&self.my_tagged_struct, v)?;
+                        tags += 1;
+                        n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    if v >= 2 && self.tagged_long_flexible_version_subset != 0_i64 {
+                        let s = 8;
+                        tags += 1;
+                        n += rt::write::uvarint_size(9) + rt::write::uvarint_size(s as u32) + s;
+                    }
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if v <= 0 && self.process_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version("process_id"));
-            }
-            if v <= 0 && !self.my_tagged_int_array.is_empty() {
-                w.fail(rt::write::not_in_version("my_tagged_int_array"));
-            }
-            if v <= 0 && self.my_nullable_string.is_some() {
-                w.fail(rt::write::not_in_version("my_nullable_string"));
-            }
-            if v <= 0 && self.my_int16 != 123_i16 {
-                w.fail(rt::write::not_in_version("my_int16"));
-            }
-            if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
-                w.fail(rt::write::not_in_version("my_float64"));
-            }
-            if v <= 0 && !self.my_string.is_empty() {
-                w.fail(rt::write::not_in_version("my_string"));
-            }
-            if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
-                w.fail(rt::write::not_in_version("my_bytes"));
-            }
-            if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
-                w.fail(rt::write::not_in_version("tagged_uuid"));
-            }
-            if v <= 0 && self.tagged_long != 914172222550880202_i64 {
-                w.fail(rt::write::not_in_version("tagged_long"));
-            }
-            if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
-                w.fail(rt::write::not_in_version("zero_copy_byte_buffer"));
-            }
-            if (v <= 0 || v >= 2)
-                && !self
-                    .nullable_zero_copy_byte_buffer
-                    .as_ref()
-                    .is_some_and(|a| a.is_empty())
-            {
-                w.fail(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
-            }
-            if v <= 1 && self.my_struct != MyStruct::default() {
-                w.fail(rt::write::not_in_version("my_struct"));
-            }
-            if v <= 1 && self.my_tagged_struct != TaggedStruct::default() {
-                w.fail(rt::write::not_in_version("my_tagged_struct"));
-            }
-            if v <= 0 && self.my_uint16 != 33000_u16 {
-                w.fail(rt::write::not_in_version("my_uint16"));
-            }
-            if v <= 0 && self.my_uint32 != 1234567_u32 {
-                w.fail(rt::write::not_in_version("my_uint32"));
-            }
-            if v >= 1 {
-                w.uuid(self.process_id, "process_id");
-            }
-            if v == 1 {
-                w.bytes(&self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer");
-            }
-            if v == 1 {
-                w.opt_bytes(
-                    self.nullable_zero_copy_byte_buffer.as_deref(),
-                    v >= 1,
-                    v == 1,
-                    "nullable_zero_copy_byte_buffer",
-                );
-            }
-            if v >= 2 {
-                rt::OwnedStruct::write(&self.my_struct, w, v);
-            }
-            rt::OwnedStruct::write(&self.my_common_struct, w, v);
-            w.renamed(super::fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths, |w| {
-                rt::OwnedStruct::write(&self.my_other_common_struct, w, v)
-            });
-            if v >= 1 {
-                if let Some(r) = w.run::<6>("my_uint16") {
-                    r[0..2].copy_from_slice(&self.my_uint16.to_be_bytes());
-                    r[2..6].copy_from_slice(&self.my_uint32.to_be_bytes());
+            rt::outline(move || {
+                if v <= 0 && self.process_id != rt::Uuid::nil() {
+                    w.fail(rt::write::not_in_version("process_id"));
                 }
-            }
-            if v >= 1 {
-                let mut tags = self.unknown_tagged_fields.len();
-                let has_my_tagged_int_array = !self.my_tagged_int_array.is_empty();
-                tags += usize::from(has_my_tagged_int_array);
-                let has_my_nullable_string = self.my_nullable_string.is_some();
-                tags += usize::from(has_my_nullable_string);
-                let has_my_int16 = self.my_int16 != 123_i16;
-                tags += usize::from(has_my_int16);
-                let has_my_float64 = self.my_float64.to_bits() != (12.34_f64).to_bits();
-                tags += usize::from(has_my_float64);
-                let has_my_string = !self.my_string.is_empty();
-                tags += usize::from(has_my_string);
-                let has_my_bytes = !self.my_bytes.as_ref().is_some_and(|a| a.is_empty());
-                tags += usize::from(has_my_bytes);
-                let has_tagged_uuid = self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec);
-                tags += usize::from(has_tagged_uuid);
-                let has_tagged_long = self.tagged_long != 914172222550880202_i64;
-                tags += usize::from(has_tagged_long);
-                let has_my_tagged_struct = v >= 2 && self.my_tagged_struct != TaggedStruct::default();
-                tags += usize::from(has_my_tagged_struct);
-                let has_tagged_long_flexible_version_subset =
-                    v >= 2 && self.tagged_long_flexible_version_subset != 0_i64;
-                tags += usize::from(has_tagged_long_flexible_version_subset);
-                w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
-                if has_my_tagged_int_array {
-                    let s = w.ok(rt::owned::vec_size(
-                        &self.my_tagged_int_array,
-                        true,
-                        v,
-                        "my_tagged_int_array",
-                    ));
-                    w.uvarint(0, "my_tagged_int_array");
-                    w.uvarint(s as u32, "my_tagged_int_array");
-                    rt::owned::write_vec(w, &self.my_tagged_int_array, true, v, "my_tagged_int_array");
+                if v <= 0 && !self.my_tagged_int_array.is_empty() {
+                    w.fail(rt::write::not_in_version("my_tagged_int_array"));
                 }
-                w.unknown_tags_before(&mut unknown, 1);
-                if has_my_nullable_string {
-                    let s = w.ok(rt::write::opt_str_size(
-                        self.my_nullable_string.as_deref(),
-                        true,
+                if v <= 0 && self.my_nullable_string.is_some() {
+                    w.fail(rt::write::not_in_version("my_nullable_string"));
+                }
+                if v <= 0 && self.my_int16 != 123_i16 {
+                    w.fail(rt::write::not_in_version("my_int16"));
+                }
+                if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
+                    w.fail(rt::write::not_in_version("my_float64"));
+                }
+                if v <= 0 && !self.my_string.is_empty() {
+                    w.fail(rt::write::not_in_version("my_string"));
+                }
+                if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
+                    w.fail(rt::write::not_in_version("my_bytes"));
+                }
+                if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
+                    w.fail(rt::write::not_in_version("tagged_uuid"));
+                }
+                if v <= 0 && self.tagged_long != 914172222550880202_i64 {
+                    w.fail(rt::write::not_in_version("tagged_long"));
+                }
+                if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
+                    w.fail(rt::write::not_in_version("zero_copy_byte_buffer"));
+                }
+                if (v <= 0 || v >= 2)
+                    && !self
+                        .nullable_zero_copy_byte_buffer
+                        .as_ref()
+                        .is_some_and(|a| a.is_empty())
+                {
+                    w.fail(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
+                }
+                if v <= 1 && self.my_struct != MyStruct::default() {
+                    w.fail(rt::write::not_in_version("my_struct"));
+                }
+                if v <= 1 && self.my_tagged_struct != TaggedStruct::default() {
+                    w.fail(rt::write::not_in_version("my_tagged_struct"));
+                }
+                if v <= 0 && self.my_uint16 != 33000_u16 {
+                    w.fail(rt::write::not_in_version("my_uint16"));
+                }
+                if v <= 0 && self.my_uint32 != 1234567_u32 {
+                    w.fail(rt::write::not_in_version("my_uint32"));
+                }
+                if v >= 1 {
+                    w.uuid(self.process_id, "process_id");
+                }
+                if v == 1 {
+                    w.bytes(&self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer");
+                }
+                if v == 1 {
+                    w.opt_bytes(
+                        self.nullable_zero_copy_byte_buffer.as_deref(),
                         v >= 1,
-                        "my_nullable_string",
-                    ));
-                    w.uvarint(1, "my_nullable_string");
-                    w.uvarint(s as u32, "my_nullable_string");
-                    w.opt_str(self.my_nullable_string.as_deref(), true, v >= 1, "my_nullable_string");
-                }
-                w.unknown_tags_before(&mut unknown, 2);
-                if has_my_int16 {
-                    let s = 2;
-                    w.uvarint(2, "my_int16");
-                    w.uvarint(s as u32, "my_int16");
-                    w.i16(self.my_int16, "my_int16");
-                }
-                w.unknown_tags_before(&mut unknown, 3);
-                if has_my_float64 {
-                    let s = 8;
-                    w.uvarint(3, "my_float64");
-                    w.uvarint(s as u32, "my_float64");
-                    w.f64(self.my_float64, "my_float64");
-                }
-                w.unknown_tags_before(&mut unknown, 4);
-                if has_my_string {
-                    let s = w.ok(rt::write::str_size(&self.my_string, true, "my_string"));
-                    w.uvarint(4, "my_string");
-                    w.uvarint(s as u32, "my_string");
-                    w.str(&self.my_string, true, "my_string");
-                }
-                w.unknown_tags_before(&mut unknown, 5);
-                if has_my_bytes {
-                    let s = w.ok(rt::write::opt_bytes_size(
-                        self.my_bytes.as_deref(),
-                        true,
-                        v >= 1,
-                        "my_bytes",
-                    ));
-                    w.uvarint(5, "my_bytes");
-                    w.uvarint(s as u32, "my_bytes");
-                    w.opt_bytes(self.my_bytes.as_deref(), true, v >= 1, "my_bytes");
-                }
-                w.unknown_tags_before(&mut unknown, 6);
-                if has_tagged_uuid {
-                    let s = 16;
-                    w.uvarint(6, "tagged_uuid");
-                    w.uvarint(s as u32, "tagged_uuid");
-                    w.uuid(self.tagged_uuid, "tagged_uuid");
-                }
-                w.unknown_tags_before(&mut unknown, 7);
-                if has_tagged_long {
-                    let s = 8;
-                    w.uvarint(7, "tagged_long");
-                    w.uvarint(s as u32, "tagged_long");
-                    w.i64(self.tagged_long, "tagged_long");
-                }
-                w.unknown_tags_before(&mut unknown, 8);
-                if has_my_tagged_struct {
-                    let s = w.ok(rt::OwnedStruct::size(&self.my_tagged_struct, v));
-                    w.uvarint(8, "my_tagged_struct");
-                    w.uvarint(s as u32, "my_tagged_struct");
-                    rt::OwnedStruct::write(&self.my_tagged_struct, w, v);
-                }
-                w.unknown_tags_before(&mut unknown, 9);
-                if has_tagged_long_flexible_version_subset {
-                    let s = 8;
-                    w.uvarint(9, "tagged_long_flexible_version_subset");
-                    w.uvarint(s as u32, "tagged_long_flexible_version_subset");
-                    w.i64(
-                        self.tagged_long_flexible_version_subset,
-                        "tagged_long_flexible_version_subset",
+                        v == 1,
+                        "nullable_zero_copy_byte_buffer",
                     );
                 }
-                w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                if v >= 2 {
+                    rt::OwnedStruct::write(&self.my_struct, w, v);
+                }
+                rt::OwnedStruct::write(&self.my_common_struct, w, v);
+                w.renamed(super::fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths, |w| {
+                    rt::OwnedStruct::write(&self.my_other_common_struct, w, v)
+                });
+                if v >= 1 {
+                    if let Some(r) = w.run::<6>("my_uint16") {
+                        r[0..2].copy_from_slice(&self.my_uint16.to_be_bytes());
+                        r[2..6].copy_from_slice(&self.my_uint32.to_be_bytes());
+                    }
+                }
+                if v >= 1 {
+                    let mut tags = self.unknown_tagged_fields.len();
+                    let has_my_tagged_int_array = !self.my_tagged_int_array.is_empty();
+                    tags += usize::from(has_my_tagged_int_array);
+                    let has_my_nullable_string = self.my_nullable_string.is_some();
+                    tags += usize::from(has_my_nullable_string);
+                    let has_my_int16 = self.my_int16 != 123_i16;
+                    tags += usize::from(has_my_int16);
+                    let has_my_float64 = self.my_float64.to_bits() != (12.34_f64).to_bits();
+                    tags += usize::from(has_my_float64);
+                    let has_my_string = !self.my_string.is_empty();
+                    tags += usize::from(has_my_string);
+                    let has_my_bytes = !self.my_bytes.as_ref().is_some_and(|a| a.is_empty());
+                    tags += usize::from(has_my_bytes);
+                    let has_tagged_uuid = self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec);
+                    tags += usize::from(has_tagged_uuid);
+                    let has_tagged_long = self.tagged_long != 914172222550880202_i64;
+                    tags += usize::from(has_tagged_long);
+                    let has_my_tagged_struct = v >= 2 && self.my_tagged_struct != TaggedStruct::default();
+                    tags += usize::from(has_my_tagged_struct);
+                    let has_tagged_long_flexible_version_subset =
+                        v >= 2 && self.tagged_long_flexible_version_subset != 0_i64;
+                    tags += usize::from(has_tagged_long_flexible_version_subset);
+                    w.uvarint(tags as u32, "_tagged_fields");
+                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
+                    if has_my_tagged_int_array {
+                        let s = w.ok(rt::owned::vec_size(
+                            &self.my_tagged_int_array,
+                            true,
+                            v,
+                            "my_tagged_int_array",
+                        ));
+                        w.uvarint(0, "my_tagged_int_array");
+                        w.uvarint(s as u32, "my_tagged_int_array");
+                        rt::owned::write_vec(w, &self.my_tagged_int_array, true, v, "my_tagged_int_array");
+                    }
+                    w.unknown_tags_before(&mut unknown, 1);
+                    if has_my_nullable_string {
+                        let s = w.ok(rt::write::opt_str_size(
+                            self.my_nullable_string.as_deref(),
+                            true,
+                            v >= 1,
+                            "my_nullable_string",
+                        ));
+                        w.uvarint(1, "my_nullable_string");
+                        w.uvarint(s as u32, "my_nullable_string");
+                        w.opt_str(self.my_nullable_string.as_deref(), true, v >= 1, "my_nullable_string");
+                    }
+                    w.unknown_tags_before(&mut unknown, 2);
+                    if has_my_int16 {
+                        let s = 2;
+                        w.uvarint(2, "my_int16");
+                        w.uvarint(s as u32, "my_int16");
+                        w.i16(self.my_int16, "my_int16");
+                    }
+                    w.unknown_tags_before(&mut unknown, 3);
+                    if has_my_float64 {
+                        let s = 8;
+                        w.uvarint(3, "my_float64");
+                        w.uvarint(s as u32, "my_float64");
+                        w.f64(self.my_float64, "my_float64");
+                    }
+                    w.unknown_tags_before(&mut unknown, 4);
+                    if has_my_string {
+                        let s = w.ok(rt::write::str_size(&self.my_string, true, "my_string"));
+                        w.uvarint(4, "my_string");
+                        w.uvarint(s as u32, "my_string");
+                        w.str(&self.my_string, true, "my_string");
+                    }
+                    w.unknown_tags_before(&mut unknown, 5);
+                    if has_my_bytes {
+                        let s = w.ok(rt::write::opt_bytes_size(
+                            self.my_bytes.as_deref(),
+                            true,
+                            v >= 1,
+                            "my_bytes",
+                        ));
+                        w.uvarint(5, "my_bytes");
+                        w.uvarint(s as u32, "my_bytes");
+                        w.opt_bytes(self.my_bytes.as_deref(), true, v >= 1, "my_bytes");
+                    }
+                    w.unknown_tags_before(&mut unknown, 6);
+                    if has_tagged_uuid {
+                        let s = 16;
+                        w.uvarint(6, "tagged_uuid");
+                        w.uvarint(s as u32, "tagged_uuid");
+                        w.uuid(self.tagged_uuid, "tagged_uuid");
+                    }
+                    w.unknown_tags_before(&mut unknown, 7);
+                    if has_tagged_long {
+                        let s = 8;
+                        w.uvarint(7, "tagged_long");
+                        w.uvarint(s as u32, "tagged_long");
+                        w.i64(self.tagged_long, "tagged_long");
+                    }
+                    w.unknown_tags_before(&mut unknown, 8);
+                    if has_my_tagged_struct {
+                        let s = w.ok(rt::OwnedStruct::size(&self.my_tagged_struct, v));
+                        w.uvarint(8, "my_tagged_struct");
+                        w.uvarint(s as u32, "my_tagged_struct");
+                        rt::OwnedStruct::write(&self.my_tagged_struct, w, v);
+                    }
+                    w.unknown_tags_before(&mut unknown, 9);
+                    if has_tagged_long_flexible_version_subset {
+                        let s = 8;
+                        w.uvarint(9, "tagged_long_flexible_version_subset");
+                        w.uvarint(s as u32, "tagged_long_flexible_version_subset");
+                        w.i64(
+                            self.tagged_long_flexible_version_subset,
+                            "tagged_long_flexible_version_subset",
+                        );
+                    }
+                    w.unknown_tags_rest(&mut unknown);
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
+            })
         }
     }
 
@@ -2478,6 +2557,7 @@ pub mod owned {
     }
 
     impl Default for MyStruct {
+        #[inline]
         fn default() -> Self {
             Self {
                 struct_id: 0_i32,
@@ -2488,12 +2568,15 @@ pub mod owned {
     }
 
     impl From<&super::MyStruct<'_>> for MyStruct {
+        #[inline]
         fn from(v: &super::MyStruct<'_>) -> Self {
-            Self {
-                struct_id: v.struct_id,
-                array_in_struct: v.array_in_struct.iter().map(|e| (&e).into()).collect(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    struct_id: v.struct_id,
+                    array_in_struct: v.array_in_struct.iter().map(|e| (&e).into()).collect(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2526,30 +2609,33 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 2 {
-                n += 4;
-            }
-            if v <= 1 && self.struct_id != 0_i32 {
-                return Err(rt::write::not_in_version("my_struct.struct_id"));
-            }
-            if v >= 2 {
-                n += rt::owned::vec_size(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct")?;
-            }
-            if v <= 1 && !self.array_in_struct.is_empty() {
-                return Err(rt::write::not_in_version("my_struct.array_in_struct"));
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("my_struct._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 2 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v <= 1 && self.struct_id != 0_i32 {
+                    return Err(rt::write::not_in_version("my_struct.struct_id"));
+                }
+                if v >= 2 {
+                    n += rt::owned::vec_size(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct")?;
+                }
+                if v <= 1 && !self.array_in_struct.is_empty() {
+                    return Err(rt::write::not_in_version("my_struct.array_in_struct"));
+                }
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("my_struct._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2584,6 +2670,7 @@ pub mod owned {
     }
 
     impl Default for TaggedStruct {
+        #[inline]
         fn default() -> Self {
             Self {
                 struct_id: rt::CompactString::const_new(""),
@@ -2593,11 +2680,14 @@ pub mod owned {
     }
 
     impl From<&super::TaggedStruct<'_>> for TaggedStruct {
+        #[inline]
         fn from(v: &super::TaggedStruct<'_>) -> Self {
-            Self {
-                struct_id: v.struct_id.into(),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    struct_id: v.struct_id.into(),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2624,24 +2714,27 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 2 {
-                n += rt::write::str_size(&self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
-            }
-            if v <= 1 && !self.struct_id.is_empty() {
-                return Err(rt::write::not_in_version("my_tagged_struct.struct_id"));
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("my_tagged_struct._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 2 {
+                    n += rt::write::str_size(&self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
                 }
-            }
-            Ok(n)
+                if v <= 1 && !self.struct_id.is_empty() {
+                    return Err(rt::write::not_in_version("my_tagged_struct.struct_id"));
+                }
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("my_tagged_struct._tagged_fields"));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2672,6 +2765,7 @@ pub mod owned {
     }
 
     impl Default for TestCommonStruct {
+        #[inline]
         fn default() -> Self {
             Self {
                 foo: 123_i32,
@@ -2682,12 +2776,15 @@ pub mod owned {
     }
 
     impl From<&super::TestCommonStruct<'_>> for TestCommonStruct {
+        #[inline]
         fn from(v: &super::TestCommonStruct<'_>) -> Self {
-            Self {
-                foo: v.foo,
-                bar: v.bar,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    foo: v.foo,
+                    bar: v.bar,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2720,18 +2817,21 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 8;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 8;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2766,6 +2866,7 @@ pub mod owned {
     }
 
     impl Default for StructArray {
+        #[inline]
         fn default() -> Self {
             Self {
                 array_field_id: 0_i32,
@@ -2775,11 +2876,14 @@ pub mod owned {
     }
 
     impl From<&super::StructArray<'_>> for StructArray {
+        #[inline]
         fn from(v: &super::StructArray<'_>) -> Self {
-            Self {
-                array_field_id: v.array_field_id,
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    array_field_id: v.array_field_id,
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -2809,26 +2913,29 @@ pub mod owned {
 
         const INLINE: bool = true;
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            if v >= 2 {
-                n += 4;
-            }
-            if v <= 1 && self.array_field_id != 0_i32 {
-                return Err(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
-            }
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version(
-                        "my_struct.array_in_struct[]._tagged_fields",
-                    ));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                if v >= 2 {
+                    n += 4;
                 }
-            }
-            Ok(n)
+                if v <= 1 && self.array_field_id != 0_i32 {
+                    return Err(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
+                }
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version(
+                            "my_struct.array_in_struct[]._tagged_fields",
+                        ));
+                    }
+                }
+                Ok(n)
+            })
         }
 
         #[inline]
@@ -2859,6 +2966,7 @@ pub mod owned {
 
     impl rt::OwnedMessage for SimpleExampleMessage {
         type View<'a> = super::SimpleExampleMessage<'a>;
+        #[inline]
         fn from_view(v: &super::SimpleExampleMessage<'_>) -> Self {
             Self::from(v)
         }

@@ -33,6 +33,7 @@ impl<'a> SimpleRecordsMessage<'a> {
 }
 
 impl Default for SimpleRecordsMessage<'_> {
+    #[inline]
     fn default() -> Self {
         Self::DEFAULT
     }
@@ -40,14 +41,17 @@ impl Default for SimpleRecordsMessage<'_> {
 
 #[cfg(feature = "defmt")]
 impl defmt::Format for SimpleRecordsMessage<'_> {
+    #[inline]
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(
-            f,
-            "SimpleRecordsMessage {{ topic: \"{=str}\", record_set: {}, unknown_tagged_fields: {} }}",
-            self.topic,
-            self.record_set,
-            self.unknown_tagged_fields
-        );
+        rt::outline(move || {
+            defmt::write!(
+                f,
+                "SimpleRecordsMessage {{ topic: \"{=str}\", record_set: {}, unknown_tagged_fields: {} }}",
+                self.topic,
+                self.record_set,
+                self.unknown_tagged_fields
+            )
+        });
     }
 }
 
@@ -87,30 +91,36 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
         Ok(())
     }
 
+    #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let mut n: usize = 0;
-        n += rt::write::str_size(self.topic, v >= 1, "topic")?;
-        n += rt::write::opt_bytes_size(self.record_set, v >= 1, true, "record_set")?;
-        if v >= 1 {
-            let tags = self.unknown_tagged_fields.len();
-            n += self.unknown_tagged_fields.size()?;
-            n += rt::write::uvarint_size(tags as u32);
-        } else {
-            if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let mut n: usize = 0;
+            n += rt::write::str_size(self.topic, v >= 1, "topic")?;
+            n += rt::write::opt_bytes_size(self.record_set, v >= 1, true, "record_set")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
-        }
-        Ok(n)
+            Ok(n)
+        })
     }
 
+    #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        w.str(self.topic, v >= 1, "topic");
-        w.opt_bytes(self.record_set, v >= 1, true, "record_set");
-        if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-        };
+        rt::outline(move || {
+            w.str(self.topic, v >= 1, "topic");
+            w.opt_bytes(self.record_set, v >= 1, true, "record_set");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
+        })
     }
 }
 
@@ -204,6 +214,7 @@ pub mod owned {
     }
 
     impl Default for SimpleRecordsMessage {
+        #[inline]
         fn default() -> Self {
             Self {
                 topic: rt::CompactString::const_new(""),
@@ -214,12 +225,15 @@ pub mod owned {
     }
 
     impl From<&super::SimpleRecordsMessage<'_>> for SimpleRecordsMessage {
+        #[inline]
         fn from(v: &super::SimpleRecordsMessage<'_>) -> Self {
-            Self {
-                topic: v.topic.into(),
-                record_set: v.record_set.map(<[u8]>::to_vec),
-                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
-            }
+            rt::outline(move || -> Self {
+                Self {
+                    topic: v.topic.into(),
+                    record_set: v.record_set.map(<[u8]>::to_vec),
+                    unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+                }
+            })
         }
     }
 
@@ -242,35 +256,42 @@ pub mod owned {
             })
         }
 
+        #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let mut n: usize = 0;
-            n += rt::write::str_size(&self.topic, v >= 1, "topic")?;
-            n += rt::write::opt_bytes_size(self.record_set.as_deref(), v >= 1, true, "record_set")?;
-            if v >= 1 {
-                let tags = self.unknown_tagged_fields.len();
-                n += self.unknown_tagged_fields.size()?;
-                n += rt::write::uvarint_size(tags as u32);
-            } else {
-                if !self.unknown_tagged_fields.is_empty() {
-                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let mut n: usize = 0;
+                n += rt::write::str_size(&self.topic, v >= 1, "topic")?;
+                n += rt::write::opt_bytes_size(self.record_set.as_deref(), v >= 1, true, "record_set")?;
+                if v >= 1 {
+                    let tags = self.unknown_tagged_fields.len();
+                    n += self.unknown_tagged_fields.size()?;
+                    n += rt::write::uvarint_size(tags as u32);
+                } else {
+                    if !self.unknown_tagged_fields.is_empty() {
+                        return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                    }
                 }
-            }
-            Ok(n)
+                Ok(n)
+            })
         }
 
+        #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            w.str(&self.topic, v >= 1, "topic");
-            w.opt_bytes(self.record_set.as_deref(), v >= 1, true, "record_set");
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
-            };
+            rt::outline(move || {
+                w.str(&self.topic, v >= 1, "topic");
+                w.opt_bytes(self.record_set.as_deref(), v >= 1, true, "record_set");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
+            })
         }
     }
 
     impl rt::OwnedMessage for SimpleRecordsMessage {
         type View<'a> = super::SimpleRecordsMessage<'a>;
+        #[inline]
         fn from_view(v: &super::SimpleRecordsMessage<'_>) -> Self {
             Self::from(v)
         }
