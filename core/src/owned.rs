@@ -67,14 +67,17 @@ impl OwnedTaggedFields {
         self.len() == 0
     }
     /// The fields, in order.
+    #[inline]
     pub fn as_slice(&self) -> &[OwnedRawTaggedField] {
         self.0.as_deref().map_or(&[], |v| v.as_slice())
     }
     /// Appends a field; keep tags ascending and unknown to the schema, or encoding fails.
+    #[inline]
     pub fn push(&mut self, field: OwnedRawTaggedField) {
         self.0.get_or_insert_with(Default::default).push(field);
     }
     /// Iterates them as borrowed fields.
+    #[inline]
     pub fn iter(&self) -> impl Iterator<Item = RawTaggedField<'_>> + '_ {
         self.as_slice().iter().map(|t| RawTaggedField {
             tag: t.tag,
@@ -112,10 +115,20 @@ impl From<Vec<OwnedRawTaggedField>> for OwnedTaggedFields {
 }
 
 impl From<&TaggedFields<'_>> for OwnedTaggedFields {
+    // Every owned struct converts its (almost always empty) unknown tagged fields: the empty
+    // case is inlined into the generated code, the rest is called.
+    #[inline(always)]
     fn from(t: &TaggedFields<'_>) -> Self {
         if t.is_empty() {
             return OwnedTaggedFields(None);
         }
+        Self::copied(t)
+    }
+}
+
+impl OwnedTaggedFields {
+    #[inline(never)]
+    fn copied(t: &TaggedFields<'_>) -> Self {
         t.iter()
             .map(|r| OwnedRawTaggedField {
                 tag: r.tag,
@@ -174,9 +187,11 @@ macro_rules! fixed_owned {
     ($($t:ty => $w:literal, $wr:ident, $be:expr;)*) => {$(
         impl OwnedElem for $t {
             const WIDTH: Option<usize> = Some($w);
+            #[inline(always)]
             fn size_elem(&self, _: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
                 Ok($w)
             }
+            #[inline(always)]
             fn write_elem(&self, w: &mut Writer<'_>, _: i16, _: bool, f: &'static str) {
                 w.$wr(*self, f)
             }
@@ -236,9 +251,11 @@ fixed_owned! {
 impl Sealed for CompactString {}
 
 impl OwnedElem for CompactString {
+    #[inline]
     fn size_elem(&self, _: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
         write::str_size(self, compact, f)
     }
+    #[inline]
     fn write_elem(&self, w: &mut Writer<'_>, _: i16, compact: bool, f: &'static str) {
         w.str(self, compact, f)
     }
