@@ -425,29 +425,32 @@ host_lane() {
 
 # ---------------------------------------------------------------------------- 4. measure
 measure() {
-  local t=thumbv7em-none-eabihf m text
+  local t=thumbv7em-none-eabihf m text fixed
   report 3-measure "## Code size per message ($t)"
   report 3-measure ""
   report 3-measure "Probe builds: each message is built on the stack, encoded and parsed at a version the"
-  report 3-measure "compiler cannot see (so every version's code stays), nothing checked or printed."
+  report 3-measure "compiler cannot see (so every version's code stays), nothing checked or printed; with"
+  report 3-measure "\`probe-fixed\`, at one version given as a constant (what one version fixed at compile time costs)."
   report 3-measure ""
   local ok=1 line="" base base_ro all=""
   if fw_build probe-none "$t" core --no-default-features --features probe \
      && fw_build probe-all "$t" core --no-default-features --features probe,apr,brr,pcr,dmr; then
     base="$(text_size "$ELF/probe-none.elf")"; base_ro="$(section_size "$ELF/probe-none.elf" .rodata)"
     all="$(( $(text_size "$ELF/probe-all.elf") - base ))"
-    report 3-measure "| message | .text alone | .rodata alone |"
-    report 3-measure "|---|---:|---:|"
+    report 3-measure "| message | .text alone | .rodata alone | .text, one constant version |"
+    report 3-measure "|---|---:|---:|---:|"
     for m in apr:AlterPartitionRequest brr:BrokerRegistrationRequest pcr:PartitionChangeRecord dmr:DescribeMirrorsResponse; do
-      if fw_build "probe-${m%%:*}" "$t" core --no-default-features --features "probe,${m%%:*}"; then
+      if fw_build "probe-${m%%:*}" "$t" core --no-default-features --features "probe,${m%%:*}" \
+         && fw_build "probe-fixed-${m%%:*}" "$t" core --no-default-features --features "probe-fixed,${m%%:*}"; then
         text="$(( $(text_size "$ELF/probe-${m%%:*}.elf") - base ))"
-        report 3-measure "| ${m#*:} | $text | $(( $(section_size "$ELF/probe-${m%%:*}.elf" .rodata) - base_ro )) |"
-        line+=" ${m#*:} $text,"
+        fixed="$(( $(text_size "$ELF/probe-fixed-${m%%:*}.elf") - base ))"
+        report 3-measure "| ${m#*:} | $text | $(( $(section_size "$ELF/probe-${m%%:*}.elf" .rodata) - base_ro )) | $fixed |"
+        line+=" ${m#*:} $text (one version $fixed),"
       else
         ok=0
       fi
     done
-    report 3-measure "| all four together | $all | $(( $(section_size "$ELF/probe-all.elf" .rodata) - base_ro )) |"
+    report 3-measure "| all four together | $all | $(( $(section_size "$ELF/probe-all.elf" .rodata) - base_ro )) | |"
     report 3-measure ""
     report 3-measure "(.text bytes over the skeleton, which is $base bytes: cortex-m-rt, stack measurement, exit.)"
     if [ "$ok" = 1 ]; then

@@ -141,8 +141,11 @@ pub fn run(c: &mut Checks, buf: &mut [u8]) {
 #[cfg(feature = "probe")]
 pub fn probe(buf: &mut [u8]) {
     with_response(|resp| {
-        let n = black_box(resp).encode_to_slice(buf, black_box(VERSION)).unwrap_or(0);
-        let parsed = DescribeMirrorsResponse::parse(black_box(buf.get(..n).unwrap_or(&[])), black_box(VERSION));
+        let n = black_box(resp)
+            .encode_to_slice(buf, crate::probe_version(VERSION))
+            .unwrap_or(0);
+        let parsed =
+            DescribeMirrorsResponse::parse(black_box(buf.get(..n).unwrap_or(&[])), crate::probe_version(VERSION));
         black_box(&parsed);
     });
 }

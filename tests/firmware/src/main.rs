@@ -79,6 +79,18 @@ fn main() -> ! {
     loop {}
 }
 
+/// The version a size probe encodes and parses at: hidden from the compiler, so that every
+/// version's code is kept, or with `probe-fixed` a constant, to see what one version costs.
+#[cfg(feature = "probe")]
+#[inline(always)]
+fn probe_version(v: i16) -> i16 {
+    if cfg!(feature = "probe-fixed") {
+        v
+    } else {
+        core::hint::black_box(v)
+    }
+}
+
 /// The checks, in order. Every part is behind its feature so that the size variants can leave
 /// parts out; `probe` and `parse-path` replace them with what those builds measure.
 #[allow(unused_variables)]
