@@ -34,8 +34,12 @@ def modules():
             if name == "records":
                 for f in sorted(os.listdir(sub)):
                     mods["records::" + f[:-3]] = [os.path.join(sub, f)]
+            elif os.path.isdir(sub):
+                # `name.rs` with its submodules in `name/`: one module.
+                for d, _, fs in os.walk(sub):
+                    files += [os.path.join(d, f) for f in sorted(fs) if f.endswith(".rs")]
             mods[name] = files
-        elif os.path.isdir(path) and entry != "records":
+        elif os.path.isdir(path) and entry != "records" and not os.path.exists(path + ".rs"):
             files = []
             for d, _, fs in os.walk(path):
                 files += [os.path.join(d, f) for f in fs if f.endswith(".rs")]

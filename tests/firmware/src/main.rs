@@ -18,7 +18,7 @@
 #![no_main]
 #![deny(unsafe_code)]
 // The measuring builds (probe, parse-path) leave parts of the modules unused.
-#![cfg_attr(any(feature = "probe", feature = "parse-path"), allow(dead_code))]
+#![cfg_attr(any(feature = "probe", feature = "parse-path"), allow(dead_code, unused_macros))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
