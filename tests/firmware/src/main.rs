@@ -46,6 +46,8 @@ mod dmr;
 mod hostile;
 #[cfg(feature = "pcr")]
 mod pcr;
+#[cfg(feature = "producer")]
+mod producer;
 
 use report::Checks;
 
@@ -113,6 +115,8 @@ fn run(
         pcr::run(c, pcr_buf);
         #[cfg(feature = "dmr")]
         dmr::run(c, dmr_buf);
+        #[cfg(feature = "producer")]
+        producer::run(c, scratch);
     }
     #[cfg(feature = "probe")]
     {

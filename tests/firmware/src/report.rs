@@ -26,18 +26,21 @@ macro_rules! say {
 /// `defmt::Format`) with defmt. The two texts must match: the bare-metal script compares the
 /// decoded defmt output with the hprintln output line by line.
 #[cfg(any(feature = "probe", feature = "parse-path"))]
+#[allow(unused_macros)] // the producer firmware prints no view
 macro_rules! show {
     ($label:literal, $v:expr) => {{
         let _ = &$v;
     }};
 }
 #[cfg(all(not(any(feature = "probe", feature = "parse-path")), not(feature = "defmt")))]
+#[allow(unused_macros)] // the producer firmware prints no view
 macro_rules! show {
     ($label:literal, $v:expr) => {
         cortex_m_semihosting::hprintln!("{}: {:?}", $label, $v)
     };
 }
 #[cfg(all(not(any(feature = "probe", feature = "parse-path")), feature = "defmt"))]
+#[allow(unused_macros)] // the producer firmware prints no view
 macro_rules! show {
     ($label:literal, $v:expr) => {
         defmt::println!("{=str}: {}", $label, $v)
@@ -73,6 +76,7 @@ impl Checks {
     }
 
     /// Checks that an array of fixed-width numbers holds exactly `want`.
+    #[allow(dead_code)] // the producer firmware does not use it
     pub fn items<'a, T>(&mut self, what: &'static str, got: kafka_wire::Array<'a, T>, want: &[T]) -> bool
     where
         T: kafka_wire::Elem<'a> + PartialEq,
