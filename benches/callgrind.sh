@@ -39,7 +39,8 @@ if ! command -v valgrind >/dev/null 2>&1; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind
 fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$here/target}"
-(cd "$here" && cargo build -q --release --locked --bin ir)
+# krabka-protocol (feature `krabka`) declares a rust-version above this machine's stable Rust.
+(cd "$here" && cargo build -q --release --locked --features krabka --ignore-rust-version --bin ir)
 ir="$CARGO_TARGET_DIR/release/ir"
 "$ir" check >&2
 
@@ -145,6 +146,20 @@ for c in order:
     if c in TARGETS and "parse" in ir[c] and "kp_decode" in ir[c]:
         r = ir[c]["kp_decode"] / ir[c]["parse"]
         lines.append(f"| {c} | | view parse is {r:.1f}× fewer instructions than their decode (the time target, ≥ 10×, is measured by criterion) | | | | | | | | | |")
+# krabka-protocol 0.8 on the same bytes: its borrowed decode beside our view parse, its owned
+# decode (from a shared `Bytes`) beside ours.
+kk = [c for c in order if "kk_borrow" in ir[c] and "kk_decode" in ir[c]]
+if kk:
+    lines.append("")
+    lines.append("| case | bytes | krabka-protocol borrowed decode | allocs | kafka-wire view parse | theirs / ours | krabka-protocol owned decode | allocs | kafka-wire owned decode | allocs | theirs / ours |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for c in kk:
+        t = ir[c]
+        lines.append(
+            f"| {c} | {size[c]:,} | {t['kk_borrow']:,} | {al[c]['kk_borrow']:g} | {t['parse']:,} | {t['kk_borrow'] / t['parse']:.1f}× "
+            f"| {t['kk_decode']:,} | {al[c]['kk_decode']:g} | {t['owned_decode']:,} | {al[c]['owned_decode']:g} "
+            f"| {t['kk_decode'] / t['owned_decode']:.1f}× |"
+        )
 table = "\n".join(lines)
 print(table)
 if out:

@@ -17,6 +17,8 @@ use bytes::{Bytes, BytesMut};
 use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
 use kafka_wire::{Array, Elem, Message, OwnedMessage};
 
+#[cfg(feature = "krabka")]
+pub mod kk;
 pub mod walk;
 
 // ---------------------------------------------------------------------------------------------
@@ -267,6 +269,9 @@ pub trait Msg: 'static {
     fn kp_walk<S: Sink>(v: &Self::Kp, s: &mut S);
     /// True when `kafka-protocol` has the message.
     const HAS_KP: bool = true;
+    /// krabka-protocol's flavours of the message.
+    #[cfg(feature = "krabka")]
+    type Kk: kk::Kk;
 }
 
 /// An operation: runs once per call and returns a value that depends on its work.
@@ -279,6 +284,8 @@ pub enum Side {
     Ours,
     /// `kafka-protocol`.
     Kp,
+    /// krabka-protocol (feature `krabka`).
+    Kk,
     /// The memcpy and read-every-byte floors.
     Floor,
 }
@@ -352,6 +359,8 @@ fn check_case<M: Msg>(bytes: &'static [u8], v: i16) -> Result<(), String> {
     if again.0 != ours.0 {
         return Err("kafka-wire digest is not stable".into());
     }
+    #[cfg(feature = "krabka")]
+    <M::Kk as kk::Kk>::check(bytes, v)?;
     if M::HAS_KP {
         let mut b = Bytes::from_static(bytes);
         let kp = M::Kp::decode(&mut b, v).map_err(|e| format!("kafka-protocol decode: {e}"))?;
@@ -465,6 +474,29 @@ fn ops<M: Msg>(bytes: &'static [u8], v: i16) -> Vec<NamedOp> {
         Side::Ours,
         Box::new(move || black_box(owned).encode_to_slice(&mut buf, v).expect("encode") as u64),
     );
+
+    // krabka-protocol: owned from a received buffer, and borrowed.
+    #[cfg(feature = "krabka")]
+    {
+        use kk::Kk;
+        let shared = Bytes::from(bytes.to_vec());
+        push(
+            "kk_decode",
+            Side::Kk,
+            Box::new(move || {
+                M::Kk::owned(black_box(&shared), v).expect("decode");
+                1
+            }),
+        );
+        push(
+            "kk_borrow",
+            Side::Kk,
+            Box::new(move || {
+                M::Kk::borrowed(black_box(bytes), v).expect("decode");
+                1
+            }),
+        );
+    }
 
     // kafka-protocol.
     if M::HAS_KP {

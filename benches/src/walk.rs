@@ -32,6 +32,8 @@ fn ku(x: &uuid::Uuid) -> [u8; 16] {
 /// MetadataResponse.
 pub struct Metadata;
 impl Msg for Metadata {
+    #[cfg(feature = "krabka")]
+    type Kk = crate::kk::MetadataResponse;
     type View<'a> = kw::metadata_response::MetadataResponse<'a>;
     type Owned = kw::metadata_response::owned::MetadataResponse;
     type Kp = kp::MetadataResponse;
@@ -99,6 +101,8 @@ impl Msg for Metadata {
 /// AlterPartitionRequest.
 pub struct AlterPartition;
 impl Msg for AlterPartition {
+    #[cfg(feature = "krabka")]
+    type Kk = crate::kk::AlterPartitionRequest;
     type View<'a> = kw::alter_partition_request::AlterPartitionRequest<'a>;
     type Owned = kw::alter_partition_request::owned::AlterPartitionRequest;
     type Kp = kp::AlterPartitionRequest;
@@ -142,6 +146,8 @@ impl Msg for AlterPartition {
 /// FetchResponse.
 pub struct Fetch;
 impl Msg for Fetch {
+    #[cfg(feature = "krabka")]
+    type Kk = crate::kk::FetchResponse;
     type View<'a> = kw::fetch_response::FetchResponse<'a>;
     type Owned = kw::fetch_response::owned::FetchResponse;
     type Kp = kp::FetchResponse;
@@ -222,6 +228,8 @@ impl Msg for Fetch {
 /// ProduceRequest.
 pub struct Produce;
 impl Msg for Produce {
+    #[cfg(feature = "krabka")]
+    type Kk = crate::kk::ProduceRequest;
     type View<'a> = kw::produce_request::ProduceRequest<'a>;
     type Owned = kw::produce_request::owned::ProduceRequest;
     type Kp = kp::ProduceRequest;
@@ -257,6 +265,8 @@ impl Msg for Produce {
 /// BrokerRegistrationRequest.
 pub struct BrokerRegistration;
 impl Msg for BrokerRegistration {
+    #[cfg(feature = "krabka")]
+    type Kk = crate::kk::BrokerRegistrationRequest;
     type View<'a> = kw::broker_registration_request::BrokerRegistrationRequest<'a>;
     type Owned = kw::broker_registration_request::owned::BrokerRegistrationRequest;
     type Kp = kp::BrokerRegistrationRequest;
@@ -306,6 +316,8 @@ impl Msg for BrokerRegistration {
 /// ApiVersionsResponse.
 pub struct ApiVersions;
 impl Msg for ApiVersions {
+    #[cfg(feature = "krabka")]
+    type Kk = crate::kk::ApiVersionsResponse;
     type View<'a> = kw::api_versions_response::ApiVersionsResponse<'a>;
     type Owned = kw::api_versions_response::owned::ApiVersionsResponse;
     type Kp = kp::ApiVersionsResponse;
@@ -357,6 +369,8 @@ impl Msg for ApiVersions {
 /// PartitionChangeRecord (kafka-wire only).
 pub struct PartitionChange;
 impl Msg for PartitionChange {
+    #[cfg(feature = "krabka")]
+    type Kk = crate::kk::PartitionChangeRecord;
     type View<'a> = kafka_wire::metadata::partition_change_record::PartitionChangeRecord<'a>;
     type Owned = kafka_wire::metadata::partition_change_record::owned::PartitionChangeRecord;
     type Kp = NoKp;
@@ -381,6 +395,8 @@ impl Msg for PartitionChange {
 /// PartitionRecord (kafka-wire only).
 pub struct Partition;
 impl Msg for Partition {
+    #[cfg(feature = "krabka")]
+    type Kk = crate::kk::PartitionRecord;
     type View<'a> = kafka_wire::metadata::partition_record::PartitionRecord<'a>;
     type Owned = kafka_wire::metadata::partition_record::owned::PartitionRecord;
     type Kp = NoKp;

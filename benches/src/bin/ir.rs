@@ -31,7 +31,7 @@ fn main() {
         for c in &cases {
             match c.check() {
                 Ok(()) => println!(
-                    "ok {} ({} bytes): same content in both implementations, both re-encode it byte for byte",
+                    "ok {} ({} bytes): same content in kafka-wire and kafka-protocol, each re-encodes it byte for byte (and krabka-protocol's two flavours, when built with it)",
                     c.name,
                     c.bytes.len()
                 ),
