@@ -157,7 +157,7 @@ fn scalar_ty(t: &Type) -> String {
 fn owned_ty(t: &Type, inline: Option<usize>) -> String {
     match t {
         Type::String => "rt::CompactString".into(),
-        Type::Bytes | Type::Records => "Vec<u8>".into(),
+        Type::Bytes | Type::Records => "rt::OwnedBytes".into(),
         Type::Struct(n) => n.clone(),
         Type::Array(e) => match inline {
             Some(n) => format!("rt::SmallVec<[{}; {n}]>", owned_ty(e, None)),
@@ -271,7 +271,7 @@ impl F<'_> {
                 format!("rt::CompactString::const_new({:?})", d.unwrap_or(""))
             }
             Type::String => format!("{:?}", d.unwrap_or("")),
-            Type::Bytes | Type::Records if self.owned => "Vec::new()".into(),
+            Type::Bytes | Type::Records if self.owned => "rt::OwnedBytes::new()".into(),
             Type::Bytes | Type::Records => "&[] as &[u8]".into(),
             Type::Uuid => match d.and_then(parse_uuid) {
                 Some(u) if u != 0 => format!("rt::Uuid::from_u128({u:#x})"),
@@ -1014,8 +1014,8 @@ fn from_view_expr(x: &F) -> String {
         (t, _) if fixed_width(t).is_some() => format!("v.{id}"),
         (Type::String, false) => format!("v.{id}.into()"),
         (Type::String, true) => format!("v.{id}.map(rt::CompactString::from)"),
-        (Type::Bytes | Type::Records, false) => format!("v.{id}.to_vec()"),
-        (Type::Bytes | Type::Records, true) => format!("v.{id}.map(<[u8]>::to_vec)"),
+        (Type::Bytes | Type::Records, false) => format!("v.{id}.into()"),
+        (Type::Bytes | Type::Records, true) => format!("v.{id}.map(rt::OwnedBytes::from)"),
         (Type::Array(e), false) => format!("v.{id}.iter(){}.collect()", elem(e)),
         (Type::Array(e), true) => format!("v.{id}.map(|a| a.iter(){}.collect())", elem(e)),
         (Type::Struct(_), false) => format!("(&v.{id}).into()"),
@@ -1025,11 +1025,10 @@ fn from_view_expr(x: &F) -> String {
 }
 
 fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)], tree: &Tree) {
-    o.push_str("\n/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24\n/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged\n/// fields; converted from a view with `From`, encoded with the same checks.\n");
+    o.push_str("\n/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24\n/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned\n/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.\n");
     o.push_str("#[cfg(feature = \"alloc\")]\npub mod owned {\n    use crate::rt;\n");
-    // Bytes, records and arrays that do not stay inline are `Vec`s.
+    // Arrays that do not stay inline are `Vec`s.
     let uses_vec = all.iter().flat_map(|(_, _, fields)| fields).any(|f| match &f.ty {
-        Type::Bytes | Type::Records => true,
         t @ Type::Array(_) => inline_cap(t, all).is_none(),
         _ => false,
     });
@@ -1949,9 +1948,9 @@ fn read_expr(m: &Message, x: &F, tagged: bool) -> String {
             }
             Type::String => format!("rt::CompactString::from(rt::read::str(c, {compact}, \"{p}\")?)"),
             Type::Bytes | Type::Records if x.opt => {
-                format!("rt::read::opt_bytes(c, {compact}, {nullable}, \"{p}\")?.map(<[u8]>::to_vec)")
+                format!("rt::owned::read_opt_bytes(c, {compact}, {nullable}, \"{p}\")?")
             }
-            Type::Bytes | Type::Records => format!("rt::read::bytes(c, {compact}, \"{p}\")?.to_vec()"),
+            Type::Bytes | Type::Records => format!("rt::owned::read_bytes(c, {compact}, \"{p}\")?"),
             Type::Array(e) if x.opt => {
                 let call = format!(
                     "rt::owned::read_opt_array::<{}, _>(c, {compact}, {nullable}, v, \"{p}\")",
@@ -2216,14 +2215,14 @@ pub fn catalog(msgs: &[Message]) -> String {
     let mut o = header(&sources(msgs));
     o.push_str("//! Every message this crate knows, in one table: its facts and a transcoder that parses\n//! strictly at one version and encodes at another, without knowing the type at compile time.\n\n");
     o.push_str("use crate::rt;\n\n");
-    o.push_str("/// Parses `bytes` at one version and encodes into `out` at another, returning the length.\npub type Transcode = fn(bytes: &[u8], from: i16, out: &mut [u8], to: i16) -> Result<usize, rt::CodecError>;\n\n/// Parses `bytes` into the owned type at one version and encodes it at another (feature `alloc`).\n#[cfg(feature = \"alloc\")]\npub type OwnedTranscode = fn(bytes: &[u8], from: i16, to: i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>;\n\n");
-    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// The field-level schema.\n    pub schema: &'static rt::reflect::StructDesc,\n    /// The path of each field id, as errors name them (the module's `fields::PATHS`).\n    pub paths: &'static [&'static str],\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: Transcode,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: OwnedTranscode,\n    /// Visits the message's fields (see [`crate::visit`]) through a visitor object (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub visit: for<'a> fn(&'a [u8], i16, &mut dyn rt::Visitor<'a>) -> Result<(), rt::DecodeError>,\n}\n\n");
+    o.push_str("/// Parses `bytes` at one version and encodes into `out` at another, returning the length.\npub type Transcode = fn(bytes: &[u8], from: i16, out: &mut [u8], to: i16) -> Result<usize, rt::CodecError>;\n\n/// Parses `bytes` into the owned type at one version and encodes it at another (feature `alloc`).\n#[cfg(feature = \"alloc\")]\npub type OwnedTranscode = fn(bytes: &[u8], from: i16, to: i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>;\n\n/// Parses a `Bytes` into the owned type at one version, sharing its `bytes` and `records`, and encodes it at another (feature `bytes`).\n#[cfg(feature = \"bytes\")]\npub type BytesTranscode = fn(bytes: bytes::Bytes, from: i16, to: i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>;\n\n");
+    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// The field-level schema.\n    pub schema: &'static rt::reflect::StructDesc,\n    /// The path of each field id, as errors name them (the module's `fields::PATHS`).\n    pub paths: &'static [&'static str],\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: Transcode,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: OwnedTranscode,\n    /// Parses a `Bytes` into the owned type at one version and encodes it at another (feature `bytes`).\n    #[cfg(feature = \"bytes\")]\n    pub bytes_transcode: BytesTranscode,\n    /// Visits the message's fields (see [`crate::visit`]) through a visitor object (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub visit: for<'a> fn(&'a [u8], i16, &mut dyn rt::Visitor<'a>) -> Result<(), rt::DecodeError>,\n}\n\n");
     o.push_str("/// Every message, by group and then name. A `const`, so that its functions are compiled in the\n/// crate that uses the catalog, not in every build of the codec.\npub const ALL: &[Entry] = &[\n");
     for (g, ms) in groups(msgs) {
         for m in ms {
             let _ = writeln!(
                 o,
-                "    {c}Entry {{ group: \"{g}\", info: <super::{g}::{n}<'static> as rt::Message<'static>>::INFO, schema: &super::{g}::{s}::schema::{u}, paths: super::{g}::{s}::fields::PATHS, transcode: |i, f, o, t| rt::transcode::<super::{g}::{n}<'_>>(i, f, o, t), #[cfg(feature = \"alloc\")] owned_transcode: rt::owned_transcode::<super::{g}::{s}::owned::{n}>, #[cfg(feature = \"alloc\")] visit: |b, v, vis| <super::{g}::{n}<'_> as rt::Message<'_>>::visit(b, v, vis) }},",
+                "    {c}Entry {{ group: \"{g}\", info: <super::{g}::{n}<'static> as rt::Message<'static>>::INFO, schema: &super::{g}::{s}::schema::{u}, paths: super::{g}::{s}::fields::PATHS, transcode: |i, f, o, t| rt::transcode::<super::{g}::{n}<'_>>(i, f, o, t), #[cfg(feature = \"alloc\")] owned_transcode: rt::owned_transcode::<super::{g}::{s}::owned::{n}>, #[cfg(feature = \"bytes\")] bytes_transcode: rt::owned::bytes_transcode::<super::{g}::{s}::owned::{n}>, #[cfg(feature = \"alloc\")] visit: |b, v, vis| <super::{g}::{n}<'_> as rt::Message<'_>>::visit(b, v, vis) }},",
                 c = features::cfg(m),
                 n = m.name,
                 s = snake(&m.name),

@@ -95,14 +95,17 @@ mod write;
 
 #[cfg(feature = "arbitrary")]
 pub use arbitrary_impl::{arbitrary_bytes, ArbitraryAt};
+/// The `bytes` crate, re-exported (feature `bytes`): what [`OwnedBytes`] holds.
+#[cfg(feature = "bytes")]
+pub use bytes;
 pub use codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct};
 #[cfg(feature = "defmt")]
 pub use defmt_impls::FormatElem;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, UnknownKey};
 #[cfg(feature = "alloc")]
 pub use owned::{
-    owned_transcode, CompactString, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStruct, OwnedTaggedFields,
-    SmallVec,
+    owned_transcode, CompactString, OwnedBytes, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStruct,
+    OwnedTaggedFields, SmallVec,
 };
 pub use types::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter};
 pub use visit::{FieldId, Visitor};
@@ -124,7 +127,7 @@ mod rt {
     pub(crate) use crate::error::{DecodeError, EncodeError, UnknownKey};
     #[cfg(feature = "alloc")]
     pub(crate) use crate::owned::{
-        self, owned_transcode, CompactString, OwnedMessage, OwnedStruct, OwnedTaggedFields, SmallVec,
+        self, owned_transcode, CompactString, OwnedBytes, OwnedMessage, OwnedStruct, OwnedTaggedFields, SmallVec,
     };
     /// The wire primitives and the compound readers, as one module for the generated code.
     pub(crate) mod read {

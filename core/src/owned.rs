@@ -12,7 +12,9 @@
 //! - arrays of small fixed-width elements (scalars, uuids, and structs of fixed-width fields
 //!   taking at most 16 bytes, such as a broker id with its epoch) are [`SmallVec`]`<[T; 4]>`: a
 //!   replica set, an ISR or a list of partition ids of up to 4 needs no allocation;
-//! - other arrays are `Vec`, bytes and records `Vec<u8>`;
+//! - other arrays are `Vec`;
+//! - bytes and records are [`OwnedBytes`]: a `Vec<u8>`, or with the `bytes` feature a
+//!   `bytes::Bytes` sliced from the input by [`OwnedMessage::parse_bytes`], without a copy;
 //! - unknown tagged fields are one pointer, allocated only when there are some.
 //!
 //! Build them with `"name".into()`, `SmallVec::from_slice(&[1, 2, 3])` or `.collect()`.
@@ -22,6 +24,9 @@
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
+
+mod buf;
+pub use buf::OwnedBytes;
 
 pub use compact_str::CompactString;
 pub use smallvec::SmallVec;
@@ -309,6 +314,25 @@ impl<A: smallvec::Array> Coll<A::Item> for SmallVec<A> {
     }
 }
 
+/// Reads owned bytes (or records) that may be null at this version: shared with the input when
+/// it is a `Bytes` (feature `bytes`), else copied.
+#[inline(always)]
+pub(crate) fn read_opt_bytes(
+    c: &mut Cursor<'_>,
+    compact: bool,
+    nullable: bool,
+    f: &'static str,
+) -> Result<Option<OwnedBytes>, DecodeError> {
+    Ok(read::opt_bytes(c, compact, nullable, f)?.map(|b| OwnedBytes::from_wire(c, b)))
+}
+
+/// Reads owned bytes (or records) that are never null.
+#[inline(always)]
+pub(crate) fn read_bytes(c: &mut Cursor<'_>, compact: bool, f: &'static str) -> Result<OwnedBytes, DecodeError> {
+    let b = read::bytes(c, compact, f)?;
+    Ok(OwnedBytes::from_wire(c, b))
+}
+
 /// Reads an owned array that may be null at this version, with the view's checks and errors:
 /// the count is checked against the bytes that remain before anything is reserved, and
 /// fixed-width elements take one bounds check for the whole array.
@@ -535,6 +559,19 @@ pub trait OwnedMessage: OwnedStruct + Sized {
         codec::whole(&info, bytes, version, read)
     }
 
+    /// Parses `bytes` strictly at `version`, like [`OwnedMessage::parse`], with every `bytes`
+    /// and `records` field a slice of `bytes` rather than a copy (feature `bytes`): the record
+    /// sets of a Fetch response or a Produce request are shared, not copied.
+    #[cfg(feature = "bytes")]
+    fn parse_bytes(bytes: bytes::Bytes, version: i16) -> Result<Self, DecodeError> {
+        let info = Self::info();
+        let read = codec::read_message(&info, &bytes, version, |c| {
+            c.shared = Some(&bytes);
+            Self::read(c, version)
+        })?;
+        codec::whole(&info, &bytes, version, read)
+    }
+
     /// Exact encoded size at `version`.
     fn encoded_len(&self, version: i16) -> Result<usize, EncodeError> {
         codec::checked_len(&Self::info(), version, || self.size(version))
@@ -571,6 +608,23 @@ pub trait OwnedMessage: OwnedStruct + Sized {
         self.encode(&mut v, version)?;
         Ok(v)
     }
+
+    /// Encodes at `version` into a new `Bytes` (feature `bytes`); [`OwnedMessage::encode`]
+    /// appends to a `BytesMut`.
+    #[cfg(feature = "bytes")]
+    fn to_bytes(&self, version: i16) -> Result<bytes::Bytes, EncodeError> {
+        let mut b = bytes::BytesMut::new();
+        self.encode(&mut b, version)?;
+        Ok(b.freeze())
+    }
+}
+
+/// Parses `input` strictly at `from` into an owned `M` sharing its bytes
+/// ([`OwnedMessage::parse_bytes`]) and encodes it at `to`.
+#[cfg(feature = "bytes")]
+pub fn bytes_transcode<M: OwnedMessage>(input: bytes::Bytes, from: i16, to: i16) -> Result<Vec<u8>, crate::CodecError> {
+    let m = M::parse_bytes(input, from)?;
+    Ok(m.to_vec(to)?)
 }
 
 /// Parses `input` strictly at `from` into an owned `M` and encodes it at `to`.

@@ -30,6 +30,10 @@ pub struct Cursor<'a> {
     /// The bytes were validated by an earlier parse (an array being iterated): arrays nested
     /// in what is read are stepped over rather than read element by element.
     pub(crate) validated: bool,
+    /// The shared buffer the bytes are part of (owned decoding from `Bytes`): owned `bytes` and
+    /// `records` fields are sliced from it instead of copied.
+    #[cfg(feature = "bytes")]
+    pub(crate) shared: Option<&'a bytes::Bytes>,
 }
 
 impl<'a> Cursor<'a> {
@@ -40,6 +44,8 @@ impl<'a> Cursor<'a> {
             rest: bytes,
             odd: false,
             validated: false,
+            #[cfg(feature = "bytes")]
+            shared: None,
         }
     }
     /// A cursor over bytes that a parse has validated; `canonical` is what that parse found
@@ -50,6 +56,8 @@ impl<'a> Cursor<'a> {
             rest: bytes,
             odd: !canonical,
             validated: true,
+            #[cfg(feature = "bytes")]
+            shared: None,
         }
     }
     /// A copy to read with, in a local variable the optimiser can keep in registers; hand it
@@ -61,6 +69,8 @@ impl<'a> Cursor<'a> {
             rest: self.rest,
             odd: self.odd,
             validated: self.validated,
+            #[cfg(feature = "bytes")]
+            shared: self.shared,
         }
     }
     /// Takes the position and flag of a [`Cursor::fork`] back.

@@ -89,6 +89,8 @@ mod batch;
 mod builder;
 mod control;
 mod legacy;
+#[cfg(feature = "alloc")]
+mod owned;
 mod record;
 
 pub use batch::RecordBatch;
@@ -97,6 +99,8 @@ pub use control::{
     parse_control_record, ControlRecord, ControlRecordType, ControlRecords, ControlValue, MetadataRecords,
 };
 pub use legacy::LegacyMessage;
+#[cfg(feature = "alloc")]
+pub use owned::{OwnedBatch, OwnedBatchRecords, OwnedHeader, OwnedRecord, OwnedRecordBatch};
 pub use record::{Header, HeaderIter, Headers, Record, RecordIter, Records};
 
 use crate::error::{DecodeError, DecodeErrorKind as K};

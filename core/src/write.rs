@@ -53,6 +53,16 @@ impl Sink for alloc::vec::Vec<u8> {
     }
 }
 
+#[cfg(feature = "bytes")]
+impl Sink for bytes::BytesMut {
+    fn reserve(&mut self, len: usize) -> Option<&mut [u8]> {
+        let start = self.len();
+        let end = start.checked_add(len)?;
+        self.resize(end, 0);
+        self.get_mut(start..)
+    }
+}
+
 /// A cursor over a caller's buffer that generated code writes through; it keeps the first
 /// error (see the module documentation).
 pub struct Writer<'b> {

@@ -697,8 +697,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -846,9 +846,9 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub session_timeout: i32,
         /// `bytes`, versions 0+.
-        pub subscription: Vec<u8>,
+        pub subscription: rt::OwnedBytes,
         /// `bytes`, versions 0+.
-        pub assignment: Vec<u8>,
+        pub assignment: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -863,8 +863,8 @@ pub mod owned {
                 client_host: rt::CompactString::const_new(""),
                 rebalance_timeout: -1_i32,
                 session_timeout: 0_i32,
-                subscription: Vec::new(),
-                assignment: Vec::new(),
+                subscription: rt::OwnedBytes::new(),
+                assignment: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -881,8 +881,8 @@ pub mod owned {
                     client_host: v.client_host.into(),
                     rebalance_timeout: v.rebalance_timeout,
                     session_timeout: v.session_timeout,
-                    subscription: v.subscription.to_vec(),
-                    assignment: v.assignment.to_vec(),
+                    subscription: v.subscription.into(),
+                    assignment: v.assignment.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -908,8 +908,8 @@ pub mod owned {
                 -1_i32
             };
             let session_timeout = rt::read::i32(c, "members[].session_timeout")?;
-            let subscription = rt::read::bytes(c, v >= 4, "members[].subscription")?.to_vec();
-            let assignment = rt::read::bytes(c, v >= 4, "members[].assignment")?.to_vec();
+            let subscription = rt::owned::read_bytes(c, v >= 4, "members[].subscription")?;
+            let assignment = rt::owned::read_bytes(c, v >= 4, "members[].assignment")?;
             let unknown_tagged_fields = if v >= 4 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "members[]._tagged_fields")?)
             } else {

@@ -620,8 +620,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -794,9 +794,9 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub iterations: i32,
         /// `bytes`, versions 0+.
-        pub salt: Vec<u8>,
+        pub salt: rt::OwnedBytes,
         /// `bytes`, versions 0+.
-        pub salted_password: Vec<u8>,
+        pub salted_password: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -808,8 +808,8 @@ pub mod owned {
                 name: rt::CompactString::const_new(""),
                 mechanism: 0_i8,
                 iterations: 0_i32,
-                salt: Vec::new(),
-                salted_password: Vec::new(),
+                salt: rt::OwnedBytes::new(),
+                salted_password: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -823,8 +823,8 @@ pub mod owned {
                     name: v.name.into(),
                     mechanism: v.mechanism,
                     iterations: v.iterations,
-                    salt: v.salt.to_vec(),
-                    salted_password: v.salted_password.to_vec(),
+                    salt: v.salt.into(),
+                    salted_password: v.salted_password.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -847,8 +847,8 @@ pub mod owned {
             };
             let mechanism = rt::read::i8_at::<5, 0>(&r);
             let iterations = rt::read::i32_at::<5, 1>(&r);
-            let salt = rt::read::bytes(c, true, "upsertions[].salt")?.to_vec();
-            let salted_password = rt::read::bytes(c, true, "upsertions[].salted_password")?.to_vec();
+            let salt = rt::owned::read_bytes(c, true, "upsertions[].salt")?;
+            let salted_password = rt::owned::read_bytes(c, true, "upsertions[].salted_password")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "upsertions[]._tagged_fields")?);
             Ok(Self {

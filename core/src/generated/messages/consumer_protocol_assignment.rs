@@ -361,8 +361,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -374,7 +374,7 @@ pub mod owned {
         /// `[]TopicPartition`, versions 0+.
         pub assigned_partitions: Vec<TopicPartition>,
         /// `bytes`, versions 0+, nullable at 0+, default `null`.
-        pub user_data: Option<Vec<u8>>,
+        pub user_data: Option<rt::OwnedBytes>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -396,7 +396,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     assigned_partitions: v.assigned_partitions.iter().map(|e| (&e).into()).collect(),
-                    user_data: v.user_data.map(<[u8]>::to_vec),
+                    user_data: v.user_data.map(rt::OwnedBytes::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -409,7 +409,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let assigned_partitions = rt::owned::read_array::<TopicPartition, _>(c, false, v, "assigned_partitions")?;
-            let user_data = rt::read::opt_bytes(c, false, true, "user_data")?.map(<[u8]>::to_vec);
+            let user_data = rt::owned::read_opt_bytes(c, false, true, "user_data")?;
             Ok(Self {
                 assigned_partitions,
                 user_data,

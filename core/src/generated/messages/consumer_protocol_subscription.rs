@@ -500,8 +500,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -513,7 +513,7 @@ pub mod owned {
         /// `[]string`, versions 0+.
         pub topics: Vec<rt::CompactString>,
         /// `bytes`, versions 0+, nullable at 0+, default `null`.
-        pub user_data: Option<Vec<u8>>,
+        pub user_data: Option<rt::OwnedBytes>,
         /// `[]TopicPartition`, versions 1+, ignorable.
         pub owned_partitions: Vec<TopicPartition>,
         /// `int32`, versions 2+, default `-1`, ignorable.
@@ -544,7 +544,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     topics: v.topics.iter().map(rt::CompactString::from).collect(),
-                    user_data: v.user_data.map(<[u8]>::to_vec),
+                    user_data: v.user_data.map(rt::OwnedBytes::from),
                     owned_partitions: v.owned_partitions.iter().map(|e| (&e).into()).collect(),
                     generation_id: v.generation_id,
                     rack_id: v.rack_id.map(rt::CompactString::from),
@@ -560,7 +560,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topics = rt::owned::read_array::<rt::CompactString, _>(c, false, v, "topics")?;
-            let user_data = rt::read::opt_bytes(c, false, true, "user_data")?.map(<[u8]>::to_vec);
+            let user_data = rt::owned::read_opt_bytes(c, false, true, "user_data")?;
             let owned_partitions = if v >= 1 {
                 rt::owned::read_array::<TopicPartition, _>(c, false, v, "owned_partitions")?
             } else {

@@ -483,12 +483,11 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`CreateDelegationTokenResponse`](super::CreateDelegationTokenResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -512,7 +511,7 @@ pub mod owned {
         /// `string`, versions 0+.
         pub token_id: rt::CompactString,
         /// `bytes`, versions 0+.
-        pub hmac: Vec<u8>,
+        pub hmac: rt::OwnedBytes,
         /// `int32`, versions 0+.
         pub throttle_time_ms: i32,
         /// Tagged fields this schema does not know.
@@ -532,7 +531,7 @@ pub mod owned {
                 expiry_timestamp_ms: 0_i64,
                 max_timestamp_ms: 0_i64,
                 token_id: rt::CompactString::const_new(""),
-                hmac: Vec::new(),
+                hmac: rt::OwnedBytes::new(),
                 throttle_time_ms: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -553,7 +552,7 @@ pub mod owned {
                     expiry_timestamp_ms: v.expiry_timestamp_ms,
                     max_timestamp_ms: v.max_timestamp_ms,
                     token_id: v.token_id.into(),
-                    hmac: v.hmac.to_vec(),
+                    hmac: v.hmac.into(),
                     throttle_time_ms: v.throttle_time_ms,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -592,7 +591,7 @@ pub mod owned {
             let expiry_timestamp_ms = rt::read::i64_at::<24, 8>(&r);
             let max_timestamp_ms = rt::read::i64_at::<24, 16>(&r);
             let token_id = rt::CompactString::from(rt::read::str(c, v >= 2, "token_id")?);
-            let hmac = rt::read::bytes(c, v >= 2, "hmac")?.to_vec();
+            let hmac = rt::owned::read_bytes(c, v >= 2, "hmac")?;
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)

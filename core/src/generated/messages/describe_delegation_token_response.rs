@@ -901,8 +901,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -1030,7 +1030,7 @@ pub mod owned {
         /// `string`, versions 0+.
         pub token_id: rt::CompactString,
         /// `bytes`, versions 0+.
-        pub hmac: Vec<u8>,
+        pub hmac: rt::OwnedBytes,
         /// `[]DescribedDelegationTokenRenewer`, versions 0+.
         pub renewers: Vec<DescribedDelegationTokenRenewer>,
         /// Tagged fields this schema does not know.
@@ -1049,7 +1049,7 @@ pub mod owned {
                 expiry_timestamp: 0_i64,
                 max_timestamp: 0_i64,
                 token_id: rt::CompactString::const_new(""),
-                hmac: Vec::new(),
+                hmac: rt::OwnedBytes::new(),
                 renewers: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1069,7 +1069,7 @@ pub mod owned {
                     expiry_timestamp: v.expiry_timestamp,
                     max_timestamp: v.max_timestamp,
                     token_id: v.token_id.into(),
-                    hmac: v.hmac.to_vec(),
+                    hmac: v.hmac.into(),
                     renewers: v.renewers.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -1107,7 +1107,7 @@ pub mod owned {
             let expiry_timestamp = rt::read::i64_at::<24, 8>(&r);
             let max_timestamp = rt::read::i64_at::<24, 16>(&r);
             let token_id = rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].token_id")?);
-            let hmac = rt::read::bytes(c, v >= 2, "tokens[].hmac")?.to_vec();
+            let hmac = rt::owned::read_bytes(c, v >= 2, "tokens[].hmac")?;
             let renewers =
                 rt::owned::read_array::<DescribedDelegationTokenRenewer, _>(c, v >= 2, v, "tokens[].renewers")?;
             let unknown_tagged_fields = if v >= 2 {

@@ -950,8 +950,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -1240,9 +1240,9 @@ pub mod owned {
         /// `string`, versions 0+.
         pub client_host: rt::CompactString,
         /// `bytes`, versions 0+.
-        pub member_metadata: Vec<u8>,
+        pub member_metadata: rt::OwnedBytes,
         /// `bytes`, versions 0+.
-        pub member_assignment: Vec<u8>,
+        pub member_assignment: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1255,8 +1255,8 @@ pub mod owned {
                 group_instance_id: None,
                 client_id: rt::CompactString::const_new(""),
                 client_host: rt::CompactString::const_new(""),
-                member_metadata: Vec::new(),
-                member_assignment: Vec::new(),
+                member_metadata: rt::OwnedBytes::new(),
+                member_assignment: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1271,8 +1271,8 @@ pub mod owned {
                     group_instance_id: v.group_instance_id.map(rt::CompactString::from),
                     client_id: v.client_id.into(),
                     client_host: v.client_host.into(),
-                    member_metadata: v.member_metadata.to_vec(),
-                    member_assignment: v.member_assignment.to_vec(),
+                    member_metadata: v.member_metadata.into(),
+                    member_assignment: v.member_assignment.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1293,8 +1293,8 @@ pub mod owned {
             };
             let client_id = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].members[].client_id")?);
             let client_host = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].members[].client_host")?);
-            let member_metadata = rt::read::bytes(c, v >= 5, "groups[].members[].member_metadata")?.to_vec();
-            let member_assignment = rt::read::bytes(c, v >= 5, "groups[].members[].member_assignment")?.to_vec();
+            let member_metadata = rt::owned::read_bytes(c, v >= 5, "groups[].members[].member_metadata")?;
+            let member_assignment = rt::owned::read_bytes(c, v >= 5, "groups[].members[].member_assignment")?;
             let unknown_tagged_fields = if v >= 5 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?)
             } else {

@@ -211,22 +211,21 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`EnvelopeRequest`](super::EnvelopeRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct EnvelopeRequest {
         /// `bytes`, versions 0+.
-        pub request_data: Vec<u8>,
+        pub request_data: rt::OwnedBytes,
         /// `bytes`, versions 0+, nullable at 0+.
-        pub request_principal: Option<Vec<u8>>,
+        pub request_principal: Option<rt::OwnedBytes>,
         /// `bytes`, versions 0+.
-        pub client_host_address: Vec<u8>,
+        pub client_host_address: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -235,9 +234,9 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                request_data: Vec::new(),
-                request_principal: Some(Vec::new()),
-                client_host_address: Vec::new(),
+                request_data: rt::OwnedBytes::new(),
+                request_principal: Some(rt::OwnedBytes::new()),
+                client_host_address: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -248,9 +247,9 @@ pub mod owned {
         fn from(v: &super::EnvelopeRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    request_data: v.request_data.to_vec(),
-                    request_principal: v.request_principal.map(<[u8]>::to_vec),
-                    client_host_address: v.client_host_address.to_vec(),
+                    request_data: v.request_data.into(),
+                    request_principal: v.request_principal.map(rt::OwnedBytes::from),
+                    client_host_address: v.client_host_address.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -262,9 +261,9 @@ pub mod owned {
     impl rt::OwnedStruct for EnvelopeRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let request_data = rt::read::bytes(c, true, "request_data")?.to_vec();
-            let request_principal = rt::read::opt_bytes(c, true, true, "request_principal")?.map(<[u8]>::to_vec);
-            let client_host_address = rt::read::bytes(c, true, "client_host_address")?.to_vec();
+            let request_data = rt::owned::read_bytes(c, true, "request_data")?;
+            let request_principal = rt::owned::read_opt_bytes(c, true, true, "request_principal")?;
+            let client_host_address = rt::owned::read_bytes(c, true, "client_host_address")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
                 request_data,

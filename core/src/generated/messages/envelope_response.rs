@@ -183,18 +183,17 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`EnvelopeResponse`](super::EnvelopeResponse).
     #[derive(Clone, Debug, PartialEq)]
     pub struct EnvelopeResponse {
         /// `bytes`, versions 0+, nullable at 0+, default `null`.
-        pub response_data: Option<Vec<u8>>,
+        pub response_data: Option<rt::OwnedBytes>,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// Tagged fields this schema does not know.
@@ -217,7 +216,7 @@ pub mod owned {
         fn from(v: &super::EnvelopeResponse<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    response_data: v.response_data.map(<[u8]>::to_vec),
+                    response_data: v.response_data.map(rt::OwnedBytes::from),
                     error_code: v.error_code,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -230,7 +229,7 @@ pub mod owned {
     impl rt::OwnedStruct for EnvelopeResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let response_data = rt::read::opt_bytes(c, true, true, "response_data")?.map(<[u8]>::to_vec);
+            let response_data = rt::owned::read_opt_bytes(c, true, true, "response_data")?;
             let error_code = rt::read::i16(c, "error_code")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {

@@ -2590,8 +2590,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -3084,7 +3084,7 @@ pub mod owned {
         /// `int32`, versions 11+, default `-1`, entity `brokerId`.
         pub preferred_read_replica: i32,
         /// `records`, versions 0+, nullable at 0+.
-        pub records: Option<Vec<u8>>,
+        pub records: Option<rt::OwnedBytes>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -3124,7 +3124,7 @@ pub mod owned {
                     snapshot_id: (&v.snapshot_id).into(),
                     aborted_transactions: v.aborted_transactions.map(|a| a.iter().map(|e| (&e).into()).collect()),
                     preferred_read_replica: v.preferred_read_replica,
-                    records: v.records.map(<[u8]>::to_vec),
+                    records: v.records.map(rt::OwnedBytes::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -3174,8 +3174,7 @@ pub mod owned {
             } else {
                 -1_i32
             };
-            let records =
-                rt::read::opt_bytes(c, v >= 12, true, "responses[].partitions[].records")?.map(<[u8]>::to_vec);
+            let records = rt::owned::read_opt_bytes(c, v >= 12, true, "responses[].partitions[].records")?;
             let mut diverging_epoch_tag: EpochEndOffset = EpochEndOffset::default();
             let mut current_leader_tag: LeaderIdAndEpoch = LeaderIdAndEpoch::default();
             let mut snapshot_id_tag: SnapshotId = SnapshotId::default();

@@ -1504,8 +1504,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -1884,7 +1884,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub position: i64,
         /// `records`, versions 0+.
-        pub unaligned_records: Option<Vec<u8>>,
+        pub unaligned_records: Option<rt::OwnedBytes>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1916,7 +1916,7 @@ pub mod owned {
                     current_leader: (&v.current_leader).into(),
                     size: v.size,
                     position: v.position,
-                    unaligned_records: v.unaligned_records.map(<[u8]>::to_vec),
+                    unaligned_records: v.unaligned_records.map(rt::OwnedBytes::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1950,7 +1950,7 @@ pub mod owned {
             let size = rt::read::i64_at::<16, 0>(&r);
             let position = rt::read::i64_at::<16, 8>(&r);
             let unaligned_records =
-                rt::read::opt_bytes(c, true, false, "topics[].partitions[].unaligned_records")?.map(<[u8]>::to_vec);
+                rt::owned::read_opt_bytes(c, true, false, "topics[].partitions[].unaligned_records")?;
             let mut current_leader_tag: LeaderIdAndEpoch = LeaderIdAndEpoch::default();
             let unknown_tagged_fields = {
                 let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;

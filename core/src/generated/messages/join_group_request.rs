@@ -573,8 +573,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -755,7 +755,7 @@ pub mod owned {
         /// `string`, versions 0+, map key.
         pub name: rt::CompactString,
         /// `bytes`, versions 0+.
-        pub metadata: Vec<u8>,
+        pub metadata: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -765,7 +765,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 name: rt::CompactString::const_new(""),
-                metadata: Vec::new(),
+                metadata: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -777,7 +777,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     name: v.name.into(),
-                    metadata: v.metadata.to_vec(),
+                    metadata: v.metadata.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -790,7 +790,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = rt::CompactString::from(rt::read::str(c, v >= 6, "protocols[].name")?);
-            let metadata = rt::read::bytes(c, v >= 6, "protocols[].metadata")?.to_vec();
+            let metadata = rt::owned::read_bytes(c, v >= 6, "protocols[].metadata")?;
             let unknown_tagged_fields = if v >= 6 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "protocols[]._tagged_fields")?)
             } else {

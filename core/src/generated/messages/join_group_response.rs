@@ -645,8 +645,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -841,7 +841,7 @@ pub mod owned {
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
         pub group_instance_id: Option<rt::CompactString>,
         /// `bytes`, versions 0+.
-        pub metadata: Vec<u8>,
+        pub metadata: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -852,7 +852,7 @@ pub mod owned {
             Self {
                 member_id: rt::CompactString::const_new(""),
                 group_instance_id: None,
-                metadata: Vec::new(),
+                metadata: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -865,7 +865,7 @@ pub mod owned {
                 Self {
                     member_id: v.member_id.into(),
                     group_instance_id: v.group_instance_id.map(rt::CompactString::from),
-                    metadata: v.metadata.to_vec(),
+                    metadata: v.metadata.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -883,7 +883,7 @@ pub mod owned {
             } else {
                 None
             };
-            let metadata = rt::read::bytes(c, v >= 6, "members[].metadata")?.to_vec();
+            let metadata = rt::owned::read_bytes(c, v >= 6, "members[].metadata")?;
             let unknown_tagged_fields = if v >= 6 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "members[]._tagged_fields")?)
             } else {

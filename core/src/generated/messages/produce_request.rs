@@ -723,8 +723,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -975,7 +975,7 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub index: i32,
         /// `records`, versions 0+, nullable at 0+.
-        pub records: Option<Vec<u8>>,
+        pub records: Option<rt::OwnedBytes>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -997,7 +997,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     index: v.index,
-                    records: v.records.map(<[u8]>::to_vec),
+                    records: v.records.map(rt::OwnedBytes::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1010,8 +1010,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let index = rt::read::i32(c, "topic_data[].partition_data[].index")?;
-            let records =
-                rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?.map(<[u8]>::to_vec);
+            let records = rt::owned::read_opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;
             let unknown_tagged_fields = if v >= 9 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                     c,

@@ -261,12 +261,11 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`PushTelemetryRequest`](super::PushTelemetryRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -280,7 +279,7 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub compression_type: i8,
         /// `bytes`, versions 0+.
-        pub metrics: Vec<u8>,
+        pub metrics: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -293,7 +292,7 @@ pub mod owned {
                 subscription_id: 0_i32,
                 terminating: false,
                 compression_type: 0_i8,
-                metrics: Vec::new(),
+                metrics: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -308,7 +307,7 @@ pub mod owned {
                     subscription_id: v.subscription_id,
                     terminating: v.terminating,
                     compression_type: v.compression_type,
-                    metrics: v.metrics.to_vec(),
+                    metrics: v.metrics.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -334,7 +333,7 @@ pub mod owned {
             let subscription_id = rt::read::i32_at::<22, 16>(&r);
             let terminating = rt::read::canon_bool(c, rt::read::u8_at::<22, 20>(&r));
             let compression_type = rt::read::i8_at::<22, 21>(&r);
-            let metrics = rt::read::bytes(c, true, "metrics")?.to_vec();
+            let metrics = rt::owned::read_bytes(c, true, "metrics")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
                 client_instance_id,

@@ -196,18 +196,17 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`RenewDelegationTokenRequest`](super::RenewDelegationTokenRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct RenewDelegationTokenRequest {
         /// `bytes`, versions 0+.
-        pub hmac: Vec<u8>,
+        pub hmac: rt::OwnedBytes,
         /// `int64`, versions 0+.
         pub renew_period_ms: i64,
         /// Tagged fields this schema does not know.
@@ -218,7 +217,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                hmac: Vec::new(),
+                hmac: rt::OwnedBytes::new(),
                 renew_period_ms: 0_i64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -230,7 +229,7 @@ pub mod owned {
         fn from(v: &super::RenewDelegationTokenRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    hmac: v.hmac.to_vec(),
+                    hmac: v.hmac.into(),
                     renew_period_ms: v.renew_period_ms,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -243,7 +242,7 @@ pub mod owned {
     impl rt::OwnedStruct for RenewDelegationTokenRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let hmac = rt::read::bytes(c, v >= 2, "hmac")?.to_vec();
+            let hmac = rt::owned::read_bytes(c, v >= 2, "hmac")?;
             let renew_period_ms = rt::read::i64(c, "renew_period_ms")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)

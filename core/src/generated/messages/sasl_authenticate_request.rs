@@ -169,18 +169,17 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`SaslAuthenticateRequest`](super::SaslAuthenticateRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct SaslAuthenticateRequest {
         /// `bytes`, versions 0+.
-        pub auth_bytes: Vec<u8>,
+        pub auth_bytes: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -189,7 +188,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                auth_bytes: Vec::new(),
+                auth_bytes: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -200,7 +199,7 @@ pub mod owned {
         fn from(v: &super::SaslAuthenticateRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    auth_bytes: v.auth_bytes.to_vec(),
+                    auth_bytes: v.auth_bytes.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -212,7 +211,7 @@ pub mod owned {
     impl rt::OwnedStruct for SaslAuthenticateRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let auth_bytes = rt::read::bytes(c, v >= 2, "auth_bytes")?.to_vec();
+            let auth_bytes = rt::owned::read_bytes(c, v >= 2, "auth_bytes")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
             } else {

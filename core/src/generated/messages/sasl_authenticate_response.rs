@@ -255,12 +255,11 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`SaslAuthenticateResponse`](super::SaslAuthenticateResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -270,7 +269,7 @@ pub mod owned {
         /// `string`, versions 0+, nullable at 0+.
         pub error_message: Option<rt::CompactString>,
         /// `bytes`, versions 0+.
-        pub auth_bytes: Vec<u8>,
+        pub auth_bytes: rt::OwnedBytes,
         /// `int64`, versions 1+, default `0`, ignorable.
         pub session_lifetime_ms: i64,
         /// Tagged fields this schema does not know.
@@ -283,7 +282,7 @@ pub mod owned {
             Self {
                 error_code: 0_i16,
                 error_message: Some(rt::CompactString::const_new("")),
-                auth_bytes: Vec::new(),
+                auth_bytes: rt::OwnedBytes::new(),
                 session_lifetime_ms: 0_i64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -297,7 +296,7 @@ pub mod owned {
                 Self {
                     error_code: v.error_code,
                     error_message: v.error_message.map(rt::CompactString::from),
-                    auth_bytes: v.auth_bytes.to_vec(),
+                    auth_bytes: v.auth_bytes.into(),
                     session_lifetime_ms: v.session_lifetime_ms,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -312,7 +311,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "error_code")?;
             let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?.map(rt::CompactString::from);
-            let auth_bytes = rt::read::bytes(c, v >= 2, "auth_bytes")?.to_vec();
+            let auth_bytes = rt::owned::read_bytes(c, v >= 2, "auth_bytes")?;
             let session_lifetime_ms = if v >= 1 {
                 rt::read::i64(c, "session_lifetime_ms")?
             } else {

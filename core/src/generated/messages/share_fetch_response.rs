@@ -1530,8 +1530,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -1852,7 +1852,7 @@ pub mod owned {
         /// `LeaderIdAndEpoch`, versions 0+.
         pub current_leader: LeaderIdAndEpoch,
         /// `records`, versions 0+, nullable at 0.
-        pub records: Option<Vec<u8>>,
+        pub records: Option<rt::OwnedBytes>,
         /// `[]AcquiredRecords`, versions 0+.
         pub acquired_records: Vec<AcquiredRecords>,
         /// Tagged fields this schema does not know.
@@ -1887,7 +1887,7 @@ pub mod owned {
                     acknowledge_error_code: v.acknowledge_error_code,
                     acknowledge_error_message: v.acknowledge_error_message.map(rt::CompactString::from),
                     current_leader: (&v.current_leader).into(),
-                    records: v.records.map(<[u8]>::to_vec),
+                    records: v.records.map(rt::OwnedBytes::from),
                     acquired_records: v.acquired_records.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -1917,7 +1917,7 @@ pub mod owned {
                 rt::read::opt_str(c, true, true, "responses[].partitions[].acknowledge_error_message")?
                     .map(rt::CompactString::from);
             let current_leader = <LeaderIdAndEpoch as rt::OwnedStruct>::read(c, v)?;
-            let records = rt::read::opt_bytes(c, true, v <= 0, "responses[].partitions[].records")?.map(<[u8]>::to_vec);
+            let records = rt::owned::read_opt_bytes(c, true, v <= 0, "responses[].partitions[].records")?;
             let acquired_records =
                 rt::owned::read_array::<AcquiredRecords, _>(c, true, v, "responses[].partitions[].acquired_records")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(

@@ -561,8 +561,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -735,7 +735,7 @@ pub mod owned {
         /// `string`, versions 0+.
         pub member_id: rt::CompactString,
         /// `bytes`, versions 0+.
-        pub assignment: Vec<u8>,
+        pub assignment: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -745,7 +745,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 member_id: rt::CompactString::const_new(""),
-                assignment: Vec::new(),
+                assignment: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -757,7 +757,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     member_id: v.member_id.into(),
-                    assignment: v.assignment.to_vec(),
+                    assignment: v.assignment.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -770,7 +770,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let member_id = rt::CompactString::from(rt::read::str(c, v >= 4, "assignments[].member_id")?);
-            let assignment = rt::read::bytes(c, v >= 4, "assignments[].assignment")?.to_vec();
+            let assignment = rt::owned::read_bytes(c, v >= 4, "assignments[].assignment")?;
             let unknown_tagged_fields = if v >= 4 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "assignments[]._tagged_fields")?)
             } else {

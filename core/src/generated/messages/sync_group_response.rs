@@ -303,12 +303,11 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`SyncGroupResponse`](super::SyncGroupResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -322,7 +321,7 @@ pub mod owned {
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
         pub protocol_name: Option<rt::CompactString>,
         /// `bytes`, versions 0+.
-        pub assignment: Vec<u8>,
+        pub assignment: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -335,7 +334,7 @@ pub mod owned {
                 error_code: 0_i16,
                 protocol_type: None,
                 protocol_name: None,
-                assignment: Vec::new(),
+                assignment: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -350,7 +349,7 @@ pub mod owned {
                     error_code: v.error_code,
                     protocol_type: v.protocol_type.map(rt::CompactString::from),
                     protocol_name: v.protocol_name.map(rt::CompactString::from),
-                    assignment: v.assignment.to_vec(),
+                    assignment: v.assignment.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -378,7 +377,7 @@ pub mod owned {
             } else {
                 None
             };
-            let assignment = rt::read::bytes(c, v >= 4, "assignment")?.to_vec();
+            let assignment = rt::owned::read_bytes(c, v >= 4, "assignment")?;
             let unknown_tagged_fields = if v >= 4 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
             } else {

@@ -277,12 +277,11 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`UserScramCredentialRecord`](super::UserScramCredentialRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -292,11 +291,11 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub mechanism: i8,
         /// `bytes`, versions 0+.
-        pub salt: Vec<u8>,
+        pub salt: rt::OwnedBytes,
         /// `bytes`, versions 0+.
-        pub stored_key: Vec<u8>,
+        pub stored_key: rt::OwnedBytes,
         /// `bytes`, versions 0+.
-        pub server_key: Vec<u8>,
+        pub server_key: rt::OwnedBytes,
         /// `int32`, versions 0+.
         pub iterations: i32,
         /// Tagged fields this schema does not know.
@@ -309,9 +308,9 @@ pub mod owned {
             Self {
                 name: rt::CompactString::const_new(""),
                 mechanism: 0_i8,
-                salt: Vec::new(),
-                stored_key: Vec::new(),
-                server_key: Vec::new(),
+                salt: rt::OwnedBytes::new(),
+                stored_key: rt::OwnedBytes::new(),
+                server_key: rt::OwnedBytes::new(),
                 iterations: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -325,9 +324,9 @@ pub mod owned {
                 Self {
                     name: v.name.into(),
                     mechanism: v.mechanism,
-                    salt: v.salt.to_vec(),
-                    stored_key: v.stored_key.to_vec(),
-                    server_key: v.server_key.to_vec(),
+                    salt: v.salt.into(),
+                    stored_key: v.stored_key.into(),
+                    server_key: v.server_key.into(),
                     iterations: v.iterations,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -342,9 +341,9 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
             let name = rt::CompactString::from(rt::read::str(c, true, "name")?);
             let mechanism = rt::read::i8(c, "mechanism")?;
-            let salt = rt::read::bytes(c, true, "salt")?.to_vec();
-            let stored_key = rt::read::bytes(c, true, "stored_key")?.to_vec();
-            let server_key = rt::read::bytes(c, true, "server_key")?.to_vec();
+            let salt = rt::owned::read_bytes(c, true, "salt")?;
+            let stored_key = rt::owned::read_bytes(c, true, "stored_key")?;
+            let server_key = rt::owned::read_bytes(c, true, "server_key")?;
             let iterations = rt::read::i32(c, "iterations")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {

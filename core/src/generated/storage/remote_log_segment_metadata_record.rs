@@ -1069,12 +1069,11 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`RemoteLogSegmentMetadataRecord`](super::RemoteLogSegmentMetadataRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -1096,7 +1095,7 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub segment_size_in_bytes: i32,
         /// `bytes`, versions 0+, nullable at 0+, default `null`.
-        pub custom_metadata: Option<Vec<u8>>,
+        pub custom_metadata: Option<rt::OwnedBytes>,
         /// `int8`, versions 0+.
         pub remote_log_segment_state: i8,
         /// `bool`, tagged field 0 at versions 0+.
@@ -1138,7 +1137,7 @@ pub mod owned {
                     event_timestamp_ms: v.event_timestamp_ms,
                     segment_leader_epochs: v.segment_leader_epochs.iter().map(|e| (&e).into()).collect(),
                     segment_size_in_bytes: v.segment_size_in_bytes,
-                    custom_metadata: v.custom_metadata.map(<[u8]>::to_vec),
+                    custom_metadata: v.custom_metadata.map(rt::OwnedBytes::from),
                     remote_log_segment_state: v.remote_log_segment_state,
                     txn_index_empty: v.txn_index_empty,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -1173,7 +1172,7 @@ pub mod owned {
                 let segment_leader_epochs =
                     rt::owned::read_array::<SegmentLeaderEpochEntry, _>(c, true, v, "segment_leader_epochs")?;
                 let segment_size_in_bytes = rt::read::i32(c, "segment_size_in_bytes")?;
-                let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?.map(<[u8]>::to_vec);
+                let custom_metadata = rt::owned::read_opt_bytes(c, true, true, "custom_metadata")?;
                 let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
                 let mut txn_index_empty_tag: bool = false;
                 let unknown_tagged_fields = {

@@ -669,12 +669,11 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`RemoteLogSegmentMetadataUpdateRecord`](super::RemoteLogSegmentMetadataUpdateRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -686,7 +685,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub event_timestamp_ms: i64,
         /// `bytes`, versions 0+, nullable at 0+, default `null`.
-        pub custom_metadata: Option<Vec<u8>>,
+        pub custom_metadata: Option<rt::OwnedBytes>,
         /// `int8`, versions 0+.
         pub remote_log_segment_state: i8,
         /// Tagged fields this schema does not know.
@@ -715,7 +714,7 @@ pub mod owned {
                     remote_log_segment_id: (&v.remote_log_segment_id).into(),
                     broker_id: v.broker_id,
                     event_timestamp_ms: v.event_timestamp_ms,
-                    custom_metadata: v.custom_metadata.map(<[u8]>::to_vec),
+                    custom_metadata: v.custom_metadata.map(rt::OwnedBytes::from),
                     remote_log_segment_state: v.remote_log_segment_state,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -740,7 +739,7 @@ pub mod owned {
                 };
                 let broker_id = rt::read::i32_at::<12, 0>(&r);
                 let event_timestamp_ms = rt::read::i64_at::<12, 4>(&r);
-                let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?.map(<[u8]>::to_vec);
+                let custom_metadata = rt::owned::read_opt_bytes(c, true, true, "custom_metadata")?;
                 let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);

@@ -1616,8 +1616,8 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
@@ -1637,7 +1637,7 @@ pub mod owned {
         /// `[]TaskId`, versions 1-6.
         pub standby_tasks: rt::SmallVec<[TaskId; 4]>,
         /// `bytes`, versions 2+.
-        pub user_end_point: Vec<u8>,
+        pub user_end_point: rt::OwnedBytes,
         /// `[]TaskOffsetSum`, versions 7+.
         pub task_offset_sums: Vec<TaskOffsetSum>,
         /// `int8`, versions 8+.
@@ -1659,7 +1659,7 @@ pub mod owned {
                 process_id: rt::Uuid::nil(),
                 prev_tasks: rt::SmallVec::new(),
                 standby_tasks: rt::SmallVec::new(),
-                user_end_point: Vec::new(),
+                user_end_point: rt::OwnedBytes::new(),
                 task_offset_sums: Vec::new(),
                 unique_field: 0_i8,
                 error_code: 0_i32,
@@ -1679,7 +1679,7 @@ pub mod owned {
                     process_id: v.process_id,
                     prev_tasks: v.prev_tasks.iter().map(|e| (&e).into()).collect(),
                     standby_tasks: v.standby_tasks.iter().map(|e| (&e).into()).collect(),
-                    user_end_point: v.user_end_point.to_vec(),
+                    user_end_point: v.user_end_point.into(),
                     task_offset_sums: v.task_offset_sums.iter().map(|e| (&e).into()).collect(),
                     unique_field: v.unique_field,
                     error_code: v.error_code,
@@ -1715,9 +1715,9 @@ pub mod owned {
                     rt::SmallVec::new()
                 };
                 let user_end_point = if v >= 2 {
-                    rt::read::bytes(c, false, "user_end_point")?.to_vec()
+                    rt::owned::read_bytes(c, false, "user_end_point")?
                 } else {
-                    Vec::new()
+                    rt::OwnedBytes::new()
                 };
                 let task_offset_sums = if v >= 7 {
                     rt::owned::read_array::<TaskOffsetSum, _>(c, false, v, "task_offset_sums")?
@@ -2177,9 +2177,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ClientTag {
         /// `bytes`, versions 11+.
-        pub key: Vec<u8>,
+        pub key: rt::OwnedBytes,
         /// `bytes`, versions 11+.
-        pub value: Vec<u8>,
+        pub value: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2188,8 +2188,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                key: Vec::new(),
-                value: Vec::new(),
+                key: rt::OwnedBytes::new(),
+                value: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -2200,8 +2200,8 @@ pub mod owned {
         fn from(v: &super::ClientTag<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    key: v.key.to_vec(),
-                    value: v.value.to_vec(),
+                    key: v.key.into(),
+                    value: v.value.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -2214,14 +2214,14 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let key = if v >= 11 {
-                rt::read::bytes(c, false, "client_tags[].key")?.to_vec()
+                rt::owned::read_bytes(c, false, "client_tags[].key")?
             } else {
-                Vec::new()
+                rt::OwnedBytes::new()
             };
             let value = if v >= 11 {
-                rt::read::bytes(c, false, "client_tags[].value")?.to_vec()
+                rt::owned::read_bytes(c, false, "client_tags[].value")?
             } else {
-                Vec::new()
+                rt::OwnedBytes::new()
             };
             Ok(Self {
                 key,

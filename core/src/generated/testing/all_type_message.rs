@@ -1208,12 +1208,11 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`AllTypeMessage`](super::AllTypeMessage).
     #[derive(Clone, Debug, PartialEq)]
@@ -1245,21 +1244,21 @@ pub mod owned {
         /// `string`, versions 1+, nullable at 1+, default `null`.
         pub my_compact_nullable_string: Option<rt::CompactString>,
         /// `bytes`, versions 0.
-        pub my_bytes: Vec<u8>,
+        pub my_bytes: rt::OwnedBytes,
         /// `bytes`, versions 0, nullable at 0, default `null`.
-        pub my_nullable_bytes: Option<Vec<u8>>,
+        pub my_nullable_bytes: Option<rt::OwnedBytes>,
         /// `bytes`, versions 1+.
-        pub my_compact_bytes: Vec<u8>,
+        pub my_compact_bytes: rt::OwnedBytes,
         /// `bytes`, versions 1+, nullable at 1+, default `null`.
-        pub my_compact_nullable_bytes: Option<Vec<u8>>,
+        pub my_compact_nullable_bytes: Option<rt::OwnedBytes>,
         /// `records`, versions 0.
-        pub my_records: Option<Vec<u8>>,
+        pub my_records: Option<rt::OwnedBytes>,
         /// `records`, versions 0, nullable at 0.
-        pub my_nullable_records: Option<Vec<u8>>,
+        pub my_nullable_records: Option<rt::OwnedBytes>,
         /// `records`, versions 1+.
-        pub my_compact_records: Option<Vec<u8>>,
+        pub my_compact_records: Option<rt::OwnedBytes>,
         /// `records`, versions 1+, nullable at 1+.
-        pub my_compact_nullable_records: Option<Vec<u8>>,
+        pub my_compact_nullable_records: Option<rt::OwnedBytes>,
         /// `[]int32`, versions 0+.
         pub my_int_array: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, versions 0+, nullable at 0+, default `null`.
@@ -1287,9 +1286,9 @@ pub mod owned {
                 my_nullable_string: None,
                 my_compact_string: rt::CompactString::const_new("compact string"),
                 my_compact_nullable_string: None,
-                my_bytes: Vec::new(),
+                my_bytes: rt::OwnedBytes::new(),
                 my_nullable_bytes: None,
-                my_compact_bytes: Vec::new(),
+                my_compact_bytes: rt::OwnedBytes::new(),
                 my_compact_nullable_bytes: None,
                 my_records: None,
                 my_nullable_records: None,
@@ -1321,14 +1320,14 @@ pub mod owned {
                     my_nullable_string: v.my_nullable_string.map(rt::CompactString::from),
                     my_compact_string: v.my_compact_string.into(),
                     my_compact_nullable_string: v.my_compact_nullable_string.map(rt::CompactString::from),
-                    my_bytes: v.my_bytes.to_vec(),
-                    my_nullable_bytes: v.my_nullable_bytes.map(<[u8]>::to_vec),
-                    my_compact_bytes: v.my_compact_bytes.to_vec(),
-                    my_compact_nullable_bytes: v.my_compact_nullable_bytes.map(<[u8]>::to_vec),
-                    my_records: v.my_records.map(<[u8]>::to_vec),
-                    my_nullable_records: v.my_nullable_records.map(<[u8]>::to_vec),
-                    my_compact_records: v.my_compact_records.map(<[u8]>::to_vec),
-                    my_compact_nullable_records: v.my_compact_nullable_records.map(<[u8]>::to_vec),
+                    my_bytes: v.my_bytes.into(),
+                    my_nullable_bytes: v.my_nullable_bytes.map(rt::OwnedBytes::from),
+                    my_compact_bytes: v.my_compact_bytes.into(),
+                    my_compact_nullable_bytes: v.my_compact_nullable_bytes.map(rt::OwnedBytes::from),
+                    my_records: v.my_records.map(rt::OwnedBytes::from),
+                    my_nullable_records: v.my_nullable_records.map(rt::OwnedBytes::from),
+                    my_compact_records: v.my_compact_records.map(rt::OwnedBytes::from),
+                    my_compact_nullable_records: v.my_compact_nullable_records.map(rt::OwnedBytes::from),
                     my_int_array: v.my_int_array.iter().collect(),
                     my_nullable_int_array: v.my_nullable_int_array.map(|a| a.iter().collect()),
                     my_common_struct: v.my_common_struct.as_ref().map(Into::into),
@@ -1388,42 +1387,42 @@ pub mod owned {
                 None
             };
             let my_bytes = if v <= 0 {
-                rt::read::bytes(c, v >= 1, "my_bytes")?.to_vec()
+                rt::owned::read_bytes(c, v >= 1, "my_bytes")?
             } else {
-                Vec::new()
+                rt::OwnedBytes::new()
             };
             let my_nullable_bytes = if v <= 0 {
-                rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_bytes")?.map(<[u8]>::to_vec)
+                rt::owned::read_opt_bytes(c, v >= 1, v <= 0, "my_nullable_bytes")?
             } else {
                 None
             };
             let my_compact_bytes = if v >= 1 {
-                rt::read::bytes(c, v >= 1, "my_compact_bytes")?.to_vec()
+                rt::owned::read_bytes(c, v >= 1, "my_compact_bytes")?
             } else {
-                Vec::new()
+                rt::OwnedBytes::new()
             };
             let my_compact_nullable_bytes = if v >= 1 {
-                rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_bytes")?.map(<[u8]>::to_vec)
+                rt::owned::read_opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_bytes")?
             } else {
                 None
             };
             let my_records = if v <= 0 {
-                rt::read::opt_bytes(c, v >= 1, false, "my_records")?.map(<[u8]>::to_vec)
+                rt::owned::read_opt_bytes(c, v >= 1, false, "my_records")?
             } else {
                 None
             };
             let my_nullable_records = if v <= 0 {
-                rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_records")?.map(<[u8]>::to_vec)
+                rt::owned::read_opt_bytes(c, v >= 1, v <= 0, "my_nullable_records")?
             } else {
                 None
             };
             let my_compact_records = if v >= 1 {
-                rt::read::opt_bytes(c, v >= 1, false, "my_compact_records")?.map(<[u8]>::to_vec)
+                rt::owned::read_opt_bytes(c, v >= 1, false, "my_compact_records")?
             } else {
                 None
             };
             let my_compact_nullable_records = if v >= 1 {
-                rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_records")?.map(<[u8]>::to_vec)
+                rt::owned::read_opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_records")?
             } else {
                 None
             };

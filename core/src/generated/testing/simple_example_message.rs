@@ -1928,12 +1928,11 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`SimpleExampleMessage`](super::SimpleExampleMessage).
     #[derive(Clone, Debug, PartialEq)]
@@ -1951,15 +1950,15 @@ pub mod owned {
         /// `string`, tagged field 4 at versions 1+.
         pub my_string: rt::CompactString,
         /// `bytes`, tagged field 5 at versions 1+, nullable at 1+.
-        pub my_bytes: Option<Vec<u8>>,
+        pub my_bytes: Option<rt::OwnedBytes>,
         /// `uuid`, tagged field 6 at versions 1+, default `H3KKO4NTRPaCWtEmm3vW7A`.
         pub tagged_uuid: rt::Uuid,
         /// `int64`, tagged field 7 at versions 1+, default `0xcafcacafcacafca`.
         pub tagged_long: i64,
         /// `bytes`, versions 1.
-        pub zero_copy_byte_buffer: Vec<u8>,
+        pub zero_copy_byte_buffer: rt::OwnedBytes,
         /// `bytes`, versions 1, nullable at 1.
-        pub nullable_zero_copy_byte_buffer: Option<Vec<u8>>,
+        pub nullable_zero_copy_byte_buffer: Option<rt::OwnedBytes>,
         /// `MyStruct`, versions 2+.
         pub my_struct: MyStruct,
         /// `TaggedStruct`, tagged field 8 at versions 2+.
@@ -1988,11 +1987,11 @@ pub mod owned {
                 my_int16: 123_i16,
                 my_float64: 12.34_f64,
                 my_string: rt::CompactString::const_new(""),
-                my_bytes: Some(Vec::new()),
+                my_bytes: Some(rt::OwnedBytes::new()),
                 tagged_uuid: rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec),
                 tagged_long: 914172222550880202_i64,
-                zero_copy_byte_buffer: Vec::new(),
-                nullable_zero_copy_byte_buffer: Some(Vec::new()),
+                zero_copy_byte_buffer: rt::OwnedBytes::new(),
+                nullable_zero_copy_byte_buffer: Some(rt::OwnedBytes::new()),
                 my_struct: MyStruct::default(),
                 my_tagged_struct: TaggedStruct::default(),
                 tagged_long_flexible_version_subset: 0_i64,
@@ -2016,11 +2015,11 @@ pub mod owned {
                     my_int16: v.my_int16,
                     my_float64: v.my_float64,
                     my_string: v.my_string.into(),
-                    my_bytes: v.my_bytes.map(<[u8]>::to_vec),
+                    my_bytes: v.my_bytes.map(rt::OwnedBytes::from),
                     tagged_uuid: v.tagged_uuid,
                     tagged_long: v.tagged_long,
-                    zero_copy_byte_buffer: v.zero_copy_byte_buffer.to_vec(),
-                    nullable_zero_copy_byte_buffer: v.nullable_zero_copy_byte_buffer.map(<[u8]>::to_vec),
+                    zero_copy_byte_buffer: v.zero_copy_byte_buffer.into(),
+                    nullable_zero_copy_byte_buffer: v.nullable_zero_copy_byte_buffer.map(rt::OwnedBytes::from),
                     my_struct: (&v.my_struct).into(),
                     my_tagged_struct: (&v.my_tagged_struct).into(),
                     tagged_long_flexible_version_subset: v.tagged_long_flexible_version_subset,
@@ -2046,14 +2045,14 @@ pub mod owned {
                     rt::Uuid::nil()
                 };
                 let zero_copy_byte_buffer = if v == 1 {
-                    rt::read::bytes(c, v >= 1, "zero_copy_byte_buffer")?.to_vec()
+                    rt::owned::read_bytes(c, v >= 1, "zero_copy_byte_buffer")?
                 } else {
-                    Vec::new()
+                    rt::OwnedBytes::new()
                 };
                 let nullable_zero_copy_byte_buffer = if v == 1 {
-                    rt::read::opt_bytes(c, v >= 1, v == 1, "nullable_zero_copy_byte_buffer")?.map(<[u8]>::to_vec)
+                    rt::owned::read_opt_bytes(c, v >= 1, v == 1, "nullable_zero_copy_byte_buffer")?
                 } else {
-                    Some(Vec::new())
+                    Some(rt::OwnedBytes::new())
                 };
                 let my_struct = if v >= 2 {
                     <MyStruct as rt::OwnedStruct>::read(c, v)?
@@ -2085,7 +2084,7 @@ pub mod owned {
                 let mut my_int16_tag: i16 = 123_i16;
                 let mut my_float64_tag: f64 = 12.34_f64;
                 let mut my_string_tag: rt::CompactString = rt::CompactString::const_new("");
-                let mut my_bytes_tag: Option<Vec<u8>> = Some(Vec::new());
+                let mut my_bytes_tag: Option<rt::OwnedBytes> = Some(rt::OwnedBytes::new());
                 let mut tagged_uuid_tag: rt::Uuid = rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec);
                 let mut tagged_long_tag: i64 = 914172222550880202_i64;
                 let mut my_tagged_struct_tag: TaggedStruct = TaggedStruct::default();
@@ -2126,7 +2125,7 @@ pub mod owned {
                                 rt::read::tag_at_default(c, my_string_tag.is_empty());
                             }
                             5 => {
-                                my_bytes_tag = rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?.map(<[u8]>::to_vec);
+                                my_bytes_tag = rt::owned::read_opt_bytes(c, true, v >= 1, "my_bytes")?;
                                 rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
                                 rt::read::tag_at_default(c, my_bytes_tag.as_ref().is_some_and(|a| a.is_empty()));
                             }

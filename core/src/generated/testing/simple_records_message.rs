@@ -195,12 +195,11 @@ pub mod schema {
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
-/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
-/// fields; converted from a view with `From`, encoded with the same checks.
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    use alloc::vec::Vec;
 
     /// Owned [`SimpleRecordsMessage`](super::SimpleRecordsMessage).
     #[derive(Clone, Debug, PartialEq)]
@@ -208,7 +207,7 @@ pub mod owned {
         /// `string`, versions 0+, entity `topicName`.
         pub topic: rt::CompactString,
         /// `records`, versions 0+, nullable at 0+.
-        pub record_set: Option<Vec<u8>>,
+        pub record_set: Option<rt::OwnedBytes>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -230,7 +229,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     topic: v.topic.into(),
-                    record_set: v.record_set.map(<[u8]>::to_vec),
+                    record_set: v.record_set.map(rt::OwnedBytes::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -243,7 +242,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic = rt::CompactString::from(rt::read::str(c, v >= 1, "topic")?);
-            let record_set = rt::read::opt_bytes(c, v >= 1, true, "record_set")?.map(<[u8]>::to_vec);
+            let record_set = rt::owned::read_opt_bytes(c, v >= 1, true, "record_set")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
             } else {
