@@ -420,11 +420,26 @@ host_powerset() {
   fi
 }
 
+# The `bytes` feature on a core without atomic compare-and-swap (thumbv6m): through the
+# `bytes-portable-atomic` feature, with portable-atomic told that the target has one core.
+bytes_no_cas() {
+  local t=thumbv6m-none-eabi
+  if logged bytes-thumbv6m "${DENV[@]}" RUSTFLAGS="--cfg portable_atomic_unsafe_assume_single_core" \
+       "$DCARGO" check -p kafka-wire --manifest-path "$ROOT/Cargo.toml" --target "$t" -Z build-std=core,alloc \
+       --target-dir "$OUT/bytes-$t" --no-default-features --features bytes-portable-atomic,producer; then
+    pass "bytes: kafka-wire type-checks for $t (no compare-and-swap) with features bytes-portable-atomic,producer and build-std=core,alloc"
+  else
+    fail "bytes: kafka-wire does not build for $t with the bytes-portable-atomic feature"
+  fi
+  rm -rf "$OUT/bytes-$t"
+}
+
 host_lane() {
   if want host; then host_link; fi
   if want firmware && [ "$INSTALL_OK" = 1 ]; then
     local t
     for t in "${SECOND_TARGETS[@]}"; do build_main_firmware "$t" "${SECOND_OPT_ARGS[@]}"; done
+    bytes_no_cas
   fi
   if want host; then host_powerset; fi
 }

@@ -468,6 +468,19 @@ fn ops<M: Msg>(bytes: &'static [u8], v: i16) -> Vec<NamedOp> {
             1
         }),
     );
+    // From a received buffer, as kafka-protocol decodes: `bytes` and `records` fields slice it.
+    let shared = Bytes::from(bytes.to_vec());
+    let _ = shared.clone(); // the first clone allocates the shared count, once per buffer
+    push(
+        "owned_decode_bytes",
+        Side::Ours,
+        Box::new(move || {
+            let m = M::Owned::parse_bytes(black_box(&shared).clone(), v).expect("decode");
+            black_box(&m);
+            drop(m);
+            1
+        }),
+    );
     let mut buf = vec![0u8; n];
     push(
         "encode_owned",
@@ -573,7 +586,8 @@ pub fn cases() -> Vec<Case> {
         case::<AlterPartition>("alter_partition_request_v3", 3, gen::alter_partition()),
         case::<Fetch>("fetch_response_v12", 12, gen::fetch(12)),
         case::<Fetch>("fetch_response_v17", 17, gen::fetch(17)),
-        case::<Produce>("produce_request_v9", 9, gen::produce()),
+        case::<Produce>("produce_request_v9", 9, gen::produce(9)),
+        case::<Produce>("produce_request_v13", 13, gen::produce(13)),
         case::<BrokerRegistration>("broker_registration_request_v4", 4, gen::broker_registration()),
         case::<ApiVersions>("api_versions_response_v3", 3, gen::api_versions()),
         case::<PartitionChange>("partition_change_record_v2", 2, gen::partition_change()),
@@ -728,15 +742,20 @@ pub mod gen {
         kp_bytes(&m, v)
     }
 
-    /// ProduceRequest v9: 5 topics of 4 partitions, 16 KiB of records each.
-    pub fn produce() -> Vec<u8> {
+    /// ProduceRequest v9 or v13 (topics by id): 5 topics of 4 partitions, 16 KiB of records
+    /// each.
+    pub fn produce(v: i16) -> Vec<u8> {
         let recs = records_16k();
         let mut m = kp::ProduceRequest::default();
         m.acks = -1;
         m.timeout_ms = 30_000;
         for t in 0..5 {
             let mut topic = kp::produce_request::TopicProduceData::default();
-            topic.name = TopicName(s(format!("events.tenant-{t:03}.clicks")));
+            if v >= 13 {
+                topic.topic_id = uuid(t + 1);
+            } else {
+                topic.name = TopicName(s(format!("events.tenant-{t:03}.clicks")));
+            }
             for p in 0..4 {
                 let mut part = kp::produce_request::PartitionProduceData::default();
                 part.index = p;
@@ -745,7 +764,7 @@ pub mod gen {
             }
             m.topic_data.push(topic);
         }
-        kp_bytes(&m, 9)
+        kp_bytes(&m, v)
     }
 
     /// BrokerRegistrationRequest v4.
