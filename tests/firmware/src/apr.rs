@@ -176,7 +176,26 @@ pub fn run(c: &mut Checks, buf: &mut [u8], scratch: &mut [u8]) {
         say!(
             "alloc: AlterPartitionRequest v3 encoded into a Vec<u8> of {} bytes",
             v.len()
+        ); // Owned, decoded from a shared `Bytes` (kafka-wire's `bytes` feature, no std), and
+           // encoded again.
+        use kafka_wire::messages::alter_partition_request::owned;
+        use kafka_wire::OwnedMessage;
+        let shared = kafka_wire::bytes::Bytes::copy_from_slice(bytes);
+        let again = match owned::AlterPartitionRequest::parse_bytes(shared, VERSION) {
+            Ok(m) => {
+                c.check(
+                    m.topics.iter().map(|t| t.partitions.len()).sum::<usize>() == PARTITIONS.len(),
+                    "apr: owned value from a Bytes (bytes)",
+                );
+                m.to_vec(VERSION).ok()
+            }
+            Err(_) => None,
+        };
+        c.check(
+            again.as_deref() == Some(bytes),
+            "apr: the owned value re-encodes to the same bytes",
         );
+        say!("alloc: AlterPartitionRequest v3 owned from a Bytes and encoded again");
     }
     say!(
         "AlterPartitionRequest v{}: {} bytes, {} partitions, every field checked",
