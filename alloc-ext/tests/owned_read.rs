@@ -58,3 +58,45 @@ fn owned_reads_agree_with_views_on_values_and_errors() {
     }
     assert!(good > 1000 && bad > 10_000, "{good} {bad}");
 }
+
+/// Arrays of small fixed-width structs (an ApiVersionsResponse's keys, a partition's ISR with
+/// epochs) are read in one bounds check when no element has tagged fields; an element that
+/// has some, or a cut inside the array, falls back to the element-by-element read.
+#[test]
+fn arrays_of_fixed_width_structs_with_and_without_tagged_fields() {
+    use kafka_wire::messages::api_versions_response::owned::{ApiVersion, ApiVersionsResponse};
+    use kafka_wire::{OwnedMessage, OwnedRawTaggedField};
+    for (len, tagged_at) in [
+        (3, None),
+        (3, Some(1)),
+        (40, None),
+        (40, Some(0)),
+        (40, Some(39)),
+        (40, Some(17)),
+    ] {
+        let mut m = ApiVersionsResponse {
+            api_keys: (0..len)
+                .map(|k| ApiVersion {
+                    api_key: k,
+                    min_version: 0,
+                    max_version: k % 7,
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        };
+        if let Some(i) = tagged_at {
+            m.api_keys[i].unknown_tagged_fields.push(OwnedRawTaggedField {
+                tag: 9,
+                data: vec![1, 2],
+            });
+        }
+        let bytes = m.to_vec(3).unwrap();
+        assert_eq!(ApiVersionsResponse::parse(&bytes, 3).unwrap(), m, "{len} {tagged_at:?}");
+        let e = ALL.iter().find(|e| e.info.name == "ApiVersionsResponse").unwrap();
+        let mut out = vec![0u8; 4096];
+        for cut in 0..bytes.len() {
+            agree(e, &bytes[..cut], 3, &mut out);
+        }
+    }
+}

@@ -1072,6 +1072,9 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)],
         let plan = Plan::new(m.valid, m.flexible, &fs);
         let mut body = String::new();
         emit_read(&mut body, m, &plan, prefix, struct_height(fields, all, 0) <= 1, true);
+        if !prefix.is_empty() {
+            emit_read_run(&mut body, m, &fs);
+        }
         emit_size_write(&mut body, m, &plan, prefix);
         o.push_str(&body);
     }
@@ -1080,6 +1083,44 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)],
         "\n    impl rt::OwnedMessage for {n} {{\n        type View<'a> = super::{n}<'a>;\n        #[inline]\n        fn from_view(v: &super::{n}<'_>) -> Self {{\n            Self::from(v)\n        }}\n    }}\n}}",
         n = m.name
     );
+}
+
+/// For an owned struct of fixed-width fields only (no bools, no tagged fields), all present at
+/// the same versions: `tagged_width` and `read_run`, with which an array of them is read in one
+/// bounds check at the versions where the struct is flexible (see `OwnedStruct::tagged_width`).
+fn emit_read_run(o: &mut String, m: &Message, fs: &[F]) {
+    let Some(first) = fs.first() else { return };
+    let eligible = fs.iter().all(|x| {
+        !matches!(x.f.ty, Type::Bool)
+            && fixed_width(&x.f.ty).is_some()
+            && x.f.tag.is_none()
+            && x.f.tagged.is_empty()
+            && x.f.flexible.is_none()
+            && x.f.versions.and(m.valid) == first.f.versions.and(m.valid)
+    });
+    let at = first.f.versions.and(m.valid).and(m.flexible);
+    if !eligible || at.is_empty() {
+        return;
+    }
+    let width: usize = fs.iter().filter_map(|x| fixed_width(&x.f.ty)).sum();
+    let _ = writeln!(
+        o,
+        "\n        #[inline(always)]\n        fn tagged_width({}: i16) -> Option<usize> {{\n            if {} {{ Some({width}) }} else {{ None }}\n        }}",
+        if matches!(cond(at, m.valid), Cond::Expr { .. }) { "v" } else { "_v" },
+        cond(at, m.valid)
+    );
+    let _ = writeln!(o, "\n        #[inline(always)]\n        fn read_run(r: &[u8], _v: i16) -> Option<Self> {{\n            let r = r.first_chunk::<{width}>()?;\n            Some(Self {{");
+    let mut off = 0;
+    for x in fs {
+        let _ = writeln!(
+            o,
+            "                {}: rt::read::{}_at::<{width}, {off}>(r),",
+            x.id,
+            prim_fn(&x.f.ty)
+        );
+        off += fixed_width(&x.f.ty).unwrap_or(0);
+    }
+    o.push_str("                unknown_tagged_fields: rt::OwnedTaggedFields::new(),\n            })\n        }\n");
 }
 
 fn describe(m: &Message) -> String {

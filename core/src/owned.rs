@@ -161,6 +161,24 @@ pub trait OwnedStruct: Sealed {
     fn read(c: &mut Cursor<'_>, version: i16) -> Result<Self, DecodeError>
     where
         Self: Sized;
+    /// For a struct of fixed-width fields only, at a version where they are all present and it
+    /// is flexible: their width. An element without tagged fields then takes that many bytes
+    /// and a zero, and an array of them is read in one bounds check ([`OwnedStruct::read_run`]).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn tagged_width(_version: i16) -> Option<usize> {
+        None
+    }
+    /// The struct from the first [`OwnedStruct::tagged_width`] bytes of `r`, without tagged
+    /// fields.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn read_run(_r: &[u8], _version: i16) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
 }
 
 /// An element of an owned array.
@@ -179,6 +197,21 @@ pub trait OwnedElem: Sealed {
     fn read_elem(c: &mut Cursor<'_>, version: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError>
     where
         Self: Sized;
+    /// See [`OwnedStruct::tagged_width`].
+    #[doc(hidden)]
+    #[inline(always)]
+    fn tagged_width(_version: i16) -> Option<usize> {
+        None
+    }
+    /// See [`OwnedStruct::read_run`].
+    #[doc(hidden)]
+    #[inline(always)]
+    fn read_run(_r: &[u8], _version: i16) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
     /// Writes fixed-width elements into their `WIDTH × len` bytes.
     #[doc(hidden)]
     fn put_all(_elems: &[Self], _dst: &mut [u8])
@@ -283,6 +316,14 @@ impl<T: OwnedStruct> OwnedElem for T {
     fn read_elem(c: &mut Cursor<'_>, version: i16, _: bool, _: &'static str) -> Result<Self, DecodeError> {
         T::read(c, version)
     }
+    #[inline(always)]
+    fn tagged_width(version: i16) -> Option<usize> {
+        T::tagged_width(version)
+    }
+    #[inline(always)]
+    fn read_run(r: &[u8], version: i16) -> Option<Self> {
+        T::read_run(r, version)
+    }
 }
 
 /// The collection an owned array is read into: a `Vec`, or a `SmallVec` (fixed-width
@@ -290,6 +331,9 @@ impl<T: OwnedStruct> OwnedElem for T {
 pub(crate) trait Coll<T> {
     fn with_capacity(n: usize) -> Self;
     fn push(&mut self, t: T);
+    fn clear(&mut self);
+    /// Appends what `it` yields; the capacity is reserved already.
+    fn extend_from(&mut self, it: impl Iterator<Item = T>);
 }
 
 impl<T> Coll<T> for Vec<T> {
@@ -301,6 +345,14 @@ impl<T> Coll<T> for Vec<T> {
     fn push(&mut self, t: T) {
         Vec::push(self, t)
     }
+    #[inline(always)]
+    fn clear(&mut self) {
+        Vec::clear(self)
+    }
+    #[inline(always)]
+    fn extend_from(&mut self, it: impl Iterator<Item = T>) {
+        Extend::extend(self, it)
+    }
 }
 
 impl<A: smallvec::Array> Coll<A::Item> for SmallVec<A> {
@@ -311,6 +363,14 @@ impl<A: smallvec::Array> Coll<A::Item> for SmallVec<A> {
     #[inline(always)]
     fn push(&mut self, t: A::Item) {
         SmallVec::push(self, t)
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        SmallVec::clear(self)
+    }
+    #[inline(always)]
+    fn extend_from(&mut self, it: impl Iterator<Item = A::Item>) {
+        Extend::extend(self, it)
     }
 }
 
@@ -354,11 +414,60 @@ pub(crate) fn read_opt_array<T: OwnedElem, C: Coll<T>>(
             out.push(T::read_elem(&mut all, version, compact, f)?);
         }
     } else {
+        if let Some(w) = T::tagged_width(version) {
+            if read_runs(c, &mut out, n, w, version) {
+                return Ok(Some(out));
+            }
+            out.clear();
+        }
         for _ in 0..n {
             out.push(T::read_elem(c, version, compact, f)?);
         }
     }
     Ok(Some(out))
+}
+
+/// Reads `n` elements of `w` fixed-width bytes each followed by an empty tagged-field section
+/// (a zero), in one bounds check. False, with `c` where it was, when the bytes are too few or
+/// an element has tagged fields: the element-by-element read then gives the value or the error.
+#[inline(always)]
+fn read_runs<T: OwnedElem, C: Coll<T>>(c: &mut Cursor<'_>, out: &mut C, n: usize, w: usize, version: i16) -> bool {
+    let Some(all) = c.rest.get(..n.saturating_mul(w + 1)) else {
+        return false;
+    };
+    if n > 4 {
+        return extend_runs(c, out, all, w, version);
+    }
+    for e in all.chunks_exact(w + 1) {
+        match (e.last(), T::read_run(e, version)) {
+            (Some(0), Some(t)) => out.push(t),
+            _ => return false,
+        }
+    }
+    c.rest = c.rest.get(all.len()..).unwrap_or_default();
+    true
+}
+
+/// [`read_runs`] for more than a few elements: `extend` sets up once and then writes without
+/// checking the capacity, where `push` checks it for each element; a few elements (a replica
+/// set with its epochs) are cheaper pushed.
+#[inline(never)]
+fn extend_runs<T: OwnedElem, C: Coll<T>>(c: &mut Cursor<'_>, out: &mut C, all: &[u8], w: usize, version: i16) -> bool {
+    let mut whole = true;
+    out.extend_from(
+        all.chunks_exact(w + 1)
+            .map_while(|e| match (e.last(), T::read_run(e, version)) {
+                (Some(0), Some(t)) => Some(t),
+                _ => {
+                    whole = false;
+                    None
+                }
+            }),
+    );
+    if whole {
+        c.rest = c.rest.get(all.len()..).unwrap_or_default();
+    }
+    whole
 }
 
 /// Reads an owned array that is never null.

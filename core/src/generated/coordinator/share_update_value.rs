@@ -778,6 +778,26 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(_v: i16) -> Option<usize> {
+            if true {
+                Some(19)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<19>()?;
+            Some(Self {
+                first_offset: rt::read::i64_at::<19, 0>(r),
+                last_offset: rt::read::i64_at::<19, 8>(r),
+                delivery_state: rt::read::i8_at::<19, 16>(r),
+                delivery_count: rt::read::i16_at::<19, 17>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]

@@ -1531,6 +1531,24 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(v: i16) -> Option<usize> {
+            if v >= 3 {
+                Some(12)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<12>()?;
+            Some(Self {
+                broker_id: rt::read::i32_at::<12, 0>(r),
+                broker_epoch: rt::read::i64_at::<12, 4>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]

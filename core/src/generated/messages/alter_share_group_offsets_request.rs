@@ -772,6 +772,24 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(_v: i16) -> Option<usize> {
+            if true {
+                Some(12)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<12>()?;
+            Some(Self {
+                partition_index: rt::read::i32_at::<12, 0>(r),
+                start_offset: rt::read::i64_at::<12, 4>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]

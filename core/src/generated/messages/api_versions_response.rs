@@ -1573,6 +1573,25 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(v: i16) -> Option<usize> {
+            if v >= 3 {
+                Some(6)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<6>()?;
+            Some(Self {
+                api_key: rt::read::i16_at::<6, 0>(r),
+                min_version: rt::read::i16_at::<6, 2>(r),
+                max_version: rt::read::i16_at::<6, 4>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]

@@ -1465,6 +1465,26 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(v: i16) -> Option<usize> {
+            if v >= 1 {
+                Some(14)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<14>()?;
+            Some(Self {
+                partition_index: rt::read::i32_at::<14, 0>(r),
+                error_code: rt::read::i16_at::<14, 4>(r),
+                leader_id: rt::read::i32_at::<14, 6>(r),
+                leader_epoch: rt::read::i32_at::<14, 10>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]

@@ -874,6 +874,25 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(v: i16) -> Option<usize> {
+            if v >= 2 {
+                Some(14)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<14>()?;
+            Some(Self {
+                partition_index: rt::read::i32_at::<14, 0>(r),
+                low_watermark: rt::read::i64_at::<14, 4>(r),
+                error_code: rt::read::i16_at::<14, 12>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]

@@ -710,6 +710,23 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(_v: i16) -> Option<usize> {
+            if true {
+                Some(4)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<4>()?;
+            Some(Self {
+                partition: rt::read::i32_at::<4, 0>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]

@@ -1320,6 +1320,28 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(_v: i16) -> Option<usize> {
+            if true {
+                Some(36)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<36>()?;
+            Some(Self {
+                producer_id: rt::read::i64_at::<36, 0>(r),
+                producer_epoch: rt::read::i32_at::<36, 8>(r),
+                last_sequence: rt::read::i32_at::<36, 12>(r),
+                last_timestamp: rt::read::i64_at::<36, 16>(r),
+                coordinator_epoch: rt::read::i32_at::<36, 24>(r),
+                current_txn_start_offset: rt::read::i64_at::<36, 28>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]

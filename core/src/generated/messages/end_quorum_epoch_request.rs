@@ -1924,6 +1924,24 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(v: i16) -> Option<usize> {
+            if v >= 1 {
+                Some(20)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<20>()?;
+            Some(Self {
+                candidate_id: rt::read::i32_at::<20, 0>(r),
+                candidate_directory_id: rt::read::uuid_at::<20, 4>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]

@@ -799,6 +799,25 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(_v: i16) -> Option<usize> {
+            if true {
+                Some(16)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<16>()?;
+            Some(Self {
+                partition: rt::read::i32_at::<16, 0>(r),
+                state_epoch: rt::read::i32_at::<16, 4>(r),
+                start_offset: rt::read::i64_at::<16, 8>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]

@@ -932,6 +932,24 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(v: i16) -> Option<usize> {
+            if v >= 8 {
+                Some(6)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<6>()?;
+            Some(Self {
+                partition_index: rt::read::i32_at::<6, 0>(r),
+                error_code: rt::read::i16_at::<6, 4>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]

@@ -918,6 +918,26 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(_v: i16) -> Option<usize> {
+            if true {
+                Some(11)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<11>()?;
+            Some(Self {
+                partition_index: rt::read::i32_at::<11, 0>(r),
+                last_mirror_epoch: rt::read::i32_at::<11, 4>(r),
+                state: rt::read::i8_at::<11, 8>(r),
+                error_code: rt::read::i16_at::<11, 9>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]

@@ -2078,6 +2078,24 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(_v: i16) -> Option<usize> {
+            if true {
+                Some(8)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<8>()?;
+            Some(Self {
+                leader_id: rt::read::i32_at::<8, 0>(r),
+                leader_epoch: rt::read::i32_at::<8, 4>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]
@@ -2182,6 +2200,25 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(_v: i16) -> Option<usize> {
+            if true {
+                Some(18)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<18>()?;
+            Some(Self {
+                first_offset: rt::read::i64_at::<18, 0>(r),
+                last_offset: rt::read::i64_at::<18, 8>(r),
+                delivery_count: rt::read::i16_at::<18, 16>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]

@@ -2814,6 +2814,24 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(v: i16) -> Option<usize> {
+            if v >= 1 {
+                Some(8)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<8>()?;
+            Some(Self {
+                foo: rt::read::i32_at::<8, 0>(r),
+                bar: rt::read::i32_at::<8, 4>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]
@@ -2910,6 +2928,23 @@ pub mod owned {
             })
         }
 
+        #[inline(always)]
+        fn tagged_width(v: i16) -> Option<usize> {
+            if v >= 2 {
+                Some(4)
+            } else {
+                None
+            }
+        }
+
+        #[inline(always)]
+        fn read_run(r: &[u8], _v: i16) -> Option<Self> {
+            let r = r.first_chunk::<4>()?;
+            Some(Self {
+                array_field_id: rt::read::i32_at::<4, 0>(r),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
         const INLINE: bool = true;
 
         #[inline]
