@@ -46,6 +46,12 @@
 //! [`DecodeErrorKind::InvalidFrame`](crate::DecodeErrorKind::InvalidFrame)`{ value: <the CRC in the batch> }` with field `"crc"`, at
 //! the byte offset where the batch starts; [`RecordBatch::computed_crc`] gives the other side.
 //!
+//! # Owned batches
+//!
+//! With the `alloc` feature, [`OwnedRecordBatch::parse_all`] reads a `records` field into owned
+//! batches, records and headers with the same checks; with the `bytes` feature their keys,
+//! values and headers are slices of the field's shared buffer, not copies.
+//!
 //! # Writing
 //!
 //! [`BatchBuilder`] writes one magic 2 batch into any [`Sink`](crate::Sink): it computes the

@@ -162,7 +162,7 @@ impl Default for OwnedRecordBatch {
 pub enum OwnedBatch {
     /// A magic 2 record batch.
     V2(OwnedRecordBatch),
-    /// A magic 0 or 1 message, whole (read it with [`LegacyMessage::parse`](super::LegacyMessage::parse)).
+    /// A magic 0 or 1 message, whole (read it again with [`Batches`] to get its [`LegacyMessage`](super::LegacyMessage) view).
     Legacy(OwnedBytes),
 }
 
