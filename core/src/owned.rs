@@ -663,9 +663,7 @@ pub trait OwnedMessage: OwnedStruct + Sized {
     /// One pass over the wire, straight into owned values: the checks and errors are
     /// [`Message::parse`]'s.
     fn parse(bytes: &[u8], version: i16) -> Result<Self, DecodeError> {
-        let info = Self::info();
-        let read = codec::read_message(&info, bytes, version, |c| Self::read(c, version))?;
-        codec::whole(&info, bytes, version, read)
+        read_owned(bytes, Shared::default(), version)
     }
 
     /// Parses `bytes` strictly at `version`, like [`OwnedMessage::parse`], with every `bytes`
@@ -673,12 +671,7 @@ pub trait OwnedMessage: OwnedStruct + Sized {
     /// sets of a Fetch response or a Produce request are shared, not copied.
     #[cfg(feature = "bytes")]
     fn parse_bytes(bytes: bytes::Bytes, version: i16) -> Result<Self, DecodeError> {
-        let info = Self::info();
-        let read = codec::read_message(&info, &bytes, version, |c| {
-            c.shared = Some(&bytes);
-            Self::read(c, version)
-        })?;
-        codec::whole(&info, &bytes, version, read)
+        read_owned(&bytes, Some(&bytes), version)
     }
 
     /// Exact encoded size at `version`.
@@ -726,6 +719,31 @@ pub trait OwnedMessage: OwnedStruct + Sized {
         self.encode(&mut b, version)?;
         Ok(b.freeze())
     }
+}
+
+/// The buffer `bytes` are part of, when they are shared (feature `bytes`).
+#[cfg(feature = "bytes")]
+type Shared<'a> = Option<&'a bytes::Bytes>;
+#[cfg(not(feature = "bytes"))]
+type Shared<'a> = core::marker::PhantomData<&'a ()>;
+
+/// [`OwnedMessage::parse`] and [`OwnedMessage::parse_bytes`]: one call site of the message's
+/// `read` for both, so that it is inlined as when there was one.
+#[inline]
+fn read_owned<M: OwnedMessage>(
+    bytes: &[u8],
+    #[allow(unused_variables)] shared: Shared<'_>,
+    version: i16,
+) -> Result<M, DecodeError> {
+    let info = M::info();
+    let read = codec::read_message(&info, bytes, version, |c| {
+        #[cfg(feature = "bytes")]
+        {
+            c.shared = shared;
+        }
+        M::read(c, version)
+    })?;
+    codec::whole(&info, bytes, version, read)
 }
 
 /// Parses `input` strictly at `from` into an owned `M` sharing its bytes
