@@ -22,7 +22,9 @@
 use std::fmt;
 use std::io::Read;
 
-use kafka_wire::records::{Compression, LegacyMessage, RecordBatch, Records};
+use kafka_wire::records::{
+    Compression, LegacyMessage, OwnedBatchRecords, OwnedRecord, OwnedRecordBatch, RecordBatch, Records,
+};
 use kafka_wire::DecodeError;
 
 /// The default output limit: 64 MiB (Kafka's default `message.max.bytes` is 1 MiB, compressed).
@@ -111,6 +113,23 @@ pub fn batch_records<'a: 'b, 'b>(
     }
     *buf = decompress(batch.compression(), batch.records_bytes(), limit)?;
     Ok(Records::parse(buf, batch.record_count)?)
+}
+
+/// Decompresses an owned batch's records in place: a compressed section becomes the owned
+/// records it holds, validated against its record count, sharing the decompressed buffer
+/// (feature `bytes` of kafka-wire) rather than copied out of it. Encoding the batch afterwards
+/// writes it uncompressed. An uncompressed batch is left as it is.
+pub fn decompress_owned(batch: &mut OwnedRecordBatch, limit: usize) -> Result<(), DecompressError> {
+    if let OwnedBatchRecords::Compressed {
+        compression,
+        record_count,
+        bytes,
+    } = &batch.records
+    {
+        let plain = decompress(*compression, bytes, limit)?.into();
+        batch.records = OwnedBatchRecords::Plain(OwnedRecord::parse_all(&plain, *record_count)?);
+    }
+    Ok(())
 }
 
 /// Decompresses a legacy wrapper message's inner message set (read it with

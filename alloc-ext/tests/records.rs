@@ -13,7 +13,9 @@ use kafka_wire::records::{
     RecordBatch, Records,
 };
 use kafka_wire::DecodeErrorKind;
-use kafka_wire_ext::compression::{batch_records, decompress, legacy_inner, DecompressError, DEFAULT_LIMIT};
+use kafka_wire_ext::compression::{
+    batch_records, decompress, decompress_owned, legacy_inner, DecompressError, DEFAULT_LIMIT,
+};
 
 /// Where the committed fixtures live.
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/tests/data/records");
@@ -153,6 +155,59 @@ fn one_batch_per_codec() {
             assert!(payload.len() < records.len(), "{codec:?} compresses");
         }
         check_batch(&frame_batch(id, 50, &payload), codec, &records);
+    }
+}
+
+/// Owned batches of every codec: decompressed in place into the same owned records as the
+/// uncompressed batch holds, whose values share the decompressed buffer.
+#[test]
+fn owned_batches_of_every_codec_decompress_to_the_same_records() {
+    use kafka_wire::records::{OwnedBatch, OwnedBatchRecords, OwnedRecordBatch};
+    use kafka_wire::OwnedBytes;
+    let records = sample_records();
+    let plain = frame_batch(0, 50, &records);
+    let read = |b: &[u8]| -> OwnedRecordBatch {
+        let all = OwnedRecordBatch::parse_all(&OwnedBytes::from(b), true).unwrap();
+        let [OwnedBatch::V2(batch)] = &all[..] else {
+            panic!("{all:?}")
+        };
+        batch.clone()
+    };
+    let expect = read(&plain);
+    let OwnedBatchRecords::Plain(want) = &expect.records else {
+        panic!()
+    };
+    assert_eq!(want.len(), 50);
+    for (id, codec, payload) in [
+        (1u8, Compression::Gzip, gzip(&records)),
+        (2, Compression::Snappy, xerial(&records)),
+        (3, Compression::Lz4, lz4(&records)),
+        (4, Compression::Zstd, zstd_fixture()),
+    ] {
+        let mut b = read(&frame_batch(id, 50, &payload));
+        assert!(
+            matches!(b.records, OwnedBatchRecords::Compressed { compression, record_count: 50, .. } if compression == codec)
+        );
+        decompress_owned(&mut b, DEFAULT_LIMIT).unwrap();
+        let OwnedBatchRecords::Plain(got) = &b.records else {
+            panic!()
+        };
+        assert_eq!(got, want, "{codec:?}");
+        // The values are slices of one decompressed buffer: consecutive in memory.
+        let (a, z) = (got[0].value.as_deref().unwrap(), got[1].value.as_deref().unwrap());
+        assert!(z.as_ptr() as usize > a.as_ptr() as usize && (z.as_ptr() as usize) < a.as_ptr() as usize + 200);
+        // A record count that the bytes do not hold is an error, as for views.
+        let mut lying = read(&frame_batch(id, 51, &payload));
+        assert!(matches!(
+            decompress_owned(&mut lying, DEFAULT_LIMIT),
+            Err(DecompressError::Records(_))
+        ));
+        // Too small a limit fails before the records are read.
+        let mut small = read(&frame_batch(id, 50, &payload));
+        assert!(matches!(
+            decompress_owned(&mut small, 100),
+            Err(DecompressError::TooLarge { .. })
+        ));
     }
 }
 
