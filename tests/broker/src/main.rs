@@ -722,7 +722,7 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
                     topic_id: if pv >= 13 { topic_id } else { Uuid::nil() },
                     partition_data: vec![produce_request::owned::PartitionProduceData {
                         index: 0,
-                        records: Some(batch),
+                        records: Some(batch.into()),
                         ..Default::default()
                     }],
                     ..Default::default()
@@ -967,7 +967,7 @@ fn group_flow(
         protocol_type: "consumer".into(),
         protocols: vec![join_group_request::owned::JoinGroupRequestProtocol {
             name: "range".into(),
-            metadata: subscription.clone(),
+            metadata: subscription.clone().into(),
             ..Default::default()
         }],
         ..Default::default()
@@ -1037,7 +1037,7 @@ fn group_flow(
             protocol_name: if sv >= 5 { Some("range".into()) } else { None },
             assignments: vec![sync_group_request::owned::SyncGroupRequestAssignment {
                 member_id: jr.member_id.clone(),
-                assignment: assignment.clone(),
+                assignment: assignment.clone().into(),
                 ..Default::default()
             }],
             ..Default::default()
@@ -1295,7 +1295,7 @@ fn sweep(
                     topic_id: by_id(v, 13),
                     partition_data: vec![produce_request::owned::PartitionProduceData {
                         index: 0,
-                        records: Some(batch),
+                        records: Some(batch.into()),
                         ..Default::default()
                     }],
                     ..Default::default()

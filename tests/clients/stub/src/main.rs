@@ -583,7 +583,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                                         last_stable_offset: if v >= 4 { hw } else { -1 },
                                         log_start_offset: if v >= 5 { 0 } else { -1 },
                                         aborted_transactions: if v >= 4 { Some(Default::default()) } else { None },
-                                        records: Some(records),
+                                        records: Some(records.into()),
                                         ..Default::default()
                                     }
                                 }
@@ -591,7 +591,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                                     partition_index: fp.partition,
                                     error_code: if v >= 13 { 100 } else { 3 },
                                     high_watermark: -1,
-                                    records: Some(Vec::new()),
+                                    records: Some(Default::default()),
                                     ..Default::default()
                                 },
                             })
