@@ -435,38 +435,38 @@ fn read_runs<T: OwnedElem, C: Coll<T>>(c: &mut Cursor<'_>, out: &mut C, n: usize
     let Some(all) = c.rest.get(..n.saturating_mul(w + 1)) else {
         return false;
     };
-    if n > 4 {
-        return extend_runs(c, out, all, w, version);
+    let whole = if n > 4 {
+        extend_runs(out, all, w, version)
+    } else {
+        all.chunks_exact(w + 1)
+            .all(|e| run_elem(e, version).map(|t| out.push(t)).is_some())
+    };
+    if whole {
+        c.rest = c.rest.get(all.len()..).unwrap_or_default();
     }
-    for e in all.chunks_exact(w + 1) {
-        match (e.last(), T::read_run(e, version)) {
-            (Some(0), Some(t)) => out.push(t),
-            _ => return false,
-        }
+    whole
+}
+
+/// One element of [`read_runs`]: its fixed-width fields, when its tag section is a zero.
+#[inline(always)]
+fn run_elem<T: OwnedElem>(e: &[u8], version: i16) -> Option<T> {
+    match e.last() {
+        Some(0) => T::read_run(e, version),
+        _ => None,
     }
-    c.rest = c.rest.get(all.len()..).unwrap_or_default();
-    true
 }
 
 /// [`read_runs`] for more than a few elements: `extend` sets up once and then writes without
 /// checking the capacity, where `push` checks it for each element; a few elements (a replica
 /// set with its epochs) are cheaper pushed.
 #[inline(never)]
-fn extend_runs<T: OwnedElem, C: Coll<T>>(c: &mut Cursor<'_>, out: &mut C, all: &[u8], w: usize, version: i16) -> bool {
+fn extend_runs<T: OwnedElem, C: Coll<T>>(out: &mut C, all: &[u8], w: usize, version: i16) -> bool {
     let mut whole = true;
-    out.extend_from(
-        all.chunks_exact(w + 1)
-            .map_while(|e| match (e.last(), T::read_run(e, version)) {
-                (Some(0), Some(t)) => Some(t),
-                _ => {
-                    whole = false;
-                    None
-                }
-            }),
-    );
-    if whole {
-        c.rest = c.rest.get(all.len()..).unwrap_or_default();
-    }
+    out.extend_from(all.chunks_exact(w + 1).map_while(|e| {
+        let t = run_elem(e, version);
+        whole &= t.is_some();
+        t
+    }));
     whole
 }
 
