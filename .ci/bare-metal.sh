@@ -86,8 +86,8 @@ declare -A PRODUCER_TEXT_BUDGET=(
   [thumbv6m-none-eabi]=93000
 )
 # Call sites to core's panic helpers in the parse-path build (the 4 messages and the hostile
-# frames, narrow path). A ratchet that should only go down: the goal is 0.
-PANIC_SITES_BUDGET=1
+# frames, narrow path). A ratchet that only goes down: none today.
+PANIC_SITES_BUDGET=0
 
 # ---------------------------------------------------------------------------- helpers
 PASSED=0

@@ -406,7 +406,9 @@ pub(crate) mod write {
             it: &mut core::iter::Peekable<I>,
             next: u32,
         ) {
-            while let Some(r) = it.next_if(|r| r.tag < next) {
+            // `peek` and `next`, not `next_if`: `next_if` holds an assertion, a panic site.
+            while let Some(&r) = it.peek().filter(|r| r.tag < next) {
+                it.next();
                 self.raw_tag(r.tag, r.data);
             }
         }

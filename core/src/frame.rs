@@ -31,6 +31,13 @@ use ::nom::{Err, IResult, Parser};
 
 pub use crate::codec::Mode;
 
+/// The bytes of `all` before `rest`, a tail of `all` that a parser left: sliced without a
+/// panic site, so that frame parsing links no panic handler.
+#[inline(always)]
+fn consumed<'a>(all: &'a [u8], rest: &[u8]) -> &'a [u8] {
+    all.get(..all.len().saturating_sub(rest.len())).unwrap_or_default()
+}
+
 /// One size-prefixed frame as a nom parser (nom's `be_i32`, then `take`): the payload. Streaming: `Incomplete` with the bytes needed while the frame is short; a negative
 /// size fails ([`Err::Failure`]: no other reading of the bytes can succeed).
 pub(crate) fn size_prefixed(input: &[u8]) -> IResult<&[u8], &[u8], DecodeError> {
@@ -210,8 +217,8 @@ pub fn parse_request(payload: &[u8], mode: Mode) -> Result<RequestFrame<'_>, Dec
         let base = payload.len() - body_bytes.len();
         let (body, trailing) =
             RequestBody::parse_with(api_key, body_bytes, version, mode).map_err(|e| e.shifted(base))?;
-        let header_bytes = &payload[..base];
-        let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
+        let header_bytes = consumed(payload, body_bytes);
+        let body_bytes = consumed(body_bytes, trailing);
         Ok(RequestFrame {
             api_key,
             api_version: version,
@@ -375,8 +382,8 @@ fn response_parts<'b, B>(
         .map_err(|e| grammar::finish(e, payload.len(), "ResponseHeader", header_version))?;
     let base = payload.len() - body_bytes.len();
     let (body, trailing) = body(body_bytes).map_err(|e| e.shifted(base))?;
-    let header_bytes = &payload[..base];
-    let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
+    let header_bytes = consumed(payload, body_bytes);
+    let body_bytes = consumed(body_bytes, trailing);
     Ok(TypedResponseFrame {
         header_version,
         header,
@@ -573,14 +580,15 @@ fn frame_into<'o, S: Sink + ?Sized>(
             crate::EncodeError::new(crate::EncodeErrorKind::TooLong { length: total }, "size").finish(name, version),
         );
     }
-    let Some(buf) = out.reserve(total) else {
-        return Err(
-            crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "").finish(name, version),
-        );
+    let short =
+        || crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "").finish(name, version);
+    // Checked splits: a `Sink` may hand back fewer bytes than asked for, and an error is
+    // cheaper in flash than a panic site.
+    let Some((size, rest)) = out.reserve(total).and_then(|b| b.split_first_chunk_mut::<4>()) else {
+        return Err(short());
     };
-    let (size, rest) = buf.split_at_mut(4);
-    size.copy_from_slice(&((head_len + body_len) as i32).to_be_bytes());
-    Ok(rest.split_at_mut(head_len))
+    *size = ((head_len + body_len) as i32).to_be_bytes();
+    rest.split_at_mut_checked(head_len).ok_or_else(short)
 }
 
 /// Encodes a whole request frame (size, header, body) into the front of `out`; returns its

@@ -262,19 +262,13 @@ impl<'b> Writer<'b> {
 
     /// Unsigned varint.
     #[inline(always)]
-    pub(crate) fn uvarint(&mut self, mut v: u32, f: &'static str) {
+    pub(crate) fn uvarint(&mut self, v: u32, f: &'static str) {
         if v < 0x80 {
             return self.arr([v as u8], f);
         }
         let mut tmp = [0u8; 5];
-        let mut n = 0;
-        while v >= 0x80 {
-            tmp[n] = (v as u8) | 0x80;
-            v >>= 7;
-            n += 1;
-        }
-        tmp[n] = v as u8;
-        self.put(&tmp[..=n], f)
+        let n = varint_bytes(&mut tmp, u64::from(v));
+        self.put(tmp.get(..n).unwrap_or(&tmp), f)
     }
 
     /// Signed zig-zag varint.
@@ -284,16 +278,9 @@ impl<'b> Writer<'b> {
 
     /// Signed zig-zag varlong.
     pub(crate) fn varlong(&mut self, v: i64, f: &'static str) {
-        let mut u = ((v << 1) ^ (v >> 63)) as u64;
         let mut tmp = [0u8; 10];
-        let mut n = 0;
-        while u >= 0x80 {
-            tmp[n] = (u as u8) | 0x80;
-            u >>= 7;
-            n += 1;
-        }
-        tmp[n] = u as u8;
-        self.put(&tmp[..=n], f)
+        let n = varint_bytes(&mut tmp, ((v << 1) ^ (v >> 63)) as u64);
+        self.put(tmp.get(..n).unwrap_or(&tmp), f)
     }
 
     /// A length prefix for arrays and bytes: `int32`, or unsigned varint of `len + 1`, after
@@ -389,6 +376,24 @@ pub const fn varlong_size(v: i64) -> usize {
     while u >= 0x80 {
         u >>= 7;
         n += 1;
+    }
+    n
+}
+
+/// Writes `u` as an unsigned varint into `out` and returns how many bytes it took: all of
+/// `out` at most, so a `u32` needs 5 bytes and a `u64` 10. Indexing by iteration keeps the
+/// encoder free of bounds-check panics.
+#[inline]
+fn varint_bytes(out: &mut [u8], mut u: u64) -> usize {
+    let mut n = 0;
+    for b in out.iter_mut() {
+        n += 1;
+        if u < 0x80 {
+            *b = u as u8;
+            break;
+        }
+        *b = (u as u8) | 0x80;
+        u >>= 7;
     }
     n
 }

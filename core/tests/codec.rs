@@ -436,6 +436,47 @@ fn request_frames_parse_with_the_right_header_version() {
     assert_eq!(ApiKey::Metadata.response_header_version(9), 1);
 }
 
+/// A sink that hands back at most `give` bytes whatever it is asked for (a faulty `Sink`).
+struct ShortSink {
+    buf: [u8; 128],
+    give: usize,
+}
+
+impl kafka_wire::Sink for ShortSink {
+    fn reserve(&mut self, len: usize) -> Option<&mut [u8]> {
+        let n = len.min(self.give).min(self.buf.len());
+        self.buf.get_mut(..n)
+    }
+}
+
+#[test]
+fn a_sink_that_gives_too_few_bytes_is_an_error_not_a_panic() {
+    let topics = [MetadataRequestTopic {
+        name: Some("t"),
+        ..MetadataRequestTopic::DEFAULT
+    }];
+    let body = RequestBody::Metadata(MetadataRequest {
+        topics: Some(Array::from_slice(&topics)),
+        ..MetadataRequest::DEFAULT
+    });
+    let mut whole = [0u8; 128];
+    let n = frame::encode_request_frame(7, Some("c"), &body, 12, &mut whole).unwrap();
+    for give in 0..n {
+        let mut sink = ShortSink { buf: [0; 128], give };
+        let e = frame::encode_request_frame_into(7, Some("c"), &body, 12, &mut sink).unwrap_err();
+        assert!(
+            matches!(e.kind(), EncodeErrorKind::BufferTooShort { .. }),
+            "{give} of {n} bytes: {e:?}"
+        );
+    }
+    let mut sink = ShortSink { buf: [0; 128], give: n };
+    assert_eq!(
+        frame::encode_request_frame_into(7, Some("c"), &body, 12, &mut sink).unwrap(),
+        n
+    );
+    assert_eq!(&sink.buf[..n], &whole[..n]);
+}
+
 #[test]
 fn librdkafka_metadata_v13_with_three_extra_bytes() {
     // librdkafka's admin client sends 3 bytes after a Metadata v13 request body.
@@ -692,7 +733,7 @@ fn one_pass_encode_makes_the_size_pass_checks() {
         );
         // Out of room before reaching the bad field: the size pass's error still wins.
         assert_eq!(m.encode_to_slice(&mut [], v).unwrap_err(), sized, "one pass, no room");
-        let mut sink = Vec::new();
+        let mut sink = Vec::<u8>::new();
         assert_eq!(m.encode(&mut sink, v).unwrap_err(), sized, "sink");
     }
     let isr = [BrokerState {
