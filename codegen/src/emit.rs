@@ -1241,6 +1241,11 @@ fn emit_struct(
 /// Inlining stays where it pays. A function that is not `inline` is a wrapper over
 /// `rt::outline`, a generic function that is never inlined, with the body as its closure: the
 /// body is compiled where it is used too, and called, not copied into every caller.
+/// Put before a view's `check` and `skip`: with feature `small-code` they are left out, and
+/// the trait's defaults, which call `read`, take their place (one function per struct to link
+/// instead of three).
+const SHARED_READ_CFG: &str = "    #[cfg(not(feature = \"small-code\"))]\n";
+
 fn open_fn(o: &mut String, inline: bool, sig: &str, ret: &str) {
     let arrow = if ret.is_empty() {
         String::new()
@@ -1540,6 +1545,7 @@ fn emit_check(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: bo
         close_fn(o, true);
         return;
     }
+    o.push_str(SHARED_READ_CFG);
     open_fn(o, inline, &format!("fn check(cur: &mut rt::Cursor<'a>, {v}: i16)"), ret);
     // A local copy of the cursor, kept in registers; handed back once every read succeeded.
     o.push_str("        let mut local = cur.fork();\n        let c = &mut local;\n");
@@ -1621,6 +1627,7 @@ fn emit_skip(o: &mut String, m: &Message, plan: &Plan) {
         }
     }
     let sig_v = if needs_v { "v" } else { "_v" };
+    o.push_str(SHARED_READ_CFG);
     open_fn(
         o,
         false,

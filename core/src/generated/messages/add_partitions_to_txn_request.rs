@@ -364,6 +364,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         })
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -395,6 +396,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -626,6 +628,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
         })
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -639,6 +642,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {

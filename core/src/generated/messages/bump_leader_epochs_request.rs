@@ -168,6 +168,7 @@ impl<'a> rt::Struct<'a> for TopicState<'a> {
         })
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -179,6 +180,7 @@ impl<'a> rt::Struct<'a> for TopicState<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -304,6 +306,7 @@ impl<'a> rt::Struct<'a> for LeaderEpochState<'a> {
         })
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -321,6 +324,7 @@ impl<'a> rt::Struct<'a> for LeaderEpochState<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {

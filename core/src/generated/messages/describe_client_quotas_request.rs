@@ -187,6 +187,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
         })
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -201,6 +202,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {

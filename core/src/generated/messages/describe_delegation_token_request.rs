@@ -175,6 +175,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         })
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -188,6 +189,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {

@@ -269,6 +269,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         })
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -282,6 +283,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {

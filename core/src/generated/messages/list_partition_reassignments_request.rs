@@ -164,6 +164,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
         })
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -175,6 +176,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {

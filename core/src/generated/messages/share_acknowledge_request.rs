@@ -208,6 +208,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         })
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         rt::outline(move || -> Result<(), rt::DecodeError> {
@@ -221,6 +222,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         })
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -332,6 +334,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
         })
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -349,6 +352,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -500,6 +504,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         })
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -527,6 +532,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
