@@ -51,3 +51,28 @@ fn to_vec_is_exactly_the_encoding() {
     assert_eq!(v.len(), m.encoded_len(3).unwrap());
     assert_eq!(ApiVersionsRequest::parse(&v, 3).unwrap(), m);
 }
+
+/// Views are covariant in their lifetime: a view over long-lived bytes can be used where a
+/// shorter one is expected (a proxy builds new arrays beside parsed ones). A field that made
+/// `Array` or a message invariant would stop this from compiling.
+#[test]
+fn views_shorten_their_lifetime() {
+    fn shorten<'long: 'short, 'short>(
+        a: kafka_wire::Array<'long, ApiVersionsRequest<'long>>,
+        m: ApiVersionsRequest<'long>,
+        t: kafka_wire::TaggedFields<'long>,
+    ) -> (
+        kafka_wire::Array<'short, ApiVersionsRequest<'short>>,
+        ApiVersionsRequest<'short>,
+        kafka_wire::TaggedFields<'short>,
+    ) {
+        (a, m, t)
+    }
+    let (a, m, t) = shorten(
+        kafka_wire::Array::EMPTY,
+        ApiVersionsRequest::DEFAULT,
+        kafka_wire::TaggedFields::EMPTY,
+    );
+    assert!(a.is_empty() && t.is_empty());
+    assert_eq!(m, ApiVersionsRequest::DEFAULT);
+}
