@@ -1233,19 +1233,17 @@ fn emit_struct(
     emit_size_write(o, m, &plan, prefix);
 }
 
-/// The `read` function, of a view (borrowing strings, bytes and arrays from the input) or of an
-/// owned twin (copying them out as it reads): the same steps, the same checks and errors.
+/// Put before a view's `check` and `skip`: with feature `small-code` they are left out, and
+/// the trait's defaults, which call `read`, take their place (one function per struct to link
+/// instead of three).
+const SHARED_READ_CFG: &str = "    #[cfg(not(feature = \"small-code\"))]\n";
+
 /// Opens a generated function, signature `sig` returning `ret` (empty for `()`). Every generated
 /// function is `#[inline]`, which makes it compiled in the crate that calls it: a program pays in
 /// build time and flash only for the messages it uses, and the codec's own build compiles none.
 /// Inlining stays where it pays. A function that is not `inline` is a wrapper over
 /// `rt::outline`, a generic function that is never inlined, with the body as its closure: the
 /// body is compiled where it is used too, and called, not copied into every caller.
-/// Put before a view's `check` and `skip`: with feature `small-code` they are left out, and
-/// the trait's defaults, which call `read`, take their place (one function per struct to link
-/// instead of three).
-const SHARED_READ_CFG: &str = "    #[cfg(not(feature = \"small-code\"))]\n";
-
 fn open_fn(o: &mut String, inline: bool, sig: &str, ret: &str) {
     let arrow = if ret.is_empty() {
         String::new()
@@ -1266,6 +1264,8 @@ fn close_fn(o: &mut String, inline: bool) {
     o.push_str("    }\n\n");
 }
 
+/// The `read` function, of a view (borrowing strings, bytes and arrays from the input) or of an
+/// owned twin (copying them out as it reads): the same steps, the same checks and errors.
 fn emit_read(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: bool, owned: bool) {
     let valid = m.valid;
     let fs = plan.fields;
