@@ -60,15 +60,23 @@ fn owned_reads_agree_with_views_on_values_and_errors() {
 }
 
 /// Arrays of small fixed-width structs (an ApiVersionsResponse's keys, a partition's ISR with
-/// epochs) are read in one bounds check when no element has tagged fields; an element that
-/// has some, or a cut inside the array, falls back to the element-by-element read.
+/// epochs) are read in one bounds check when no element has tagged fields (up to 4 of them
+/// straight into the `SmallVec`'s inline buffer); an element that has some, or a cut inside the
+/// array, falls back to the element-by-element read.
 #[test]
 fn arrays_of_fixed_width_structs_with_and_without_tagged_fields() {
     use kafka_wire::messages::api_versions_response::owned::{ApiVersion, ApiVersionsResponse};
     use kafka_wire::{OwnedMessage, OwnedRawTaggedField};
     for (len, tagged_at) in [
+        (0, None),
+        (1, None),
+        (1, Some(0)),
         (3, None),
         (3, Some(1)),
+        (4, None),
+        (4, Some(3)),
+        (5, None),
+        (5, Some(4)),
         (40, None),
         (40, Some(0)),
         (40, Some(39)),
@@ -92,7 +100,9 @@ fn arrays_of_fixed_width_structs_with_and_without_tagged_fields() {
             });
         }
         let bytes = m.to_vec(3).unwrap();
-        assert_eq!(ApiVersionsResponse::parse(&bytes, 3).unwrap(), m, "{len} {tagged_at:?}");
+        let parsed = ApiVersionsResponse::parse(&bytes, 3).unwrap();
+        assert_eq!(parsed, m, "{len} {tagged_at:?}");
+        assert_eq!(parsed.api_keys.spilled(), len > 4, "{len} {tagged_at:?}");
         let e = ALL.iter().find(|e| e.info.name == "ApiVersionsResponse").unwrap();
         let mut out = vec![0u8; 4096];
         for cut in 0..bytes.len() {

@@ -1,9 +1,11 @@
 //! Owned values (feature `alloc`): the runtime half of the generated `owned` modules.
 //!
 //! Every generated struct has an owned twin in its module's `owned` submodule, made from a view
-//! with `From` and encoded with the same checks and sinks as the views. Owned decoding parses a
-//! view first: every count is checked against the bytes that remain before anything is
-//! reserved, and then exact capacities are allocated.
+//! with `From` or read straight from the wire, and encoded with the same checks and sinks as the
+//! views. Owned decoding is one pass with the views' checks and errors: every count is checked
+//! against the bytes that remain before anything is reserved, and exact capacities are
+//! allocated. Up to 4 fixed-width elements are read into the inline buffer of their `SmallVec`
+//! directly, without a capacity check per element.
 //!
 //! The layout keeps allocations to one per large string and one per array that does not fit
 //! inline:
@@ -328,12 +330,42 @@ impl<T: OwnedStruct> OwnedElem for T {
 
 /// The collection an owned array is read into: a `Vec`, or a `SmallVec` (fixed-width
 /// elements, a few inline).
-pub(crate) trait Coll<T> {
+pub(crate) trait Coll<T>: Sized {
     fn with_capacity(n: usize) -> Self;
     fn push(&mut self, t: T);
-    fn clear(&mut self);
     /// Appends what `it` yields; the capacity is reserved already.
     fn extend_from(&mut self, it: impl Iterator<Item = T>);
+    /// The `n` elements that `elem` reads from the consecutive `w`-byte chunks of `all` (which
+    /// holds exactly `n` of them), or `None` when `elem` refuses one.
+    #[inline(always)]
+    fn from_chunks(all: &[u8], n: usize, w: usize, elem: impl FnMut(&[u8]) -> Option<T>) -> Option<Self> {
+        let mut out = Self::with_capacity(n);
+        let whole = if n > 4 {
+            extend_chunks(&mut out, all, w, elem)
+        } else {
+            push_chunks(&mut out, all, w, elem)
+        };
+        whole.then_some(out)
+    }
+}
+
+/// [`Coll::from_chunks`] for a few elements: pushed one by one.
+#[inline(always)]
+fn push_chunks<T, C: Coll<T>>(out: &mut C, all: &[u8], w: usize, mut elem: impl FnMut(&[u8]) -> Option<T>) -> bool {
+    all.chunks_exact(w).all(|e| elem(e).map(|t| out.push(t)).is_some())
+}
+
+/// [`Coll::from_chunks`] for more than a few elements: `extend` sets up once and then writes
+/// without checking the capacity, where `push` checks it for each element.
+#[inline(never)]
+fn extend_chunks<T, C: Coll<T>>(out: &mut C, all: &[u8], w: usize, mut elem: impl FnMut(&[u8]) -> Option<T>) -> bool {
+    let mut whole = true;
+    out.extend_from(all.chunks_exact(w).map_while(|e| {
+        let t = elem(e);
+        whole &= t.is_some();
+        t
+    }));
+    whole
 }
 
 impl<T> Coll<T> for Vec<T> {
@@ -346,31 +378,42 @@ impl<T> Coll<T> for Vec<T> {
         Vec::push(self, t)
     }
     #[inline(always)]
-    fn clear(&mut self) {
-        Vec::clear(self)
-    }
-    #[inline(always)]
     fn extend_from(&mut self, it: impl Iterator<Item = T>) {
         Extend::extend(self, it)
     }
 }
 
-impl<A: smallvec::Array> Coll<A::Item> for SmallVec<A> {
+impl<T: Default> Coll<T> for SmallVec<[T; 4]> {
     #[inline(always)]
     fn with_capacity(n: usize) -> Self {
         SmallVec::with_capacity(n)
     }
     #[inline(always)]
-    fn push(&mut self, t: A::Item) {
+    fn push(&mut self, t: T) {
         SmallVec::push(self, t)
     }
     #[inline(always)]
-    fn clear(&mut self) {
-        SmallVec::clear(self)
-    }
-    #[inline(always)]
-    fn extend_from(&mut self, it: impl Iterator<Item = A::Item>) {
+    fn extend_from(&mut self, it: impl Iterator<Item = T>) {
         Extend::extend(self, it)
+    }
+    /// Up to 4 elements are read into an array that becomes the inline buffer: no capacity
+    /// check per element, and the slots past `n` hold defaults that are never dropped.
+    #[inline(always)]
+    fn from_chunks(all: &[u8], n: usize, w: usize, mut elem: impl FnMut(&[u8]) -> Option<T>) -> Option<Self> {
+        if n > 4 {
+            let mut out = SmallVec::with_capacity(n);
+            return extend_chunks(&mut out, all, w, elem).then_some(out);
+        }
+        let mut whole = true;
+        let mut chunks = all.chunks_exact(w);
+        let buf: [T; 4] = core::array::from_fn(|_| match chunks.next() {
+            Some(e) => elem(e).unwrap_or_else(|| {
+                whole = false;
+                T::default()
+            }),
+            None => T::default(),
+        });
+        whole.then(|| SmallVec::from_buf_and_len(buf, n))
     }
 }
 
@@ -407,67 +450,45 @@ pub(crate) fn read_opt_array<T: OwnedElem, C: Coll<T>>(
     let Some(n) = array_count(c, compact, nullable, f)? else {
         return Ok(None);
     };
-    let mut out = C::with_capacity(n);
     if let Some(w) = T::WIDTH {
-        let mut all = Cursor::new(read::take(c, n.saturating_mul(w), f)?);
+        let all = read::take(c, n.saturating_mul(w), f)?;
+        let elem = |e: &[u8]| T::read_elem(&mut Cursor::new(e), version, compact, f).ok();
+        if let Some(out) = C::from_chunks(all, n, w, elem) {
+            return Ok(Some(out));
+        }
+        // An element refused: read them one by one from the start for its error.
+        let mut all = Cursor::new(all);
+        let mut out = C::with_capacity(n);
         for _ in 0..n {
             out.push(T::read_elem(&mut all, version, compact, f)?);
         }
-    } else {
-        if let Some(w) = T::tagged_width(version) {
-            if read_runs(c, &mut out, n, w, version) {
+        return Ok(Some(out));
+    }
+    if let Some(w) = T::tagged_width(version) {
+        if let Some(all) = c.rest.get(..n.saturating_mul(w + 1)) {
+            if let Some(out) = C::from_chunks(all, n, w + 1, |e| run_elem(e, version)) {
+                c.rest = c.rest.get(all.len()..).unwrap_or_default();
                 return Ok(Some(out));
             }
-            out.clear();
         }
-        for _ in 0..n {
-            out.push(T::read_elem(c, version, compact, f)?);
-        }
+        // Too few bytes, or an element with tagged fields: the element-by-element read below
+        // gives the value or the error.
+    }
+    let mut out = C::with_capacity(n);
+    for _ in 0..n {
+        out.push(T::read_elem(c, version, compact, f)?);
     }
     Ok(Some(out))
 }
 
-/// Reads `n` elements of `w` fixed-width bytes each followed by an empty tagged-field section
-/// (a zero), in one bounds check. False, with `c` where it was, when the bytes are too few or
-/// an element has tagged fields: the element-by-element read then gives the value or the error.
-#[inline(always)]
-fn read_runs<T: OwnedElem, C: Coll<T>>(c: &mut Cursor<'_>, out: &mut C, n: usize, w: usize, version: i16) -> bool {
-    let Some(all) = c.rest.get(..n.saturating_mul(w + 1)) else {
-        return false;
-    };
-    let whole = if n > 4 {
-        extend_runs(out, all, w, version)
-    } else {
-        all.chunks_exact(w + 1)
-            .all(|e| run_elem(e, version).map(|t| out.push(t)).is_some())
-    };
-    if whole {
-        c.rest = c.rest.get(all.len()..).unwrap_or_default();
-    }
-    whole
-}
-
-/// One element of [`read_runs`]: its fixed-width fields, when its tag section is a zero.
+/// One element of a run of fixed-width elements each followed by an empty tagged-field
+/// section (a zero): its fields, when its tag section is a zero.
 #[inline(always)]
 fn run_elem<T: OwnedElem>(e: &[u8], version: i16) -> Option<T> {
     match e.last() {
         Some(0) => T::read_run(e, version),
         _ => None,
     }
-}
-
-/// [`read_runs`] for more than a few elements: `extend` sets up once and then writes without
-/// checking the capacity, where `push` checks it for each element; a few elements (a replica
-/// set with its epochs) are cheaper pushed.
-#[inline(never)]
-fn extend_runs<T: OwnedElem, C: Coll<T>>(out: &mut C, all: &[u8], w: usize, version: i16) -> bool {
-    let mut whole = true;
-    out.extend_from(all.chunks_exact(w + 1).map_while(|e| {
-        let t = run_elem(e, version);
-        whole &= t.is_some();
-        t
-    }));
-    whole
 }
 
 /// Reads an owned array that is never null.
