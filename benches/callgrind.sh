@@ -17,8 +17,13 @@
 #                fail when one of the benchmark issue's targets is missed on the two target
 #                messages: view parse, the visitor alone and after a parse, both encodes, owned
 #                decode (instructions and allocations), `encoded_len`, no allocation in the view
-#                path. Touching every field through the lazy views is reported, not required:
-#                the visitor is the issue's answer for full traversal. Used by .ci/run.
+#                path, owned decode in at most a third of kafka-protocol's instructions (on
+#                those two and ApiVersionsResponse v3). Touching every field through the lazy
+#                views is reported, not required (the visitor is the issue's answer for full
+#                traversal), and so is BrokerRegistrationRequest v4's owned decode (see
+#                OWNED_REPORTED). On every case measured with kafka-protocol, owned decode from
+#                a shared `Bytes` must allocate no more
+#                than its decode. Used by .ci/run.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cases="metadata_response_v13 alter_partition_request_v3 fetch_response_v12 fetch_response_v17 produce_request_v9 produce_request_v13 broker_registration_request_v4 api_versions_response_v3 partition_change_record_v2 partition_record_v2"
@@ -94,6 +99,12 @@ PAIRS = [
     ("read_all", None, "floor: read every byte"),
 ]
 
+# The other structured messages of the owned-values issue: owned decode in at most a third of
+# kafka-protocol's instructions. BrokerRegistrationRequest v4's is reported, not required: a
+# third of kafka-protocol's decode (4,480 Ir) is below our own view parse of it (1,741 Ir).
+OWNED_TARGETS = ("api_versions_response_v3", "broker_registration_request_v4")
+OWNED_REPORTED = (("broker_registration_request_v4", "owned_decode"),)
+
 # Records-heavy messages decoded from a shared `Bytes`: instructions and allocations at most
 # kafka-protocol's.
 BYTES_TARGETS = ("fetch_response_v12", "fetch_response_v17", "produce_request_v9", "produce_request_v13")
@@ -102,6 +113,11 @@ def target(c, op):
     """(limit Ir/op, text) for a target on this case and op, or None."""
     if c in BYTES_TARGETS and op == "owned_decode_bytes" and "kp_decode" in ir[c]:
         return (ir[c]["kp_decode"], "≤ theirs, allocations ≤ theirs")
+    # Every other case: owned decode from a shared `Bytes` allocates no more than theirs.
+    if op == "owned_decode_bytes" and "kp_decode" in ir[c]:
+        return (float("inf"), "allocations ≤ theirs")
+    if c in OWNED_TARGETS and op == "owned_decode" and "kp_decode" in ir[c]:
+        return (ir[c]["kp_decode"] / 3, "≤ ⅓ of theirs (Ir; time in criterion)")
     if c not in TARGETS:
         return None
     b = size[c]; t = ir[c]
@@ -112,7 +128,7 @@ def target(c, op):
     if op in ("encode_view", "encode_owned") and "kp_encode" in t:
         return (t["kp_encode"] / 2, "≤ ½ of theirs")
     if op == "owned_decode" and "kp_decode" in t:
-        return (t["kp_decode"], "≤ theirs (Ir; time in criterion)")
+        return (t["kp_decode"] / 3, "≤ ⅓ of theirs (Ir; time in criterion)")
     if op == "encoded_len" and "parse" in t:
         return (t["parse"], "≤ view parse")
     return None
@@ -142,7 +158,11 @@ for c in order:
                 aok = al[c][ours] <= al[c][theirs]
                 extra.append(f"allocs {al[c][ours]:g} vs ≤ {al[c][theirs]:g}")
                 ok = ok and aok
-            if ours == "owned_decode" and theirs in al[c]:
+            if ours == "owned_decode" and theirs in al[c] and c in OWNED_TARGETS:
+                aok = al[c][ours] <= al[c][theirs]
+                extra.append(f"allocs {al[c][ours]:g} vs ≤ {al[c][theirs]:g}")
+                ok = ok and aok
+            elif ours == "owned_decode" and theirs in al[c]:
                 aok = al[c][ours] <= al[c][theirs] / 2
                 extra.append(f"allocs {al[c][ours]:g} vs ≤ {al[c][theirs] / 2:g}")
                 ok = ok and aok
@@ -201,17 +221,22 @@ if assert_file:
         print(f"callgrind: {fails} met target(s) regressed", file=sys.stderr)
         sys.exit(1)
 if require:
-    # Every target but the lazy views' full traversal, on both target messages, and decoding
-    # the records-heavy messages from a shared `Bytes`.
+    # Every target but the lazy views' full traversal, on both target messages; decoding the
+    # records-heavy messages from a shared `Bytes`; allocations of that decode on every case.
     missing = [c for c in TARGETS if c not in size]
     if missing:
         print(f"targets: cases not measured: {' '.join(missing)}", file=sys.stderr)
         sys.exit(1)
-    required = [v for v in verdicts if v[1] != "parse_touch"]
-    expected = len(TARGETS) * 7 + len([c for c in BYTES_TARGETS if c in size])
+    required = [v for v in verdicts if v[1] != "parse_touch" and (v[0], v[1]) not in OWNED_REPORTED]
+    for c, op, ok, o, limit in verdicts:
+        if (c, op) in OWNED_REPORTED:
+            print(f"reported: {c} {op} {o:,} Ir/op, target {limit:,.0f}: {'met' if ok else 'missed'}", file=sys.stderr)
+    expected = (len(TARGETS) * 7
+                + len([c for c in order if "owned_decode_bytes" in ir[c] and "kp_decode" in ir[c]])
+                + len([c for c in OWNED_TARGETS if c in size and (c, "owned_decode") not in OWNED_REPORTED]))
     bad = [v for v in required if not v[2]]
     for c, op, ok, o, limit in required:
-        print(f"{'met' if ok else 'MISSED'}: {c} {op} {o:,} Ir/op (target {limit:,.0f})", file=sys.stderr)
+        print(f"{'met' if ok else 'MISSED'}: {c} {op} {o:,} Ir/op (target {limit:,.0f}), {al[c][op]:g} allocs", file=sys.stderr)
     if len(required) != expected:
         print(f"targets: {len(required)} verdicts, expected {expected}", file=sys.stderr)
         sys.exit(1)

@@ -2,11 +2,13 @@
 //! input for every `bytes` and `records` field instead of copying it, so a Fetch response or a
 //! Produce request costs one allocation per array, not one per record set. Decoding from `&[u8]`
 //! still copies. Owned values encode into a `BytesMut` too, and owned record batches read from
-//! such a field share it down to each record's key, value and headers.
+//! such a field share it down to each record's key, value and headers. Strings longer than fit
+//! inline share the input too.
 
 mod common;
 
 use kafka_wire::bytes::{Bytes, BytesMut};
+use kafka_wire::messages::broker_registration_request::owned::{BrokerRegistrationRequest, Listener};
 use kafka_wire::messages::fetch_response::owned::{FetchResponse, FetchableTopicResponse, PartitionData};
 use kafka_wire::messages::produce_request::owned::{PartitionProduceData, ProduceRequest, TopicProduceData};
 use kafka_wire::messages::sasl_authenticate_request::owned::SaslAuthenticateRequest;
@@ -164,6 +166,65 @@ fn errors_from_bytes_equal_errors_from_slices() {
     let a = FetchResponse::parse(&long, 12).unwrap_err();
     let b = FetchResponse::parse_bytes(Bytes::from(long), 12).unwrap_err();
     assert_eq!(a, b);
+}
+
+/// A BrokerRegistrationRequest whose cluster id is `cluster` and whose one listener's host is
+/// `host`.
+fn registration(cluster: &str, host: &str) -> BrokerRegistrationRequest {
+    BrokerRegistrationRequest {
+        broker_id: 3,
+        cluster_id: cluster.into(),
+        listeners: vec![Listener {
+            name: "PLAINTEXT".into(),
+            host: host.into(),
+            port: 9092,
+            ..Default::default()
+        }],
+        rack: Some("rack-a".into()),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn long_strings_share_the_input_and_short_ones_stay_inline() {
+    let long_host = "broker-0.kafka.cluster.internal.example"; // longer than 24 bytes
+    let m = registration("cluster-id-that-is-quite-long", long_host);
+    for v in [0, 4] {
+        let wire = m.to_bytes(v).expect("encodes");
+        let input = wire.clone();
+        let (shared, used) = common::counted(|| BrokerRegistrationRequest::parse_bytes(input, v));
+        let shared = shared.expect("decodes");
+        let copied = BrokerRegistrationRequest::parse(&wire, v).expect("decodes");
+        assert_eq!(shared, m, "v{v}");
+        assert_eq!(copied, m, "v{v}");
+        // The listeners array, and no allocation for the two long strings.
+        assert_eq!(used.allocs, 1, "v{v}");
+        let (host, cluster) = (&shared.listeners[0].host, &shared.cluster_id);
+        assert!(host.is_shared() && inside(&wire, host.as_bytes()), "v{v}");
+        assert!(cluster.is_shared() && inside(&wire, cluster.as_bytes()), "v{v}");
+        // Short strings are inline; a parse from a slice never shares.
+        assert!(!shared.listeners[0].name.is_shared() && !shared.rack.as_ref().unwrap().is_shared());
+        assert!(!copied.listeners[0].host.is_shared() && !inside(&wire, copied.listeners[0].host.as_bytes()));
+        // A shared string outlives the message and the buffer it came from.
+        let kept = shared.listeners[0].host.clone();
+        drop((shared, wire));
+        assert_eq!(kept, long_host);
+    }
+}
+
+#[test]
+fn a_long_string_that_is_not_utf8_fails_alike_from_bytes_and_slices() {
+    let host = "h".repeat(40);
+    let mut wire = registration("c", &host).to_vec(4).expect("encodes");
+    let at = wire.windows(40).position(|w| w == host.as_bytes()).unwrap();
+    for bad in [[0xff, 0xfe].as_slice(), &[0xc3], &[0xe2, 0x82]] {
+        wire[at + 20..at + 20 + bad.len()].copy_from_slice(bad);
+        let a = BrokerRegistrationRequest::parse(&wire, 4).unwrap_err();
+        let b = BrokerRegistrationRequest::parse_bytes(Bytes::copy_from_slice(&wire), 4).unwrap_err();
+        assert_eq!(a, b, "{bad:?}");
+        assert_eq!(a.kind(), kafka_wire::DecodeErrorKind::InvalidUtf8, "{bad:?}");
+        wire[at + 20..at + 20 + bad.len()].fill(b'h');
+    }
 }
 
 #[test]

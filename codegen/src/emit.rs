@@ -156,7 +156,7 @@ fn scalar_ty(t: &Type) -> String {
 /// Rust type of an owned element or scalar. `inline` is the inline capacity of an array.
 fn owned_ty(t: &Type, inline: Option<usize>) -> String {
     match t {
-        Type::String => "rt::CompactString".into(),
+        Type::String => "rt::OwnedStr".into(),
         Type::Bytes | Type::Records => "rt::OwnedBytes".into(),
         Type::Struct(n) => n.clone(),
         Type::Array(e) => match inline {
@@ -226,7 +226,7 @@ struct F<'m> {
     path: String,
     /// Optional in Rust (`Option<…>`).
     opt: bool,
-    /// The owned twin (`CompactString`, `Vec`, `SmallVec`) rather than the borrowed view.
+    /// The owned twin (`OwnedStr`, `Vec`, `SmallVec`) rather than the borrowed view.
     owned: bool,
     /// Inline capacity of an owned array (`SmallVec`), see [`inline_cap`].
     inline: Option<usize>,
@@ -268,7 +268,7 @@ impl F<'_> {
                 format!("{v:?}_f64")
             }
             Type::String if self.owned => {
-                format!("rt::CompactString::const_new({:?})", d.unwrap_or(""))
+                format!("rt::OwnedStr::from_static({:?})", d.unwrap_or(""))
             }
             Type::String => format!("{:?}", d.unwrap_or("")),
             Type::Bytes | Type::Records if self.owned => "rt::OwnedBytes::new()".into(),
@@ -1005,7 +1005,7 @@ fn from_view_expr(x: &F) -> String {
     let id = &x.id;
     let elem = |t: &Type| -> &'static str {
         match t {
-            Type::String => ".map(rt::CompactString::from)",
+            Type::String => ".map(rt::OwnedStr::from)",
             Type::Struct(_) => ".map(|e| (&e).into())",
             _ => "",
         }
@@ -1013,7 +1013,7 @@ fn from_view_expr(x: &F) -> String {
     match (&x.f.ty, x.opt) {
         (t, _) if fixed_width(t).is_some() => format!("v.{id}"),
         (Type::String, false) => format!("v.{id}.into()"),
-        (Type::String, true) => format!("v.{id}.map(rt::CompactString::from)"),
+        (Type::String, true) => format!("v.{id}.map(rt::OwnedStr::from)"),
         (Type::Bytes | Type::Records, false) => format!("v.{id}.into()"),
         (Type::Bytes | Type::Records, true) => format!("v.{id}.map(rt::OwnedBytes::from)"),
         (Type::Array(e), false) => format!("v.{id}.iter(){}.collect()", elem(e)),
@@ -1025,7 +1025,7 @@ fn from_view_expr(x: &F) -> String {
 }
 
 fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)], tree: &Tree) {
-    o.push_str("\n/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24\n/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned\n/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.\n");
+    o.push_str("\n/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24\n/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned\n/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.\n");
     o.push_str("#[cfg(feature = \"alloc\")]\npub mod owned {\n    use crate::rt;\n");
     // Arrays that do not stay inline are `Vec`s.
     let uses_vec = all.iter().flat_map(|(_, _, fields)| fields).any(|f| match &f.ty {
@@ -1992,9 +1992,9 @@ fn read_expr(m: &Message, x: &F, tagged: bool) -> String {
         return match &f.ty {
             t if fixed_width(t).is_some() => format!("rt::read::{}(c, \"{p}\")?", prim_fn(t)),
             Type::String if x.opt => {
-                format!("rt::read::opt_str(c, {compact}, {nullable}, \"{p}\")?.map(rt::CompactString::from)")
+                format!("rt::owned::read_opt_str(c, {compact}, {nullable}, \"{p}\")?")
             }
-            Type::String => format!("rt::CompactString::from(rt::read::str(c, {compact}, \"{p}\")?)"),
+            Type::String => format!("rt::owned::read_str(c, {compact}, \"{p}\")?"),
             Type::Bytes | Type::Records if x.opt => {
                 format!("rt::owned::read_opt_bytes(c, {compact}, {nullable}, \"{p}\")?")
             }

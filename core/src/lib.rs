@@ -20,7 +20,7 @@
 //! own version or at another one.
 //!
 //! With the `alloc` feature, every view has an owned twin of the same name in the `owned`
-//! module beside it (`CompactString`s and `Vec`s, no lifetime). The naming rule: import views by name and
+//! module beside it (`OwnedStr`s and `Vec`s, no lifetime). The naming rule: import views by name and
 //! owned types through their module, so that both fit in one scope without aliases.
 //!
 //! ```
@@ -107,7 +107,7 @@ pub use defmt_impls::FormatElem;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, UnknownKey};
 #[cfg(feature = "alloc")]
 pub use owned::{
-    owned_transcode, CompactString, OwnedBytes, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStruct,
+    owned_transcode, CompactString, OwnedBytes, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStr, OwnedStruct,
     OwnedTaggedFields, SmallVec,
 };
 pub use types::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter};
@@ -130,7 +130,7 @@ mod rt {
     pub(crate) use crate::error::{DecodeError, EncodeError, UnknownKey};
     #[cfg(feature = "alloc")]
     pub(crate) use crate::owned::{
-        self, owned_transcode, CompactString, OwnedBytes, OwnedMessage, OwnedStruct, OwnedTaggedFields, SmallVec,
+        self, owned_transcode, OwnedBytes, OwnedMessage, OwnedStr, OwnedStruct, OwnedTaggedFields, SmallVec,
     };
     /// The wire primitives and the compound readers, as one module for the generated code.
     pub(crate) mod read {

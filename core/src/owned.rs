@@ -9,8 +9,9 @@
 //!
 //! The layout keeps allocations to one per large string and one per array that does not fit
 //! inline:
-//! - strings are [`CompactString`]: up to 24 bytes inline (12 on 32-bit targets), which covers
-//!   most topic names, hosts and ids;
+//! - strings are [`OwnedStr`]: up to 24 bytes inline (12 on 32-bit targets), which covers most
+//!   topic names, hosts and ids, and with the `bytes` feature longer ones decoded by
+//!   [`OwnedMessage::parse_bytes`] share the input;
 //! - arrays of small fixed-width elements (scalars, uuids, and structs of fixed-width fields
 //!   taking at most 16 bytes, such as a broker id with its epoch) are [`SmallVec`]`<[T; 4]>`: a
 //!   replica set, an ISR or a list of partition ids of up to 4 needs no allocation;
@@ -28,7 +29,10 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 mod buf;
+mod str;
 pub use buf::OwnedBytes;
+pub use str::OwnedStr;
+pub(crate) use str::{read_opt_str, read_str};
 
 pub use compact_str::CompactString;
 pub use smallvec::SmallVec;
@@ -288,9 +292,9 @@ fixed_owned! {
     uuid::Uuid => 16, uuid, |u: uuid::Uuid| *u.as_bytes();
 }
 
-impl Sealed for CompactString {}
+impl Sealed for OwnedStr {}
 
-impl OwnedElem for CompactString {
+impl OwnedElem for OwnedStr {
     #[inline]
     fn size_elem(&self, _: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
         write::str_size(self, compact, f)
@@ -301,7 +305,7 @@ impl OwnedElem for CompactString {
     }
     #[inline]
     fn read_elem(c: &mut Cursor<'_>, _: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError> {
-        read::str(c, compact, f).map(CompactString::from)
+        read_str(c, compact, f)
     }
 }
 
@@ -400,20 +404,20 @@ impl<T: Default> Coll<T> for SmallVec<[T; 4]> {
     /// check per element, and the slots past `n` hold defaults that are never dropped.
     #[inline(always)]
     fn from_chunks(all: &[u8], n: usize, w: usize, mut elem: impl FnMut(&[u8]) -> Option<T>) -> Option<Self> {
+        if n == 0 {
+            return Some(SmallVec::new());
+        }
         if n > 4 {
             let mut out = SmallVec::with_capacity(n);
             return extend_chunks(&mut out, all, w, elem).then_some(out);
         }
-        let mut whole = true;
         let mut chunks = all.chunks_exact(w);
-        let buf: [T; 4] = core::array::from_fn(|_| match chunks.next() {
-            Some(e) => elem(e).unwrap_or_else(|| {
-                whole = false;
-                T::default()
-            }),
-            None => T::default(),
-        });
-        whole.then(|| SmallVec::from_buf_and_len(buf, n))
+        let mut next = || match chunks.next() {
+            Some(e) => elem(e),
+            None => Some(T::default()),
+        };
+        let buf = [next()?, next()?, next()?, next()?];
+        Some(SmallVec::from_buf_and_len(buf, n))
     }
 }
 

@@ -417,13 +417,32 @@ pub(crate) fn opt_str<'a, C: Src<'a>>(
     nullable: bool,
     f: &'static str,
 ) -> Result<Option<&'a str>, DecodeError> {
+    match opt_str_raw(c, compact, nullable, f)? {
+        Some((start, bytes)) => utf8(start, bytes, f).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// `(start, bytes)`: a string's bytes, not yet checked as UTF-8, and the input from where they
+/// start (the offset a UTF-8 error reports).
+pub(crate) type RawStr<'a> = (&'a [u8], &'a [u8]);
+
+/// A string's bytes, with every check of [`opt_str`] but UTF-8's; `None` is null. For a reader
+/// that validates the text where it keeps it.
+#[inline(always)]
+pub(crate) fn opt_str_raw<'a, C: Src<'a>>(
+    c: &mut C,
+    compact: bool,
+    nullable: bool,
+    f: &'static str,
+) -> Result<Option<RawStr<'a>>, DecodeError> {
     let at: &'a [u8] = c.cur();
     if compact {
         if let Some(n) = small_compact_len(c.cur()) {
             let c = c.cur();
-            let start: &[u8] = c;
+            let start: &'a [u8] = c;
             let bytes = take(c, n, f)?;
-            return utf8(start, bytes, f).map(Some);
+            return Ok(Some((start, bytes)));
         }
     }
     let len = len_prefix(c, compact, true, f)?;
@@ -439,9 +458,9 @@ pub(crate) fn opt_str<'a, C: Src<'a>>(
         return Err(err(at, K::StringTooLong { length: len }, f));
     }
     let c = c.cur();
-    let start: &[u8] = c;
+    let start: &'a [u8] = c;
     let bytes = take(c, len as usize, f)?;
-    utf8(start, bytes, f).map(Some)
+    Ok(Some((start, bytes)))
 }
 
 /// A string that is never null.

@@ -118,7 +118,7 @@ impl OwnedBytes {
 /// other bytes). Address arithmetic, so that `Bytes::slice_ref`'s panic cannot be reached.
 #[cfg(feature = "bytes")]
 #[inline]
-fn slice_within(src: &bytes::Bytes, part: &[u8]) -> Option<bytes::Bytes> {
+pub(super) fn slice_within(src: &bytes::Bytes, part: &[u8]) -> Option<bytes::Bytes> {
     let start = (part.as_ptr() as usize).checked_sub(src.as_ptr() as usize)?;
     let end = start.checked_add(part.len())?;
     if end > src.len() {

@@ -43,7 +43,7 @@ use kafka_wire::frame::{encode_metadata_record, parse_response, Mode};
 use kafka_wire::messages::RequestHeader;
 use kafka_wire::records::{Batch, BatchBuilder, BatchRecords, Batches, NewHeader, NewRecord};
 use kafka_wire::{ApiKey, Message, MetadataRecordType, OwnedMessage, Uuid};
-use kafka_wire::{CompactString as Str, SmallVec};
+use kafka_wire::{OwnedStr as Str, SmallVec};
 
 const TOPIC: &str = "kwire-broker-test";
 

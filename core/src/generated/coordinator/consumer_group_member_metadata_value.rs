@@ -825,7 +825,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -837,21 +837,21 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ConsumerGroupMemberMetadataValue {
         /// `string`, versions 0+, nullable at 0+.
-        pub instance_id: Option<rt::CompactString>,
+        pub instance_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+.
-        pub rack_id: Option<rt::CompactString>,
+        pub rack_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+.
-        pub client_id: rt::CompactString,
+        pub client_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub client_host: rt::CompactString,
+        pub client_host: rt::OwnedStr,
         /// `[]string`, versions 0+.
-        pub subscribed_topic_names: Vec<rt::CompactString>,
+        pub subscribed_topic_names: Vec<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+.
-        pub subscribed_topic_regex: Option<rt::CompactString>,
+        pub subscribed_topic_regex: Option<rt::OwnedStr>,
         /// `int32`, versions 0+, default `-1`.
         pub rebalance_timeout_ms: i32,
         /// `string`, versions 0+, nullable at 0+.
-        pub server_assignor: Option<rt::CompactString>,
+        pub server_assignor: Option<rt::OwnedStr>,
         /// `ClassicMemberMetadata`, tagged field 0 at versions 0+, nullable at 0+.
         pub classic_member_metadata: Option<ClassicMemberMetadata>,
         /// Tagged fields this schema does not know.
@@ -862,14 +862,14 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                instance_id: Some(rt::CompactString::const_new("")),
-                rack_id: Some(rt::CompactString::const_new("")),
-                client_id: rt::CompactString::const_new(""),
-                client_host: rt::CompactString::const_new(""),
+                instance_id: Some(rt::OwnedStr::from_static("")),
+                rack_id: Some(rt::OwnedStr::from_static("")),
+                client_id: rt::OwnedStr::from_static(""),
+                client_host: rt::OwnedStr::from_static(""),
                 subscribed_topic_names: Vec::new(),
-                subscribed_topic_regex: Some(rt::CompactString::const_new("")),
+                subscribed_topic_regex: Some(rt::OwnedStr::from_static("")),
                 rebalance_timeout_ms: -1_i32,
-                server_assignor: Some(rt::CompactString::const_new("")),
+                server_assignor: Some(rt::OwnedStr::from_static("")),
                 classic_member_metadata: Some(ClassicMemberMetadata::default()),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -881,14 +881,14 @@ pub mod owned {
         fn from(v: &super::ConsumerGroupMemberMetadataValue<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    instance_id: v.instance_id.map(rt::CompactString::from),
-                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    instance_id: v.instance_id.map(rt::OwnedStr::from),
+                    rack_id: v.rack_id.map(rt::OwnedStr::from),
                     client_id: v.client_id.into(),
                     client_host: v.client_host.into(),
-                    subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
-                    subscribed_topic_regex: v.subscribed_topic_regex.map(rt::CompactString::from),
+                    subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::OwnedStr::from).collect(),
+                    subscribed_topic_regex: v.subscribed_topic_regex.map(rt::OwnedStr::from),
                     rebalance_timeout_ms: v.rebalance_timeout_ms,
-                    server_assignor: v.server_assignor.map(rt::CompactString::from),
+                    server_assignor: v.server_assignor.map(rt::OwnedStr::from),
                     classic_member_metadata: v.classic_member_metadata.as_ref().map(Into::into),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -902,16 +902,15 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let instance_id = rt::read::opt_str(c, true, true, "instance_id")?.map(rt::CompactString::from);
-                let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
-                let client_id = rt::CompactString::from(rt::read::str(c, true, "client_id")?);
-                let client_host = rt::CompactString::from(rt::read::str(c, true, "client_host")?);
+                let instance_id = rt::owned::read_opt_str(c, true, true, "instance_id")?;
+                let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
+                let client_id = rt::owned::read_str(c, true, "client_id")?;
+                let client_host = rt::owned::read_str(c, true, "client_host")?;
                 let subscribed_topic_names =
-                    rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subscribed_topic_names")?;
-                let subscribed_topic_regex =
-                    rt::read::opt_str(c, true, true, "subscribed_topic_regex")?.map(rt::CompactString::from);
+                    rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "subscribed_topic_names")?;
+                let subscribed_topic_regex = rt::owned::read_opt_str(c, true, true, "subscribed_topic_regex")?;
                 let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
-                let server_assignor = rt::read::opt_str(c, true, true, "server_assignor")?.map(rt::CompactString::from);
+                let server_assignor = rt::owned::read_opt_str(c, true, true, "server_assignor")?;
                 let mut classic_member_metadata_tag: Option<ClassicMemberMetadata> =
                     Some(ClassicMemberMetadata::default());
                 let unknown_tagged_fields = {
@@ -1133,7 +1132,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ClassicProtocol {
         /// `string`, versions 0+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `bytes`, versions 0+.
         pub metadata: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
@@ -1144,7 +1143,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 metadata: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1169,11 +1168,7 @@ pub mod owned {
     impl rt::OwnedStruct for ClassicProtocol {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(
-                c,
-                true,
-                "classic_member_metadata.supported_protocols[].name",
-            )?);
+            let name = rt::owned::read_str(c, true, "classic_member_metadata.supported_protocols[].name")?;
             let metadata = rt::owned::read_bytes(c, true, "classic_member_metadata.supported_protocols[].metadata")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,

@@ -570,7 +570,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -654,7 +654,7 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `string`, versions 0+.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub num_partitions: i32,
         /// `[]PartitionMetadata`, versions 0+.
@@ -668,7 +668,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 num_partitions: 0_i32,
                 partition_metadata: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -697,7 +697,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
             let num_partitions = rt::read::i32(c, "topics[].num_partitions")?;
             let partition_metadata =
                 rt::owned::read_array::<PartitionMetadata, _>(c, true, v, "topics[].partition_metadata")?;
@@ -745,7 +745,7 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub partition: i32,
         /// `[]string`, versions 0+.
-        pub racks: Vec<rt::CompactString>,
+        pub racks: Vec<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -767,7 +767,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     partition: v.partition,
-                    racks: v.racks.iter().map(rt::CompactString::from).collect(),
+                    racks: v.racks.iter().map(rt::OwnedStr::from).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -780,8 +780,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let partition = rt::read::i32(c, "topics[].partition_metadata[].partition")?;
-            let racks =
-                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "topics[].partition_metadata[].racks")?;
+            let racks = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "topics[].partition_metadata[].racks")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
                 "topics[].partition_metadata[]._tagged_fields",

@@ -173,7 +173,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -184,9 +184,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ConsumerGroupRegularExpressionKey {
         /// `string`, versions 0+.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub regular_expression: rt::CompactString,
+        pub regular_expression: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -195,8 +195,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
-                regular_expression: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
+                regular_expression: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -220,8 +220,8 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerGroupRegularExpressionKey {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, false, "group_id")?);
-            let regular_expression = rt::CompactString::from(rt::read::str(c, false, "regular_expression")?);
+            let group_id = rt::owned::read_str(c, false, "group_id")?;
+            let regular_expression = rt::owned::read_str(c, false, "regular_expression")?;
             Ok(Self {
                 group_id,
                 regular_expression,

@@ -204,7 +204,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -216,7 +216,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ConsumerGroupRegularExpressionValue {
         /// `[]string`, versions 0+.
-        pub topics: Vec<rt::CompactString>,
+        pub topics: Vec<rt::OwnedStr>,
         /// `int64`, versions 0+.
         pub version: i64,
         /// `int64`, versions 0+.
@@ -242,7 +242,7 @@ pub mod owned {
         fn from(v: &super::ConsumerGroupRegularExpressionValue<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    topics: v.topics.iter().map(rt::CompactString::from).collect(),
+                    topics: v.topics.iter().map(rt::OwnedStr::from).collect(),
                     version: v.version,
                     timestamp: v.timestamp,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -256,7 +256,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerGroupRegularExpressionValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topics = rt::owned::read_array::<rt::CompactString, _>(c, true, v, "topics")?;
+            let topics = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "topics")?;
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {

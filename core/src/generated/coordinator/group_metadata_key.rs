@@ -149,7 +149,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -160,7 +160,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct GroupMetadataKey {
         /// `string`, versions 0+.
-        pub group: rt::CompactString,
+        pub group: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -169,7 +169,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group: rt::CompactString::const_new(""),
+                group: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -192,7 +192,7 @@ pub mod owned {
     impl rt::OwnedStruct for GroupMetadataKey {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let group = rt::CompactString::from(rt::read::str(c, false, "group")?);
+            let group = rt::owned::read_str(c, false, "group")?;
             Ok(Self {
                 group,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),

@@ -698,7 +698,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -710,13 +710,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct GroupMetadataValue {
         /// `string`, versions 0+.
-        pub protocol_type: rt::CompactString,
+        pub protocol_type: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub generation: i32,
         /// `string`, versions 0+, nullable at 0+.
-        pub protocol: Option<rt::CompactString>,
+        pub protocol: Option<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+.
-        pub leader: Option<rt::CompactString>,
+        pub leader: Option<rt::OwnedStr>,
         /// `int64`, versions 2+, default `-1`, ignorable.
         pub current_state_timestamp: i64,
         /// `[]MemberMetadata`, versions 0+.
@@ -729,10 +729,10 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                protocol_type: rt::CompactString::const_new(""),
+                protocol_type: rt::OwnedStr::from_static(""),
                 generation: 0_i32,
-                protocol: Some(rt::CompactString::const_new("")),
-                leader: Some(rt::CompactString::const_new("")),
+                protocol: Some(rt::OwnedStr::from_static("")),
+                leader: Some(rt::OwnedStr::from_static("")),
                 current_state_timestamp: -1_i64,
                 members: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -747,8 +747,8 @@ pub mod owned {
                 Self {
                     protocol_type: v.protocol_type.into(),
                     generation: v.generation,
-                    protocol: v.protocol.map(rt::CompactString::from),
-                    leader: v.leader.map(rt::CompactString::from),
+                    protocol: v.protocol.map(rt::OwnedStr::from),
+                    leader: v.leader.map(rt::OwnedStr::from),
                     current_state_timestamp: v.current_state_timestamp,
                     members: v.members.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -762,10 +762,10 @@ pub mod owned {
     impl rt::OwnedStruct for GroupMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let protocol_type = rt::CompactString::from(rt::read::str(c, v >= 4, "protocol_type")?);
+            let protocol_type = rt::owned::read_str(c, v >= 4, "protocol_type")?;
             let generation = rt::read::i32(c, "generation")?;
-            let protocol = rt::read::opt_str(c, v >= 4, true, "protocol")?.map(rt::CompactString::from);
-            let leader = rt::read::opt_str(c, v >= 4, true, "leader")?.map(rt::CompactString::from);
+            let protocol = rt::owned::read_opt_str(c, v >= 4, true, "protocol")?;
+            let leader = rt::owned::read_opt_str(c, v >= 4, true, "leader")?;
             let current_state_timestamp = if v >= 2 {
                 rt::read::i64(c, "current_state_timestamp")?
             } else {
@@ -836,13 +836,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MemberMetadata {
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `string`, versions 3+, nullable at 3+, default `null`, ignorable.
-        pub group_instance_id: Option<rt::CompactString>,
+        pub group_instance_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+.
-        pub client_id: rt::CompactString,
+        pub client_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub client_host: rt::CompactString,
+        pub client_host: rt::OwnedStr,
         /// `int32`, versions 1+, default `-1`, ignorable.
         pub rebalance_timeout: i32,
         /// `int32`, versions 0+.
@@ -859,10 +859,10 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 group_instance_id: None,
-                client_id: rt::CompactString::const_new(""),
-                client_host: rt::CompactString::const_new(""),
+                client_id: rt::OwnedStr::from_static(""),
+                client_host: rt::OwnedStr::from_static(""),
                 rebalance_timeout: -1_i32,
                 session_timeout: 0_i32,
                 subscription: rt::OwnedBytes::new(),
@@ -878,7 +878,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     member_id: v.member_id.into(),
-                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    group_instance_id: v.group_instance_id.map(rt::OwnedStr::from),
                     client_id: v.client_id.into(),
                     client_host: v.client_host.into(),
                     rebalance_timeout: v.rebalance_timeout,
@@ -896,14 +896,14 @@ pub mod owned {
     impl rt::OwnedStruct for MemberMetadata {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let member_id = rt::CompactString::from(rt::read::str(c, v >= 4, "members[].member_id")?);
+            let member_id = rt::owned::read_str(c, v >= 4, "members[].member_id")?;
             let group_instance_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
             } else {
                 None
             };
-            let client_id = rt::CompactString::from(rt::read::str(c, v >= 4, "members[].client_id")?);
-            let client_host = rt::CompactString::from(rt::read::str(c, v >= 4, "members[].client_host")?);
+            let client_id = rt::owned::read_str(c, v >= 4, "members[].client_id")?;
+            let client_host = rt::owned::read_str(c, v >= 4, "members[].client_host")?;
             let rebalance_timeout = if v >= 1 {
                 rt::read::i32(c, "members[].rebalance_timeout")?
             } else {

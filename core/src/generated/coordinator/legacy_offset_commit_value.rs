@@ -192,7 +192,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -205,7 +205,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub offset: i64,
         /// `string`, versions 0+.
-        pub metadata: rt::CompactString,
+        pub metadata: rt::OwnedStr,
         /// `int64`, versions 0+.
         pub commit_timestamp: i64,
         /// Tagged fields this schema does not know.
@@ -217,7 +217,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 offset: 0_i64,
-                metadata: rt::CompactString::const_new(""),
+                metadata: rt::OwnedStr::from_static(""),
                 commit_timestamp: 0_i64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -244,7 +244,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
             let offset = rt::read::i64(c, "offset")?;
-            let metadata = rt::CompactString::from(rt::read::str(c, false, "metadata")?);
+            let metadata = rt::owned::read_str(c, false, "metadata")?;
             let commit_timestamp = rt::read::i64(c, "commit_timestamp")?;
             Ok(Self {
                 offset,

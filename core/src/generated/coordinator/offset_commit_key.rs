@@ -193,7 +193,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -204,9 +204,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetCommitKey {
         /// `string`, versions 0+.
-        pub group: rt::CompactString,
+        pub group: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub topic: rt::CompactString,
+        pub topic: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub partition: i32,
         /// Tagged fields this schema does not know.
@@ -217,8 +217,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group: rt::CompactString::const_new(""),
-                topic: rt::CompactString::const_new(""),
+                group: rt::OwnedStr::from_static(""),
+                topic: rt::OwnedStr::from_static(""),
                 partition: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -244,8 +244,8 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetCommitKey {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let group = rt::CompactString::from(rt::read::str(c, false, "group")?);
-            let topic = rt::CompactString::from(rt::read::str(c, false, "topic")?);
+            let group = rt::owned::read_str(c, false, "group")?;
+            let topic = rt::owned::read_str(c, false, "topic")?;
             let partition = rt::read::i32(c, "partition")?;
             Ok(Self {
                 group,

@@ -354,7 +354,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -369,7 +369,7 @@ pub mod owned {
         /// `int32`, versions 3+, default `-1`, ignorable.
         pub leader_epoch: i32,
         /// `string`, versions 0+.
-        pub metadata: rt::CompactString,
+        pub metadata: rt::OwnedStr,
         /// `int64`, versions 0+.
         pub commit_timestamp: i64,
         /// `int64`, versions 1, default `-1`, ignorable.
@@ -386,7 +386,7 @@ pub mod owned {
             Self {
                 offset: 0_i64,
                 leader_epoch: -1_i32,
-                metadata: rt::CompactString::const_new(""),
+                metadata: rt::OwnedStr::from_static(""),
                 commit_timestamp: 0_i64,
                 expire_timestamp: -1_i64,
                 topic_id: rt::Uuid::nil(),
@@ -423,7 +423,7 @@ pub mod owned {
             } else {
                 -1_i32
             };
-            let metadata = rt::CompactString::from(rt::read::str(c, v >= 4, "metadata")?);
+            let metadata = rt::owned::read_str(c, v >= 4, "metadata")?;
             let commit_timestamp = rt::read::i64(c, "commit_timestamp")?;
             let expire_timestamp = if v == 1 {
                 rt::read::i64(c, "expire_timestamp")?

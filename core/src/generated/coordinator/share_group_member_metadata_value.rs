@@ -236,7 +236,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -248,13 +248,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ShareGroupMemberMetadataValue {
         /// `string`, versions 0+, nullable at 0+.
-        pub rack_id: Option<rt::CompactString>,
+        pub rack_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+.
-        pub client_id: rt::CompactString,
+        pub client_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub client_host: rt::CompactString,
+        pub client_host: rt::OwnedStr,
         /// `[]string`, versions 0+.
-        pub subscribed_topic_names: Vec<rt::CompactString>,
+        pub subscribed_topic_names: Vec<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -263,9 +263,9 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                rack_id: Some(rt::CompactString::const_new("")),
-                client_id: rt::CompactString::const_new(""),
-                client_host: rt::CompactString::const_new(""),
+                rack_id: Some(rt::OwnedStr::from_static("")),
+                client_id: rt::OwnedStr::from_static(""),
+                client_host: rt::OwnedStr::from_static(""),
                 subscribed_topic_names: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -277,10 +277,10 @@ pub mod owned {
         fn from(v: &super::ShareGroupMemberMetadataValue<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    rack_id: v.rack_id.map(rt::OwnedStr::from),
                     client_id: v.client_id.into(),
                     client_host: v.client_host.into(),
-                    subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
+                    subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::OwnedStr::from).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -292,11 +292,11 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupMemberMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
-            let client_id = rt::CompactString::from(rt::read::str(c, true, "client_id")?);
-            let client_host = rt::CompactString::from(rt::read::str(c, true, "client_host")?);
+            let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
+            let client_id = rt::owned::read_str(c, true, "client_id")?;
+            let client_host = rt::owned::read_str(c, true, "client_host")?;
             let subscribed_topic_names =
-                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subscribed_topic_names")?;
+                rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "subscribed_topic_names")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
                 rack_id,

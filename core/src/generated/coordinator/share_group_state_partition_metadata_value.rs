@@ -688,7 +688,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -790,7 +790,7 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `string`, versions 0+.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -802,7 +802,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -829,7 +829,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic_id = rt::read::uuid(c, "initializing_topics[].topic_id")?;
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "initializing_topics[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "initializing_topics[].topic_name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "initializing_topics[].partitions")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "initializing_topics[]._tagged_fields")?);
@@ -873,7 +873,7 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `string`, versions 0+.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -883,7 +883,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -908,7 +908,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
             let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "deleting_topics[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "deleting_topics[].topic_name")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "deleting_topics[]._tagged_fields")?);
             Ok(Self {

@@ -200,7 +200,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -211,7 +211,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ShareSnapshotKey {
         /// `string`, versions 0+.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `int32`, versions 0+.
@@ -224,7 +224,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partition: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -251,7 +251,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareSnapshotKey {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, false, "group_id")?);
+            let group_id = rt::owned::read_str(c, false, "group_id")?;
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {

@@ -1137,7 +1137,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1356,7 +1356,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaskIds {
         /// `string`, versions 0+.
-        pub subtopology_id: rt::CompactString,
+        pub subtopology_id: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, tagged field 0 at versions 0+, nullable at 0+.
@@ -1369,7 +1369,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                subtopology_id: rt::CompactString::const_new(""),
+                subtopology_id: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 assignment_epochs: Some(rt::SmallVec::new()),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1396,7 +1396,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskIds {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let subtopology_id = rt::CompactString::from(rt::read::str(c, true, "active_tasks[].subtopology_id")?);
+            let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
             let mut assignment_epochs_tag: Option<rt::SmallVec<[i32; 4]>> = Some(rt::SmallVec::new());
             let unknown_tagged_fields = {

@@ -716,7 +716,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -728,19 +728,19 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct StreamsGroupMemberMetadataValue {
         /// `string`, versions 0+, nullable at 0+.
-        pub instance_id: Option<rt::CompactString>,
+        pub instance_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+.
-        pub rack_id: Option<rt::CompactString>,
+        pub rack_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+.
-        pub client_id: rt::CompactString,
+        pub client_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub client_host: rt::CompactString,
+        pub client_host: rt::OwnedStr,
         /// `int32`, versions 0+, default `-1`.
         pub rebalance_timeout_ms: i32,
         /// `int32`, versions 0+.
         pub topology_epoch: i32,
         /// `string`, versions 0+.
-        pub process_id: rt::CompactString,
+        pub process_id: rt::OwnedStr,
         /// `Endpoint`, versions 0+, nullable at 0+, default `null`.
         pub user_endpoint: Option<Endpoint>,
         /// `[]KeyValue`, versions 0+.
@@ -753,13 +753,13 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                instance_id: Some(rt::CompactString::const_new("")),
-                rack_id: Some(rt::CompactString::const_new("")),
-                client_id: rt::CompactString::const_new(""),
-                client_host: rt::CompactString::const_new(""),
+                instance_id: Some(rt::OwnedStr::from_static("")),
+                rack_id: Some(rt::OwnedStr::from_static("")),
+                client_id: rt::OwnedStr::from_static(""),
+                client_host: rt::OwnedStr::from_static(""),
                 rebalance_timeout_ms: -1_i32,
                 topology_epoch: 0_i32,
-                process_id: rt::CompactString::const_new(""),
+                process_id: rt::OwnedStr::from_static(""),
                 user_endpoint: None,
                 client_tags: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -772,8 +772,8 @@ pub mod owned {
         fn from(v: &super::StreamsGroupMemberMetadataValue<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    instance_id: v.instance_id.map(rt::CompactString::from),
-                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    instance_id: v.instance_id.map(rt::OwnedStr::from),
+                    rack_id: v.rack_id.map(rt::OwnedStr::from),
                     client_id: v.client_id.into(),
                     client_host: v.client_host.into(),
                     rebalance_timeout_ms: v.rebalance_timeout_ms,
@@ -792,10 +792,10 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupMemberMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let instance_id = rt::read::opt_str(c, true, true, "instance_id")?.map(rt::CompactString::from);
-            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
-            let client_id = rt::CompactString::from(rt::read::str(c, true, "client_id")?);
-            let client_host = rt::CompactString::from(rt::read::str(c, true, "client_host")?);
+            let instance_id = rt::owned::read_opt_str(c, true, true, "instance_id")?;
+            let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
+            let client_id = rt::owned::read_str(c, true, "client_id")?;
+            let client_host = rt::owned::read_str(c, true, "client_host")?;
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
@@ -806,7 +806,7 @@ pub mod owned {
             };
             let rebalance_timeout_ms = rt::read::i32_at::<8, 0>(&r);
             let topology_epoch = rt::read::i32_at::<8, 4>(&r);
-            let process_id = rt::CompactString::from(rt::read::str(c, true, "process_id")?);
+            let process_id = rt::owned::read_str(c, true, "process_id")?;
             let user_endpoint = rt::owned::read_opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
             let client_tags = rt::owned::read_array::<KeyValue, _>(c, true, v, "client_tags")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -867,7 +867,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Endpoint {
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -878,7 +878,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -903,7 +903,7 @@ pub mod owned {
     impl rt::OwnedStruct for Endpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let host = rt::CompactString::from(rt::read::str(c, true, "user_endpoint.host")?);
+            let host = rt::owned::read_str(c, true, "user_endpoint.host")?;
             let port = rt::read::u16(c, "user_endpoint.port")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?);
@@ -949,9 +949,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct KeyValue {
         /// `string`, versions 0+.
-        pub key: rt::CompactString,
+        pub key: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub value: rt::CompactString,
+        pub value: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -960,8 +960,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                key: rt::CompactString::const_new(""),
-                value: rt::CompactString::const_new(""),
+                key: rt::OwnedStr::from_static(""),
+                value: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -985,8 +985,8 @@ pub mod owned {
     impl rt::OwnedStruct for KeyValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let key = rt::CompactString::from(rt::read::str(c, true, "client_tags[].key")?);
-            let value = rt::CompactString::from(rt::read::str(c, true, "client_tags[].value")?);
+            let key = rt::owned::read_str(c, true, "client_tags[].key")?;
+            let value = rt::owned::read_str(c, true, "client_tags[].value")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?);
             Ok(Self {

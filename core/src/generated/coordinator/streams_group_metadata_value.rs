@@ -615,7 +615,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -869,9 +869,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct LastAssignmentConfig {
         /// `string`, versions 0+.
-        pub key: rt::CompactString,
+        pub key: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub value: rt::CompactString,
+        pub value: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -880,8 +880,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                key: rt::CompactString::const_new(""),
-                value: rt::CompactString::const_new(""),
+                key: rt::OwnedStr::from_static(""),
+                value: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -905,8 +905,8 @@ pub mod owned {
     impl rt::OwnedStruct for LastAssignmentConfig {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let key = rt::CompactString::from(rt::read::str(c, true, "last_assignment_configs[].key")?);
-            let value = rt::CompactString::from(rt::read::str(c, true, "last_assignment_configs[].value")?);
+            let key = rt::owned::read_str(c, true, "last_assignment_configs[].key")?;
+            let value = rt::owned::read_str(c, true, "last_assignment_configs[].value")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
                 "last_assignment_configs[]._tagged_fields",

@@ -170,7 +170,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -181,9 +181,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct StreamsGroupTargetAssignmentMemberKey {
         /// `string`, versions 0+.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -192,8 +192,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
-                member_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
+                member_id: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -217,8 +217,8 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupTargetAssignmentMemberKey {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, false, "group_id")?);
-            let member_id = rt::CompactString::from(rt::read::str(c, false, "member_id")?);
+            let group_id = rt::owned::read_str(c, false, "group_id")?;
+            let member_id = rt::owned::read_str(c, false, "member_id")?;
             Ok(Self {
                 group_id,
                 member_id,

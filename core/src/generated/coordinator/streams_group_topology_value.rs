@@ -1509,7 +1509,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1598,15 +1598,15 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Subtopology {
         /// `string`, versions 0+.
-        pub subtopology_id: rt::CompactString,
+        pub subtopology_id: rt::OwnedStr,
         /// `[]string`, versions 0+.
-        pub source_topics: Vec<rt::CompactString>,
+        pub source_topics: Vec<rt::OwnedStr>,
         /// `[]string`, versions 0+.
-        pub source_topic_regex: Vec<rt::CompactString>,
+        pub source_topic_regex: Vec<rt::OwnedStr>,
         /// `[]TopicInfo`, versions 0+.
         pub state_changelog_topics: Vec<TopicInfo>,
         /// `[]string`, versions 0+.
-        pub repartition_sink_topics: Vec<rt::CompactString>,
+        pub repartition_sink_topics: Vec<rt::OwnedStr>,
         /// `[]TopicInfo`, versions 0+.
         pub repartition_source_topics: Vec<TopicInfo>,
         /// `[]CopartitionGroup`, versions 0+.
@@ -1619,7 +1619,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                subtopology_id: rt::CompactString::const_new(""),
+                subtopology_id: rt::OwnedStr::from_static(""),
                 source_topics: Vec::new(),
                 source_topic_regex: Vec::new(),
                 state_changelog_topics: Vec::new(),
@@ -1637,10 +1637,10 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     subtopology_id: v.subtopology_id.into(),
-                    source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
-                    source_topic_regex: v.source_topic_regex.iter().map(rt::CompactString::from).collect(),
+                    source_topics: v.source_topics.iter().map(rt::OwnedStr::from).collect(),
+                    source_topic_regex: v.source_topic_regex.iter().map(rt::OwnedStr::from).collect(),
                     state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
-                    repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::CompactString::from).collect(),
+                    repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::OwnedStr::from).collect(),
                     repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
                     copartition_groups: v.copartition_groups.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -1655,19 +1655,15 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let subtopology_id = rt::CompactString::from(rt::read::str(c, true, "subtopologies[].subtopology_id")?);
+                let subtopology_id = rt::owned::read_str(c, true, "subtopologies[].subtopology_id")?;
                 let source_topics =
-                    rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subtopologies[].source_topics")?;
+                    rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "subtopologies[].source_topics")?;
                 let source_topic_regex =
-                    rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subtopologies[].source_topic_regex")?;
+                    rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "subtopologies[].source_topic_regex")?;
                 let state_changelog_topics =
                     rt::owned::read_array::<TopicInfo, _>(c, true, v, "subtopologies[].state_changelog_topics")?;
-                let repartition_sink_topics = rt::owned::read_array::<rt::CompactString, _>(
-                    c,
-                    true,
-                    v,
-                    "subtopologies[].repartition_sink_topics",
-                )?;
+                let repartition_sink_topics =
+                    rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "subtopologies[].repartition_sink_topics")?;
                 let repartition_source_topics =
                     rt::owned::read_array::<TopicInfo, _>(c, true, v, "subtopologies[].repartition_source_topics")
                         .map_err(|e| e.renamed(super::fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
@@ -1778,7 +1774,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicInfo {
         /// `string`, versions 0+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub partitions: i32,
         /// `int16`, versions 0+.
@@ -1793,7 +1789,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: 0_i32,
                 replication_factor: 0_i16,
                 topic_configs: Vec::new(),
@@ -1822,8 +1818,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name =
-                rt::CompactString::from(rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?);
+            let name = rt::owned::read_str(c, true, "subtopologies[].state_changelog_topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -2026,9 +2021,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicConfig {
         /// `string`, versions 0+.
-        pub key: rt::CompactString,
+        pub key: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub value: rt::CompactString,
+        pub value: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2037,8 +2032,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                key: rt::CompactString::const_new(""),
-                value: rt::CompactString::const_new(""),
+                key: rt::OwnedStr::from_static(""),
+                value: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -2062,16 +2057,12 @@ pub mod owned {
     impl rt::OwnedStruct for TopicConfig {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let key = rt::CompactString::from(rt::read::str(
-                c,
-                true,
-                "subtopologies[].state_changelog_topics[].topic_configs[].key",
-            )?);
-            let value = rt::CompactString::from(rt::read::str(
+            let key = rt::owned::read_str(c, true, "subtopologies[].state_changelog_topics[].topic_configs[].key")?;
+            let value = rt::owned::read_str(
                 c,
                 true,
                 "subtopologies[].state_changelog_topics[].topic_configs[].value",
-            )?);
+            )?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
                 "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",

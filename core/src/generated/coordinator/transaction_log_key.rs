@@ -152,7 +152,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -163,7 +163,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TransactionLogKey {
         /// `string`, versions 0+.
-        pub transactional_id: rt::CompactString,
+        pub transactional_id: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -172,7 +172,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                transactional_id: rt::CompactString::const_new(""),
+                transactional_id: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -195,7 +195,7 @@ pub mod owned {
     impl rt::OwnedStruct for TransactionLogKey {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let transactional_id = rt::CompactString::from(rt::read::str(c, false, "transactional_id")?);
+            let transactional_id = rt::owned::read_str(c, false, "transactional_id")?;
             Ok(Self {
                 transactional_id,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),

@@ -787,7 +787,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1096,7 +1096,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct PartitionsSchema {
         /// `string`, versions 0+.
-        pub topic: rt::CompactString,
+        pub topic: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partition_ids: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -1107,7 +1107,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic: rt::CompactString::const_new(""),
+                topic: rt::OwnedStr::from_static(""),
                 partition_ids: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1132,7 +1132,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionsSchema {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic = rt::CompactString::from(rt::read::str(c, v >= 1, "transaction_partitions[].topic")?);
+            let topic = rt::owned::read_str(c, v >= 1, "transaction_partitions[].topic")?;
             let partition_ids =
                 rt::owned::read_array::<i32, _>(c, v >= 1, v, "transaction_partitions[].partition_ids")?;
             let unknown_tagged_fields = if v >= 1 {

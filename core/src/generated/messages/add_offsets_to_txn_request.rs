@@ -252,7 +252,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -263,13 +263,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AddOffsetsToTxnRequest {
         /// `string`, versions 0+, entity `transactionalId`.
-        pub transactional_id: rt::CompactString,
+        pub transactional_id: rt::OwnedStr,
         /// `int64`, versions 0+, entity `producerId`.
         pub producer_id: i64,
         /// `int16`, versions 0+.
         pub producer_epoch: i16,
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -278,10 +278,10 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                transactional_id: rt::CompactString::const_new(""),
+                transactional_id: rt::OwnedStr::from_static(""),
                 producer_id: 0_i64,
                 producer_epoch: 0_i16,
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -307,7 +307,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddOffsetsToTxnRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let transactional_id = rt::CompactString::from(rt::read::str(c, v >= 3, "transactional_id")?);
+            let transactional_id = rt::owned::read_str(c, v >= 3, "transactional_id")?;
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
                 None => {
@@ -318,7 +318,7 @@ pub mod owned {
             };
             let producer_id = rt::read::i64_at::<10, 0>(&r);
             let producer_epoch = rt::read::i16_at::<10, 8>(&r);
-            let group_id = rt::CompactString::from(rt::read::str(c, v >= 3, "group_id")?);
+            let group_id = rt::owned::read_str(c, v >= 3, "group_id")?;
             let unknown_tagged_fields = if v >= 3 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
             } else {

@@ -1048,7 +1048,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1062,7 +1062,7 @@ pub mod owned {
         /// `[]AddPartitionsToTxnTransaction`, versions 4+.
         pub transactions: Vec<AddPartitionsToTxnTransaction>,
         /// `string`, versions 0-3, entity `transactionalId`.
-        pub v3_and_below_transactional_id: rt::CompactString,
+        pub v3_and_below_transactional_id: rt::OwnedStr,
         /// `int64`, versions 0-3, entity `producerId`.
         pub v3_and_below_producer_id: i64,
         /// `int16`, versions 0-3.
@@ -1078,7 +1078,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 transactions: Vec::new(),
-                v3_and_below_transactional_id: rt::CompactString::const_new(""),
+                v3_and_below_transactional_id: rt::OwnedStr::from_static(""),
                 v3_and_below_producer_id: 0_i64,
                 v3_and_below_producer_epoch: 0_i16,
                 v3_and_below_topics: Vec::new(),
@@ -1115,9 +1115,9 @@ pub mod owned {
                     Vec::new()
                 };
                 let v3_and_below_transactional_id = if v <= 3 {
-                    rt::CompactString::from(rt::read::str(c, v >= 3, "v3_and_below_transactional_id")?)
+                    rt::owned::read_str(c, v >= 3, "v3_and_below_transactional_id")?
                 } else {
-                    rt::CompactString::const_new("")
+                    rt::OwnedStr::from_static("")
                 };
                 let v3_and_below_producer_id;
                 let v3_and_below_producer_epoch;
@@ -1258,7 +1258,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AddPartitionsToTxnTransaction {
         /// `string`, versions 4+, entity `transactionalId`, map key.
-        pub transactional_id: rt::CompactString,
+        pub transactional_id: rt::OwnedStr,
         /// `int64`, versions 4+, entity `producerId`.
         pub producer_id: i64,
         /// `int16`, versions 4+.
@@ -1275,7 +1275,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                transactional_id: rt::CompactString::const_new(""),
+                transactional_id: rt::OwnedStr::from_static(""),
                 producer_id: 0_i64,
                 producer_epoch: 0_i16,
                 verify_only: false,
@@ -1307,9 +1307,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let transactional_id = if v >= 4 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "transactions[].transactional_id")?)
+                rt::owned::read_str(c, v >= 3, "transactions[].transactional_id")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let producer_id;
             let producer_epoch;
@@ -1447,7 +1447,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AddPartitionsToTxnTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -1458,7 +1458,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1483,7 +1483,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddPartitionsToTxnTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?);
+            let name = rt::owned::read_str(c, v >= 3, "v3_and_below_topics[].name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 3, v, "v3_and_below_topics[].partitions")?;
             let unknown_tagged_fields = if v >= 3 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "v3_and_below_topics[]._tagged_fields")?)

@@ -1141,7 +1141,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1309,7 +1309,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AddPartitionsToTxnResult {
         /// `string`, versions 4+, entity `transactionalId`, map key.
-        pub transactional_id: rt::CompactString,
+        pub transactional_id: rt::OwnedStr,
         /// `[]AddPartitionsToTxnTopicResult`, versions 4+.
         pub topic_results: Vec<AddPartitionsToTxnTopicResult>,
         /// Tagged fields this schema does not know.
@@ -1320,7 +1320,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                transactional_id: rt::CompactString::const_new(""),
+                transactional_id: rt::OwnedStr::from_static(""),
                 topic_results: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1347,9 +1347,9 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let transactional_id = if v >= 4 {
-                    rt::CompactString::from(rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?)
+                    rt::owned::read_str(c, v >= 3, "results_by_transaction[].transactional_id")?
                 } else {
-                    rt::CompactString::const_new("")
+                    rt::OwnedStr::from_static("")
                 };
                 let topic_results = if v >= 4 {
                     rt::owned::read_array::<AddPartitionsToTxnTopicResult, _>(
@@ -1457,7 +1457,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AddPartitionsToTxnTopicResult {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]AddPartitionsToTxnPartitionResult`, versions 0+.
         pub results_by_partition: rt::SmallVec<[AddPartitionsToTxnPartitionResult; 4]>,
         /// Tagged fields this schema does not know.
@@ -1468,7 +1468,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 results_by_partition: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1493,7 +1493,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddPartitionsToTxnTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?);
+            let name = rt::owned::read_str(c, v >= 3, "results_by_topic_v3_and_below[].name")?;
             let results_by_partition = rt::owned::read_array::<AddPartitionsToTxnPartitionResult, _>(
                 c,
                 v >= 3,

@@ -503,7 +503,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -515,7 +515,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AddRaftVoterRequest {
         /// `string`, versions 0+, nullable at 0+.
-        pub cluster_id: Option<rt::CompactString>,
+        pub cluster_id: Option<rt::OwnedStr>,
         /// `int32`, versions 0+.
         pub timeout_ms: i32,
         /// `int32`, versions 0+.
@@ -534,7 +534,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                cluster_id: Some(rt::CompactString::const_new("")),
+                cluster_id: Some(rt::OwnedStr::from_static("")),
                 timeout_ms: 0_i32,
                 voter_id: 0_i32,
                 voter_directory_id: rt::Uuid::nil(),
@@ -550,7 +550,7 @@ pub mod owned {
         fn from(v: &super::AddRaftVoterRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    cluster_id: v.cluster_id.map(rt::OwnedStr::from),
                     timeout_ms: v.timeout_ms,
                     voter_id: v.voter_id,
                     voter_directory_id: v.voter_directory_id,
@@ -567,7 +567,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddRaftVoterRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?.map(rt::CompactString::from);
+            let cluster_id = rt::owned::read_opt_str(c, true, true, "cluster_id")?;
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
                 None => {
@@ -651,9 +651,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Listener {
         /// `string`, versions 0+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -664,8 +664,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
-                host: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -691,8 +691,8 @@ pub mod owned {
     impl rt::OwnedStruct for Listener {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "listeners[].name")?);
-            let host = rt::CompactString::from(rt::read::str(c, true, "listeners[].host")?);
+            let name = rt::owned::read_str(c, true, "listeners[].name")?;
+            let host = rt::owned::read_str(c, true, "listeners[].host")?;
             let port = rt::read::u16(c, "listeners[].port")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?);

@@ -820,7 +820,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1014,9 +1014,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct EntityData {
         /// `string`, versions 0+.
-        pub entity_type: rt::CompactString,
+        pub entity_type: rt::OwnedStr,
         /// `string`, versions 0+, nullable at 0+.
-        pub entity_name: Option<rt::CompactString>,
+        pub entity_name: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1025,8 +1025,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                entity_type: rt::CompactString::const_new(""),
-                entity_name: Some(rt::CompactString::const_new("")),
+                entity_type: rt::OwnedStr::from_static(""),
+                entity_name: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1038,7 +1038,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     entity_type: v.entity_type.into(),
-                    entity_name: v.entity_name.map(rt::CompactString::from),
+                    entity_name: v.entity_name.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1050,9 +1050,8 @@ pub mod owned {
     impl rt::OwnedStruct for EntityData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let entity_type = rt::CompactString::from(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?);
-            let entity_name =
-                rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?.map(rt::CompactString::from);
+            let entity_type = rt::owned::read_str(c, v >= 1, "entries[].entity[].entity_type")?;
+            let entity_name = rt::owned::read_opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entries[].entity[]._tagged_fields")?)
             } else {
@@ -1112,7 +1111,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OpData {
         /// `string`, versions 0+.
-        pub key: rt::CompactString,
+        pub key: rt::OwnedStr,
         /// `float64`, versions 0+.
         pub value: f64,
         /// `bool`, versions 0+.
@@ -1125,7 +1124,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                key: rt::CompactString::const_new(""),
+                key: rt::OwnedStr::from_static(""),
                 value: 0.0_f64,
                 remove: false,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1152,7 +1151,7 @@ pub mod owned {
     impl rt::OwnedStruct for OpData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let key = rt::CompactString::from(rt::read::str(c, v >= 1, "entries[].ops[].key")?);
+            let key = rt::owned::read_str(c, v >= 1, "entries[].ops[].key")?;
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {

@@ -613,7 +613,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -715,7 +715,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]EntityData`, versions 0+.
         pub entity: Vec<EntityData>,
         /// Tagged fields this schema does not know.
@@ -727,7 +727,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 entity: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -740,7 +740,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     entity: v.entity.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -754,8 +754,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "entries[].error_code")?;
-            let error_message =
-                rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?.map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, v >= 1, true, "entries[].error_message")?;
             let entity = rt::owned::read_array::<EntityData, _>(c, v >= 1, v, "entries[].entity")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entries[]._tagged_fields")?)
@@ -808,9 +807,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct EntityData {
         /// `string`, versions 0+.
-        pub entity_type: rt::CompactString,
+        pub entity_type: rt::OwnedStr,
         /// `string`, versions 0+, nullable at 0+.
-        pub entity_name: Option<rt::CompactString>,
+        pub entity_name: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -819,8 +818,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                entity_type: rt::CompactString::const_new(""),
-                entity_name: Some(rt::CompactString::const_new("")),
+                entity_type: rt::OwnedStr::from_static(""),
+                entity_name: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -832,7 +831,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     entity_type: v.entity_type.into(),
-                    entity_name: v.entity_name.map(rt::CompactString::from),
+                    entity_name: v.entity_name.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -844,9 +843,8 @@ pub mod owned {
     impl rt::OwnedStruct for EntityData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let entity_type = rt::CompactString::from(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?);
-            let entity_name =
-                rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?.map(rt::CompactString::from);
+            let entity_type = rt::owned::read_str(c, v >= 1, "entries[].entity[].entity_type")?;
+            let entity_name = rt::owned::read_opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entries[].entity[]._tagged_fields")?)
             } else {

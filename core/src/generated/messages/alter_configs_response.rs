@@ -450,7 +450,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -550,11 +550,11 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: rt::CompactString,
+        pub resource_name: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -564,9 +564,9 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 resource_type: 0_i8,
-                resource_name: rt::CompactString::const_new(""),
+                resource_name: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -578,7 +578,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     resource_type: v.resource_type,
                     resource_name: v.resource_name.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -593,10 +593,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "responses[].error_code")?;
-            let error_message =
-                rt::read::opt_str(c, v >= 2, true, "responses[].error_message")?.map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, v >= 2, true, "responses[].error_message")?;
             let resource_type = rt::read::i8(c, "responses[].resource_type")?;
-            let resource_name = rt::CompactString::from(rt::read::str(c, v >= 2, "responses[].resource_name")?);
+            let resource_name = rt::owned::read_str(c, v >= 2, "responses[].resource_name")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?)
             } else {

@@ -584,7 +584,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -695,7 +695,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ReassignableTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]ReassignablePartition`, versions 0+.
         pub partitions: Vec<ReassignablePartition>,
         /// Tagged fields this schema does not know.
@@ -706,7 +706,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -731,7 +731,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReassignableTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+            let name = rt::owned::read_str(c, true, "topics[].name")?;
             let partitions = rt::owned::read_array::<ReassignablePartition, _>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);

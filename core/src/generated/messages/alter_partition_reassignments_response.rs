@@ -663,7 +663,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -681,7 +681,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]ReassignableTopicResponse`, versions 0+.
         pub responses: Vec<ReassignableTopicResponse>,
         /// Tagged fields this schema does not know.
@@ -695,7 +695,7 @@ pub mod owned {
                 throttle_time_ms: 0_i32,
                 allow_replication_factor_change: true,
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 responses: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -710,7 +710,7 @@ pub mod owned {
                     throttle_time_ms: v.throttle_time_ms,
                     allow_replication_factor_change: v.allow_replication_factor_change,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     responses: v.responses.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -731,7 +731,7 @@ pub mod owned {
                     true
                 };
                 let error_code = rt::read::i16(c, "error_code")?;
-                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let error_message = rt::owned::read_opt_str(c, true, true, "error_message")?;
                 let responses = rt::owned::read_array::<ReassignableTopicResponse, _>(c, true, v, "responses")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -783,7 +783,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ReassignableTopicResponse {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]ReassignablePartitionResponse`, versions 0+.
         pub partitions: Vec<ReassignablePartitionResponse>,
         /// Tagged fields this schema does not know.
@@ -794,7 +794,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -819,7 +819,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReassignableTopicResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "responses[].name")?);
+            let name = rt::owned::read_str(c, true, "responses[].name")?;
             let partitions =
                 rt::owned::read_array::<ReassignablePartitionResponse, _>(c, true, v, "responses[].partitions")?;
             let unknown_tagged_fields =
@@ -864,7 +864,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -875,7 +875,7 @@ pub mod owned {
             Self {
                 partition_index: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -888,7 +888,7 @@ pub mod owned {
                 Self {
                     partition_index: v.partition_index,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -910,8 +910,7 @@ pub mod owned {
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?
-                .map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, true, true, "responses[].partitions[].error_message")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
                 "responses[].partitions[]._tagged_fields",

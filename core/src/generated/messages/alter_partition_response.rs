@@ -801,7 +801,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -907,7 +907,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0-1, entity `topicName`, ignorable.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `uuid`, versions 2+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]PartitionData`, versions 0+.
@@ -920,7 +920,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -948,9 +948,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic_name = if v <= 1 {
-                rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?)
+                rt::owned::read_str(c, true, "topics[].topic_name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let topic_id = if v >= 2 {
                 rt::read::uuid(c, "topics[].topic_id")?

@@ -571,7 +571,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -664,7 +664,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterReplicaLogDir {
         /// `string`, versions 0+, map key.
-        pub path: rt::CompactString,
+        pub path: rt::OwnedStr,
         /// `[]AlterReplicaLogDirTopic`, versions 0+.
         pub topics: Vec<AlterReplicaLogDirTopic>,
         /// Tagged fields this schema does not know.
@@ -675,7 +675,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                path: rt::CompactString::const_new(""),
+                path: rt::OwnedStr::from_static(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -700,7 +700,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterReplicaLogDir {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let path = rt::CompactString::from(rt::read::str(c, v >= 2, "dirs[].path")?);
+            let path = rt::owned::read_str(c, v >= 2, "dirs[].path")?;
             let topics = rt::owned::read_array::<AlterReplicaLogDirTopic, _>(c, v >= 2, v, "dirs[].topics")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "dirs[]._tagged_fields")?)
@@ -751,7 +751,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterReplicaLogDirTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -762,7 +762,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -787,7 +787,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterReplicaLogDirTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, v >= 2, "dirs[].topics[].name")?);
+            let name = rt::owned::read_str(c, v >= 2, "dirs[].topics[].name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "dirs[].topics[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "dirs[].topics[]._tagged_fields")?)

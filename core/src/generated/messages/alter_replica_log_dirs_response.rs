@@ -604,7 +604,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -704,7 +704,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterReplicaLogDirTopicResult {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `[]AlterReplicaLogDirPartitionResult`, versions 0+.
         pub partitions: rt::SmallVec<[AlterReplicaLogDirPartitionResult; 4]>,
         /// Tagged fields this schema does not know.
@@ -715,7 +715,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -740,7 +740,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterReplicaLogDirTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, v >= 2, "results[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, v >= 2, "results[].topic_name")?;
             let partitions =
                 rt::owned::read_array::<AlterReplicaLogDirPartitionResult, _>(c, v >= 2, v, "results[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {

@@ -554,7 +554,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -566,7 +566,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterShareGroupOffsetsRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `[]AlterShareGroupOffsetsRequestTopic`, versions 0+.
         pub topics: Vec<AlterShareGroupOffsetsRequestTopic>,
         /// Tagged fields this schema does not know.
@@ -577,7 +577,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -603,7 +603,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+                let group_id = rt::owned::read_str(c, true, "group_id")?;
                 let topics = rt::owned::read_array::<AlterShareGroupOffsetsRequestTopic, _>(c, true, v, "topics")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -644,7 +644,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterShareGroupOffsetsRequestTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `[]AlterShareGroupOffsetsRequestPartition`, versions 0+.
         pub partitions: rt::SmallVec<[AlterShareGroupOffsetsRequestPartition; 4]>,
         /// Tagged fields this schema does not know.
@@ -655,7 +655,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -680,7 +680,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterShareGroupOffsetsRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
             let partitions =
                 rt::owned::read_array::<AlterShareGroupOffsetsRequestPartition, _>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields =

@@ -668,7 +668,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -684,7 +684,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]AlterShareGroupOffsetsResponseTopic`, versions 0+.
         pub responses: Vec<AlterShareGroupOffsetsResponseTopic>,
         /// Tagged fields this schema does not know.
@@ -711,7 +711,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     responses: v.responses.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -735,7 +735,7 @@ pub mod owned {
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
                 let error_code = rt::read::i16_at::<6, 4>(&r);
-                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let error_message = rt::owned::read_opt_str(c, true, true, "error_message")?;
                 let responses =
                     rt::owned::read_array::<AlterShareGroupOffsetsResponseTopic, _>(c, true, v, "responses")?;
                 let unknown_tagged_fields =
@@ -783,7 +783,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterShareGroupOffsetsResponseTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `[]AlterShareGroupOffsetsResponsePartition`, versions 0+.
@@ -796,7 +796,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -823,7 +823,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponseTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "responses[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "responses[].topic_name")?;
             let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
             let partitions = rt::owned::read_array::<AlterShareGroupOffsetsResponsePartition, _>(
                 c,
@@ -875,7 +875,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -899,7 +899,7 @@ pub mod owned {
                 Self {
                     partition_index: v.partition_index,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -921,8 +921,7 @@ pub mod owned {
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?
-                .map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, true, true, "responses[].partitions[].error_message")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
                 "responses[].partitions[]._tagged_fields",

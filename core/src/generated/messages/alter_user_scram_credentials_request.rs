@@ -623,7 +623,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -710,7 +710,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ScramCredentialDeletion {
         /// `string`, versions 0+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int8`, versions 0+.
         pub mechanism: i8,
         /// Tagged fields this schema does not know.
@@ -721,7 +721,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 mechanism: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -746,7 +746,7 @@ pub mod owned {
     impl rt::OwnedStruct for ScramCredentialDeletion {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "deletions[].name")?);
+            let name = rt::owned::read_str(c, true, "deletions[].name")?;
             let mechanism = rt::read::i8(c, "deletions[].mechanism")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "deletions[]._tagged_fields")?);
@@ -792,7 +792,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ScramCredentialUpsertion {
         /// `string`, versions 0+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int8`, versions 0+.
         pub mechanism: i8,
         /// `int32`, versions 0+.
@@ -809,7 +809,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 mechanism: 0_i8,
                 iterations: 0_i32,
                 salt: rt::OwnedBytes::new(),
@@ -840,7 +840,7 @@ pub mod owned {
     impl rt::OwnedStruct for ScramCredentialUpsertion {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "upsertions[].name")?);
+            let name = rt::owned::read_str(c, true, "upsertions[].name")?;
             let r: [u8; 5] = match rt::read::run::<5>(c) {
                 Some(r) => r,
                 None => {

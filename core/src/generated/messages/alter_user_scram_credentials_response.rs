@@ -369,7 +369,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -455,11 +455,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterUserScramCredentialsResult {
         /// `string`, versions 0+.
-        pub user: rt::CompactString,
+        pub user: rt::OwnedStr,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -468,9 +468,9 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                user: rt::CompactString::const_new(""),
+                user: rt::OwnedStr::from_static(""),
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -483,7 +483,7 @@ pub mod owned {
                 Self {
                     user: v.user.into(),
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -495,10 +495,9 @@ pub mod owned {
     impl rt::OwnedStruct for AlterUserScramCredentialsResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let user = rt::CompactString::from(rt::read::str(c, true, "results[].user")?);
+            let user = rt::owned::read_str(c, true, "results[].user")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
-            let error_message =
-                rt::read::opt_str(c, true, true, "results[].error_message")?.map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, true, true, "results[].error_message")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?);
             Ok(Self {

@@ -285,7 +285,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -296,11 +296,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ApiVersionsRequest {
         /// `string`, versions 3+, ignorable.
-        pub client_software_name: rt::CompactString,
+        pub client_software_name: rt::OwnedStr,
         /// `string`, versions 3+, ignorable.
-        pub client_software_version: rt::CompactString,
+        pub client_software_version: rt::OwnedStr,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub cluster_id: Option<rt::CompactString>,
+        pub cluster_id: Option<rt::OwnedStr>,
         /// `int32`, versions 5+, default `-1`, ignorable.
         pub node_id: i32,
         /// Tagged fields this schema does not know.
@@ -311,8 +311,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                client_software_name: rt::CompactString::const_new(""),
-                client_software_version: rt::CompactString::const_new(""),
+                client_software_name: rt::OwnedStr::from_static(""),
+                client_software_version: rt::OwnedStr::from_static(""),
                 cluster_id: None,
                 node_id: -1_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -327,7 +327,7 @@ pub mod owned {
                 Self {
                     client_software_name: v.client_software_name.into(),
                     client_software_version: v.client_software_version.into(),
-                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    cluster_id: v.cluster_id.map(rt::OwnedStr::from),
                     node_id: v.node_id,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -341,17 +341,17 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let client_software_name = if v >= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "client_software_name")?)
+                rt::owned::read_str(c, v >= 3, "client_software_name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let client_software_version = if v >= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "client_software_version")?)
+                rt::owned::read_str(c, v >= 3, "client_software_version")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let cluster_id = if v >= 5 {
-                rt::read::opt_str(c, v >= 3, v >= 5, "cluster_id")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 3, v >= 5, "cluster_id")?
             } else {
                 None
             };

@@ -1272,7 +1272,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1645,7 +1645,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct SupportedFeatureKey {
         /// `string`, versions 3+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int16`, versions 3+.
         pub min_version: i16,
         /// `int16`, versions 3+.
@@ -1658,7 +1658,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 min_version: 0_i16,
                 max_version: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1686,9 +1686,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v >= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "supported_features[].name")?)
+                rt::owned::read_str(c, v >= 3, "supported_features[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let min_version;
             let max_version;
@@ -1797,7 +1797,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct FinalizedFeatureKey {
         /// `string`, versions 3+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int16`, versions 3+.
         pub max_version_level: i16,
         /// `int16`, versions 3+.
@@ -1810,7 +1810,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 max_version_level: 0_i16,
                 min_version_level: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1838,9 +1838,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v >= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "finalized_features[].name")?)
+                rt::owned::read_str(c, v >= 3, "finalized_features[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let max_version_level;
             let min_version_level;

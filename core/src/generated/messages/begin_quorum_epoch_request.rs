@@ -1031,7 +1031,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1043,7 +1043,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct BeginQuorumEpochRequest {
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub cluster_id: Option<rt::CompactString>,
+        pub cluster_id: Option<rt::OwnedStr>,
         /// `int32`, versions 1+, default `-1`, entity `brokerId`, ignorable.
         pub voter_id: i32,
         /// `[]TopicData`, versions 0+.
@@ -1072,7 +1072,7 @@ pub mod owned {
         fn from(v: &super::BeginQuorumEpochRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    cluster_id: v.cluster_id.map(rt::OwnedStr::from),
                     voter_id: v.voter_id,
                     topics: v.topics.iter().map(|e| (&e).into()).collect(),
                     leader_endpoints: v.leader_endpoints.iter().map(|e| (&e).into()).collect(),
@@ -1088,7 +1088,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?.map(rt::CompactString::from);
+                let cluster_id = rt::owned::read_opt_str(c, v >= 1, true, "cluster_id")?;
                 let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
                 let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
                 let leader_endpoints = if v >= 1 {
@@ -1160,7 +1160,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `[]PartitionData`, versions 0+.
         pub partitions: Vec<PartitionData>,
         /// Tagged fields this schema does not know.
@@ -1171,7 +1171,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1196,7 +1196,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, v >= 1, "topics[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, v >= 1, "topics[].topic_name")?;
             let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
@@ -1247,9 +1247,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct LeaderEndpoint {
         /// `string`, versions 1+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `string`, versions 1+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 1+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -1260,8 +1260,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
-                host: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1288,14 +1288,14 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v >= 1 {
-                rt::CompactString::from(rt::read::str(c, v >= 1, "leader_endpoints[].name")?)
+                rt::owned::read_str(c, v >= 1, "leader_endpoints[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let host = if v >= 1 {
-                rt::CompactString::from(rt::read::str(c, v >= 1, "leader_endpoints[].host")?)
+                rt::owned::read_str(c, v >= 1, "leader_endpoints[].host")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let port = if v >= 1 {
                 rt::read::u16(c, "leader_endpoints[].port")?

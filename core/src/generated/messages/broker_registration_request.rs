@@ -838,7 +838,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -852,7 +852,7 @@ pub mod owned {
         /// `int32`, versions 0+, entity `brokerId`.
         pub broker_id: i32,
         /// `string`, versions 0+.
-        pub cluster_id: rt::CompactString,
+        pub cluster_id: rt::OwnedStr,
         /// `uuid`, versions 0+.
         pub incarnation_id: rt::Uuid,
         /// `[]Listener`, versions 0+.
@@ -860,7 +860,7 @@ pub mod owned {
         /// `[]Feature`, versions 0+.
         pub features: Vec<Feature>,
         /// `string`, versions 0+, nullable at 0+.
-        pub rack: Option<rt::CompactString>,
+        pub rack: Option<rt::OwnedStr>,
         /// `bool`, versions 1+, default `false`.
         pub is_migrating_zk_broker: bool,
         /// `[]uuid`, versions 2+, ignorable.
@@ -876,11 +876,11 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
-                cluster_id: rt::CompactString::const_new(""),
+                cluster_id: rt::OwnedStr::from_static(""),
                 incarnation_id: rt::Uuid::nil(),
                 listeners: Vec::new(),
                 features: Vec::new(),
-                rack: Some(rt::CompactString::const_new("")),
+                rack: Some(rt::OwnedStr::from_static("")),
                 is_migrating_zk_broker: false,
                 log_dirs: rt::SmallVec::new(),
                 previous_broker_epoch: -1_i64,
@@ -899,7 +899,7 @@ pub mod owned {
                     incarnation_id: v.incarnation_id,
                     listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
                     features: v.features.iter().map(|e| (&e).into()).collect(),
-                    rack: v.rack.map(rt::CompactString::from),
+                    rack: v.rack.map(rt::OwnedStr::from),
                     is_migrating_zk_broker: v.is_migrating_zk_broker,
                     log_dirs: v.log_dirs.iter().collect(),
                     previous_broker_epoch: v.previous_broker_epoch,
@@ -915,11 +915,11 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let broker_id = rt::read::i32(c, "broker_id")?;
-            let cluster_id = rt::CompactString::from(rt::read::str(c, true, "cluster_id")?);
+            let cluster_id = rt::owned::read_str(c, true, "cluster_id")?;
             let incarnation_id = rt::read::uuid(c, "incarnation_id")?;
             let listeners = rt::owned::read_array::<Listener, _>(c, true, v, "listeners")?;
             let features = rt::owned::read_array::<Feature, _>(c, true, v, "features")?;
-            let rack = rt::read::opt_str(c, true, true, "rack")?.map(rt::CompactString::from);
+            let rack = rt::owned::read_opt_str(c, true, true, "rack")?;
             let is_migrating_zk_broker = if v >= 1 {
                 rt::read::bool(c, "is_migrating_zk_broker")?
             } else {
@@ -1016,9 +1016,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Listener {
         /// `string`, versions 0+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// `int16`, versions 0+.
@@ -1031,8 +1031,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
-                host: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 security_protocol: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1060,8 +1060,8 @@ pub mod owned {
     impl rt::OwnedStruct for Listener {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "listeners[].name")?);
-            let host = rt::CompactString::from(rt::read::str(c, true, "listeners[].host")?);
+            let name = rt::owned::read_str(c, true, "listeners[].name")?;
+            let host = rt::owned::read_str(c, true, "listeners[].host")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
@@ -1124,7 +1124,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Feature {
         /// `string`, versions 0+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int16`, versions 0+.
         pub min_supported_version: i16,
         /// `int16`, versions 0+.
@@ -1137,7 +1137,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 min_supported_version: 0_i16,
                 max_supported_version: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1164,7 +1164,7 @@ pub mod owned {
     impl rt::OwnedStruct for Feature {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "features[].name")?);
+            let name = rt::owned::read_str(c, true, "features[].name")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {

@@ -1602,7 +1602,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1693,17 +1693,17 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub group_state: rt::CompactString,
+        pub group_state: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub group_epoch: i32,
         /// `int32`, versions 0+.
         pub assignment_epoch: i32,
         /// `string`, versions 0+.
-        pub assignor_name: rt::CompactString,
+        pub assignor_name: rt::OwnedStr,
         /// `[]Member`, versions 0+.
         pub members: Vec<Member>,
         /// `int32`, versions 0+, default `-2147483648`.
@@ -1718,11 +1718,11 @@ pub mod owned {
             Self {
                 error_code: 0_i16,
                 error_message: None,
-                group_id: rt::CompactString::const_new(""),
-                group_state: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
+                group_state: rt::OwnedStr::from_static(""),
                 group_epoch: 0_i32,
                 assignment_epoch: 0_i32,
-                assignor_name: rt::CompactString::const_new(""),
+                assignor_name: rt::OwnedStr::from_static(""),
                 members: Vec::new(),
                 authorized_operations: -2147483648_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1736,7 +1736,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     group_id: v.group_id.into(),
                     group_state: v.group_state.into(),
                     group_epoch: v.group_epoch,
@@ -1757,10 +1757,9 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "groups[].error_code")?;
-                let error_message =
-                    rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
-                let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
-                let group_state = rt::CompactString::from(rt::read::str(c, true, "groups[].group_state")?);
+                let error_message = rt::owned::read_opt_str(c, true, true, "groups[].error_message")?;
+                let group_id = rt::owned::read_str(c, true, "groups[].group_id")?;
+                let group_state = rt::owned::read_str(c, true, "groups[].group_state")?;
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
@@ -1771,7 +1770,7 @@ pub mod owned {
                 };
                 let group_epoch = rt::read::i32_at::<8, 0>(&r);
                 let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
-                let assignor_name = rt::CompactString::from(rt::read::str(c, true, "groups[].assignor_name")?);
+                let assignor_name = rt::owned::read_str(c, true, "groups[].assignor_name")?;
                 let members = rt::owned::read_array::<Member, _>(c, true, v, "groups[].members")?;
                 let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
                 let unknown_tagged_fields =
@@ -1839,21 +1838,21 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Member {
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub instance_id: Option<rt::CompactString>,
+        pub instance_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack_id: Option<rt::CompactString>,
+        pub rack_id: Option<rt::OwnedStr>,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `string`, versions 0+.
-        pub client_id: rt::CompactString,
+        pub client_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub client_host: rt::CompactString,
+        pub client_host: rt::OwnedStr,
         /// `[]string`, versions 0+, entity `topicName`.
-        pub subscribed_topic_names: Vec<rt::CompactString>,
+        pub subscribed_topic_names: Vec<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub subscribed_topic_regex: Option<rt::CompactString>,
+        pub subscribed_topic_regex: Option<rt::OwnedStr>,
         /// `Assignment`, versions 0+.
         pub assignment: Assignment,
         /// `Assignment`, versions 0+.
@@ -1868,12 +1867,12 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 instance_id: None,
                 rack_id: None,
                 member_epoch: 0_i32,
-                client_id: rt::CompactString::const_new(""),
-                client_host: rt::CompactString::const_new(""),
+                client_id: rt::OwnedStr::from_static(""),
+                client_host: rt::OwnedStr::from_static(""),
                 subscribed_topic_names: Vec::new(),
                 subscribed_topic_regex: None,
                 assignment: Assignment::default(),
@@ -1890,13 +1889,13 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     member_id: v.member_id.into(),
-                    instance_id: v.instance_id.map(rt::CompactString::from),
-                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    instance_id: v.instance_id.map(rt::OwnedStr::from),
+                    rack_id: v.rack_id.map(rt::OwnedStr::from),
                     member_epoch: v.member_epoch,
                     client_id: v.client_id.into(),
                     client_host: v.client_host.into(),
-                    subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
-                    subscribed_topic_regex: v.subscribed_topic_regex.map(rt::CompactString::from),
+                    subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::OwnedStr::from).collect(),
+                    subscribed_topic_regex: v.subscribed_topic_regex.map(rt::OwnedStr::from),
                     assignment: (&v.assignment).into(),
                     target_assignment: (&v.target_assignment).into(),
                     member_type: v.member_type,
@@ -1912,23 +1911,16 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let member_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].member_id")?);
-                let instance_id =
-                    rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?.map(rt::CompactString::from);
-                let rack_id =
-                    rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?.map(rt::CompactString::from);
+                let member_id = rt::owned::read_str(c, true, "groups[].members[].member_id")?;
+                let instance_id = rt::owned::read_opt_str(c, true, true, "groups[].members[].instance_id")?;
+                let rack_id = rt::owned::read_opt_str(c, true, true, "groups[].members[].rack_id")?;
                 let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
-                let client_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_id")?);
-                let client_host = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_host")?);
-                let subscribed_topic_names = rt::owned::read_array::<rt::CompactString, _>(
-                    c,
-                    true,
-                    v,
-                    "groups[].members[].subscribed_topic_names",
-                )?;
+                let client_id = rt::owned::read_str(c, true, "groups[].members[].client_id")?;
+                let client_host = rt::owned::read_str(c, true, "groups[].members[].client_host")?;
+                let subscribed_topic_names =
+                    rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "groups[].members[].subscribed_topic_names")?;
                 let subscribed_topic_regex =
-                    rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?
-                        .map(rt::CompactString::from);
+                    rt::owned::read_opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?;
                 let assignment = <Assignment as rt::OwnedStruct>::read(c, v)?;
                 let target_assignment = <Assignment as rt::OwnedStruct>::read(c, v)
                     .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
@@ -2135,7 +2127,7 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -2147,7 +2139,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2174,11 +2166,8 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic_id = rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
-            let topic_name = rt::CompactString::from(rt::read::str(
-                c,
-                true,
-                "groups[].members[].assignment.topic_partitions[].topic_name",
-            )?);
+            let topic_name =
+                rt::owned::read_str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;
             let partitions = rt::owned::read_array::<i32, _>(
                 c,
                 true,

@@ -599,7 +599,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -611,23 +611,23 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ConsumerGroupHeartbeatRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub instance_id: Option<rt::CompactString>,
+        pub instance_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack_id: Option<rt::CompactString>,
+        pub rack_id: Option<rt::OwnedStr>,
         /// `int32`, versions 0+, default `-1`.
         pub rebalance_timeout_ms: i32,
         /// `[]string`, versions 0+, nullable at 0+, default `null`, entity `topicName`.
-        pub subscribed_topic_names: Option<Vec<rt::CompactString>>,
+        pub subscribed_topic_names: Option<Vec<rt::OwnedStr>>,
         /// `string`, versions 1+, nullable at 1+, default `null`.
-        pub subscribed_topic_regex: Option<rt::CompactString>,
+        pub subscribed_topic_regex: Option<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub server_assignor: Option<rt::CompactString>,
+        pub server_assignor: Option<rt::OwnedStr>,
         /// `[]TopicPartitions`, versions 0+, nullable at 0+, default `null`.
         pub topic_partitions: Option<Vec<TopicPartitions>>,
         /// Tagged fields this schema does not know.
@@ -638,8 +638,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
-                member_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
+                member_id: rt::OwnedStr::from_static(""),
                 member_epoch: 0_i32,
                 instance_id: None,
                 rack_id: None,
@@ -661,14 +661,14 @@ pub mod owned {
                     group_id: v.group_id.into(),
                     member_id: v.member_id.into(),
                     member_epoch: v.member_epoch,
-                    instance_id: v.instance_id.map(rt::CompactString::from),
-                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    instance_id: v.instance_id.map(rt::OwnedStr::from),
+                    rack_id: v.rack_id.map(rt::OwnedStr::from),
                     rebalance_timeout_ms: v.rebalance_timeout_ms,
                     subscribed_topic_names: v
                         .subscribed_topic_names
-                        .map(|a| a.iter().map(rt::CompactString::from).collect()),
-                    subscribed_topic_regex: v.subscribed_topic_regex.map(rt::CompactString::from),
-                    server_assignor: v.server_assignor.map(rt::CompactString::from),
+                        .map(|a| a.iter().map(rt::OwnedStr::from).collect()),
+                    subscribed_topic_regex: v.subscribed_topic_regex.map(rt::OwnedStr::from),
+                    server_assignor: v.server_assignor.map(rt::OwnedStr::from),
                     topic_partitions: v.topic_partitions.map(|a| a.iter().map(|e| (&e).into()).collect()),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -681,20 +681,20 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerGroupHeartbeatRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
-            let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
+            let group_id = rt::owned::read_str(c, true, "group_id")?;
+            let member_id = rt::owned::read_str(c, true, "member_id")?;
             let member_epoch = rt::read::i32(c, "member_epoch")?;
-            let instance_id = rt::read::opt_str(c, true, true, "instance_id")?.map(rt::CompactString::from);
-            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
+            let instance_id = rt::owned::read_opt_str(c, true, true, "instance_id")?;
+            let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
             let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
             let subscribed_topic_names =
-                rt::owned::read_opt_array::<rt::CompactString, _>(c, true, true, v, "subscribed_topic_names")?;
+                rt::owned::read_opt_array::<rt::OwnedStr, _>(c, true, true, v, "subscribed_topic_names")?;
             let subscribed_topic_regex = if v >= 1 {
-                rt::read::opt_str(c, true, v >= 1, "subscribed_topic_regex")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, true, v >= 1, "subscribed_topic_regex")?
             } else {
                 None
             };
-            let server_assignor = rt::read::opt_str(c, true, true, "server_assignor")?.map(rt::CompactString::from);
+            let server_assignor = rt::owned::read_opt_str(c, true, true, "server_assignor")?;
             let topic_partitions =
                 rt::owned::read_opt_array::<TopicPartitions, _>(c, true, true, v, "topic_partitions")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);

@@ -362,7 +362,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -446,7 +446,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicPartition {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic: rt::CompactString,
+        pub topic: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -457,7 +457,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic: rt::CompactString::const_new(""),
+                topic: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -482,7 +482,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic = rt::CompactString::from(rt::read::str(c, false, "assigned_partitions[].topic")?);
+            let topic = rt::owned::read_str(c, false, "assigned_partitions[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, false, v, "assigned_partitions[].partitions")?;
             Ok(Self {
                 topic,

@@ -501,7 +501,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -513,7 +513,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ConsumerProtocolSubscription {
         /// `[]string`, versions 0+.
-        pub topics: Vec<rt::CompactString>,
+        pub topics: Vec<rt::OwnedStr>,
         /// `bytes`, versions 0+, nullable at 0+, default `null`.
         pub user_data: Option<rt::OwnedBytes>,
         /// `[]TopicPartition`, versions 1+, ignorable.
@@ -521,7 +521,7 @@ pub mod owned {
         /// `int32`, versions 2+, default `-1`, ignorable.
         pub generation_id: i32,
         /// `string`, versions 3+, nullable at 3+, default `null`, ignorable.
-        pub rack_id: Option<rt::CompactString>,
+        pub rack_id: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -545,11 +545,11 @@ pub mod owned {
         fn from(v: &super::ConsumerProtocolSubscription<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    topics: v.topics.iter().map(rt::CompactString::from).collect(),
+                    topics: v.topics.iter().map(rt::OwnedStr::from).collect(),
                     user_data: v.user_data.map(rt::OwnedBytes::from),
                     owned_partitions: v.owned_partitions.iter().map(|e| (&e).into()).collect(),
                     generation_id: v.generation_id,
-                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    rack_id: v.rack_id.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -561,7 +561,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerProtocolSubscription {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topics = rt::owned::read_array::<rt::CompactString, _>(c, false, v, "topics")?;
+            let topics = rt::owned::read_array::<rt::OwnedStr, _>(c, false, v, "topics")?;
             let user_data = rt::owned::read_opt_bytes(c, false, true, "user_data")?;
             let owned_partitions = if v >= 1 {
                 rt::owned::read_array::<TopicPartition, _>(c, false, v, "owned_partitions")?
@@ -574,7 +574,7 @@ pub mod owned {
                 -1_i32
             };
             let rack_id = if v >= 3 {
-                rt::read::opt_str(c, false, v >= 3, "rack_id")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, false, v >= 3, "rack_id")?
             } else {
                 None
             };
@@ -633,7 +633,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicPartition {
         /// `string`, versions 1+, entity `topicName`, map key.
-        pub topic: rt::CompactString,
+        pub topic: rt::OwnedStr,
         /// `[]int32`, versions 1+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -644,7 +644,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic: rt::CompactString::const_new(""),
+                topic: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -670,9 +670,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic = if v >= 1 {
-                rt::CompactString::from(rt::read::str(c, false, "owned_partitions[].topic")?)
+                rt::owned::read_str(c, false, "owned_partitions[].topic")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let partitions = if v >= 1 {
                 rt::owned::read_array::<i32, _>(c, false, v, "owned_partitions[].partitions")?

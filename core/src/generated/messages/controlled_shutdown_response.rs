@@ -400,7 +400,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -499,7 +499,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct RemainingPartition {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `int32`, versions 0+, map key.
         pub partition_index: i32,
         /// Tagged fields this schema does not know.
@@ -510,7 +510,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partition_index: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -535,7 +535,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemainingPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, v >= 3, "remaining_partitions[].topic_name")?;
             let partition_index = rt::read::i32(c, "remaining_partitions[].partition_index")?;
             let unknown_tagged_fields = if v >= 3 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(

@@ -704,7 +704,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -823,9 +823,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Listener {
         /// `string`, versions 0+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// `int16`, versions 0+.
@@ -838,8 +838,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
-                host: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 security_protocol: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -867,8 +867,8 @@ pub mod owned {
     impl rt::OwnedStruct for Listener {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "listeners[].name")?);
-            let host = rt::CompactString::from(rt::read::str(c, true, "listeners[].host")?);
+            let name = rt::owned::read_str(c, true, "listeners[].name")?;
+            let host = rt::owned::read_str(c, true, "listeners[].host")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
@@ -931,7 +931,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Feature {
         /// `string`, versions 0+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int16`, versions 0+.
         pub min_supported_version: i16,
         /// `int16`, versions 0+.
@@ -944,7 +944,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 min_supported_version: 0_i16,
                 max_supported_version: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -971,7 +971,7 @@ pub mod owned {
     impl rt::OwnedStruct for Feature {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "features[].name")?);
+            let name = rt::owned::read_str(c, true, "features[].name")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {

@@ -536,7 +536,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -629,13 +629,13 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: rt::CompactString,
+        pub resource_name: rt::OwnedStr,
         /// `int8`, versions 1+, default `3`.
         pub resource_pattern_type: i8,
         /// `string`, versions 0+.
-        pub principal: rt::CompactString,
+        pub principal: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `int8`, versions 0+.
         pub operation: i8,
         /// `int8`, versions 0+.
@@ -649,10 +649,10 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
-                resource_name: rt::CompactString::const_new(""),
+                resource_name: rt::OwnedStr::from_static(""),
                 resource_pattern_type: 3_i8,
-                principal: rt::CompactString::const_new(""),
-                host: rt::CompactString::const_new(""),
+                principal: rt::OwnedStr::from_static(""),
+                host: rt::OwnedStr::from_static(""),
                 operation: 0_i8,
                 permission_type: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -684,14 +684,14 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let resource_type = rt::read::i8(c, "creations[].resource_type")?;
-            let resource_name = rt::CompactString::from(rt::read::str(c, v >= 2, "creations[].resource_name")?);
+            let resource_name = rt::owned::read_str(c, v >= 2, "creations[].resource_name")?;
             let resource_pattern_type = if v >= 1 {
                 rt::read::i8(c, "creations[].resource_pattern_type")?
             } else {
                 3_i8
             };
-            let principal = rt::CompactString::from(rt::read::str(c, v >= 2, "creations[].principal")?);
-            let host = rt::CompactString::from(rt::read::str(c, v >= 2, "creations[].host")?);
+            let principal = rt::owned::read_str(c, v >= 2, "creations[].principal")?;
+            let host = rt::owned::read_str(c, v >= 2, "creations[].host")?;
             let r: [u8; 2] = match rt::read::run::<2>(c) {
                 Some(r) => r,
                 None => {

@@ -468,7 +468,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -480,9 +480,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreateDelegationTokenRequest {
         /// `string`, versions 3+, nullable at 3+.
-        pub owner_principal_type: Option<rt::CompactString>,
+        pub owner_principal_type: Option<rt::OwnedStr>,
         /// `string`, versions 3+, nullable at 3+.
-        pub owner_principal_name: Option<rt::CompactString>,
+        pub owner_principal_name: Option<rt::OwnedStr>,
         /// `[]CreatableRenewers`, versions 0+.
         pub renewers: Vec<CreatableRenewers>,
         /// `int64`, versions 0+.
@@ -495,8 +495,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                owner_principal_type: Some(rt::CompactString::const_new("")),
-                owner_principal_name: Some(rt::CompactString::const_new("")),
+                owner_principal_type: Some(rt::OwnedStr::from_static("")),
+                owner_principal_name: Some(rt::OwnedStr::from_static("")),
                 renewers: Vec::new(),
                 max_lifetime_ms: 0_i64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -509,8 +509,8 @@ pub mod owned {
         fn from(v: &super::CreateDelegationTokenRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    owner_principal_type: v.owner_principal_type.map(rt::CompactString::from),
-                    owner_principal_name: v.owner_principal_name.map(rt::CompactString::from),
+                    owner_principal_type: v.owner_principal_type.map(rt::OwnedStr::from),
+                    owner_principal_name: v.owner_principal_name.map(rt::OwnedStr::from),
                     renewers: v.renewers.iter().map(|e| (&e).into()).collect(),
                     max_lifetime_ms: v.max_lifetime_ms,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -525,14 +525,14 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let owner_principal_type = if v >= 3 {
-                rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_type")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 2, v >= 3, "owner_principal_type")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let owner_principal_name = if v >= 3 {
-                rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_name")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 2, v >= 3, "owner_principal_name")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let renewers = rt::owned::read_array::<CreatableRenewers, _>(c, v >= 2, v, "renewers")?;
             let max_lifetime_ms = rt::read::i64(c, "max_lifetime_ms")?;
@@ -637,9 +637,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatableRenewers {
         /// `string`, versions 0+.
-        pub principal_type: rt::CompactString,
+        pub principal_type: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub principal_name: rt::CompactString,
+        pub principal_name: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -648,8 +648,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                principal_type: rt::CompactString::const_new(""),
-                principal_name: rt::CompactString::const_new(""),
+                principal_type: rt::OwnedStr::from_static(""),
+                principal_name: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -673,8 +673,8 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableRenewers {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let principal_type = rt::CompactString::from(rt::read::str(c, v >= 2, "renewers[].principal_type")?);
-            let principal_name = rt::CompactString::from(rt::read::str(c, v >= 2, "renewers[].principal_name")?);
+            let principal_type = rt::owned::read_str(c, v >= 2, "renewers[].principal_type")?;
+            let principal_name = rt::owned::read_str(c, v >= 2, "renewers[].principal_name")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "renewers[]._tagged_fields")?)
             } else {

@@ -482,7 +482,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -495,13 +495,13 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+.
-        pub principal_type: rt::CompactString,
+        pub principal_type: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub principal_name: rt::CompactString,
+        pub principal_name: rt::OwnedStr,
         /// `string`, versions 3+.
-        pub token_requester_principal_type: rt::CompactString,
+        pub token_requester_principal_type: rt::OwnedStr,
         /// `string`, versions 3+.
-        pub token_requester_principal_name: rt::CompactString,
+        pub token_requester_principal_name: rt::OwnedStr,
         /// `int64`, versions 0+.
         pub issue_timestamp_ms: i64,
         /// `int64`, versions 0+.
@@ -509,7 +509,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub max_timestamp_ms: i64,
         /// `string`, versions 0+.
-        pub token_id: rt::CompactString,
+        pub token_id: rt::OwnedStr,
         /// `bytes`, versions 0+.
         pub hmac: rt::OwnedBytes,
         /// `int32`, versions 0+.
@@ -523,14 +523,14 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                principal_type: rt::CompactString::const_new(""),
-                principal_name: rt::CompactString::const_new(""),
-                token_requester_principal_type: rt::CompactString::const_new(""),
-                token_requester_principal_name: rt::CompactString::const_new(""),
+                principal_type: rt::OwnedStr::from_static(""),
+                principal_name: rt::OwnedStr::from_static(""),
+                token_requester_principal_type: rt::OwnedStr::from_static(""),
+                token_requester_principal_name: rt::OwnedStr::from_static(""),
                 issue_timestamp_ms: 0_i64,
                 expiry_timestamp_ms: 0_i64,
                 max_timestamp_ms: 0_i64,
-                token_id: rt::CompactString::const_new(""),
+                token_id: rt::OwnedStr::from_static(""),
                 hmac: rt::OwnedBytes::new(),
                 throttle_time_ms: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -566,17 +566,17 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "error_code")?;
-            let principal_type = rt::CompactString::from(rt::read::str(c, v >= 2, "principal_type")?);
-            let principal_name = rt::CompactString::from(rt::read::str(c, v >= 2, "principal_name")?);
+            let principal_type = rt::owned::read_str(c, v >= 2, "principal_type")?;
+            let principal_name = rt::owned::read_str(c, v >= 2, "principal_name")?;
             let token_requester_principal_type = if v >= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 2, "token_requester_principal_type")?)
+                rt::owned::read_str(c, v >= 2, "token_requester_principal_type")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let token_requester_principal_name = if v >= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 2, "token_requester_principal_name")?)
+                rt::owned::read_str(c, v >= 2, "token_requester_principal_name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
@@ -590,7 +590,7 @@ pub mod owned {
             let issue_timestamp_ms = rt::read::i64_at::<24, 0>(&r);
             let expiry_timestamp_ms = rt::read::i64_at::<24, 8>(&r);
             let max_timestamp_ms = rt::read::i64_at::<24, 16>(&r);
-            let token_id = rt::CompactString::from(rt::read::str(c, v >= 2, "token_id")?);
+            let token_id = rt::owned::read_str(c, v >= 2, "token_id")?;
             let hmac = rt::owned::read_bytes(c, v >= 2, "hmac")?;
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let unknown_tagged_fields = if v >= 2 {

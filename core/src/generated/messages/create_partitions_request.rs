@@ -614,7 +614,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -739,7 +739,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatePartitionsTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub count: i32,
         /// `[]CreatePartitionsAssignment`, versions 0+, nullable at 0+.
@@ -752,7 +752,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 count: 0_i32,
                 assignments: Some(Vec::new()),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -779,7 +779,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatePartitionsTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, v >= 2, "topics[].name")?);
+            let name = rt::owned::read_str(c, v >= 2, "topics[].name")?;
             let count = rt::read::i32(c, "topics[].count")?;
             let assignments =
                 rt::owned::read_opt_array::<CreatePartitionsAssignment, _>(c, v >= 2, true, v, "topics[].assignments")?;

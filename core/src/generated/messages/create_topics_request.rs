@@ -933,7 +933,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1062,7 +1062,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatableTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub num_partitions: i32,
         /// `int16`, versions 0+.
@@ -1079,7 +1079,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 num_partitions: 0_i32,
                 replication_factor: 0_i16,
                 assignments: Vec::new(),
@@ -1110,7 +1110,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, v >= 5, "topics[].name")?);
+            let name = rt::owned::read_str(c, v >= 5, "topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -1274,9 +1274,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatableTopicConfig {
         /// `string`, versions 0+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `string`, versions 0+, nullable at 0+.
-        pub value: Option<rt::CompactString>,
+        pub value: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1285,8 +1285,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
-                value: Some(rt::CompactString::const_new("")),
+                name: rt::OwnedStr::from_static(""),
+                value: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1298,7 +1298,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     name: v.name.into(),
-                    value: v.value.map(rt::CompactString::from),
+                    value: v.value.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1310,8 +1310,8 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableTopicConfig {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, v >= 5, "topics[].configs[].name")?);
-            let value = rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?.map(rt::CompactString::from);
+            let name = rt::owned::read_str(c, v >= 5, "topics[].configs[].name")?;
+            let value = rt::owned::read_opt_str(c, v >= 5, true, "topics[].configs[].value")?;
             let unknown_tagged_fields = if v >= 5 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].configs[]._tagged_fields")?)
             } else {

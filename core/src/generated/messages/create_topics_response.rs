@@ -1047,7 +1047,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1156,13 +1156,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatableTopicResult {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `uuid`, versions 7+, ignorable.
         pub topic_id: rt::Uuid,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 1+, nullable at 1+, ignorable.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `int16`, tagged field 0 at versions 5+, ignorable.
         pub topic_config_error_code: i16,
         /// `int32`, versions 5+, default `-1`, ignorable.
@@ -1179,10 +1179,10 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 topic_config_error_code: 0_i16,
                 num_partitions: -1_i32,
                 replication_factor: -1_i16,
@@ -1200,7 +1200,7 @@ pub mod owned {
                     name: v.name.into(),
                     topic_id: v.topic_id,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     topic_config_error_code: v.topic_config_error_code,
                     num_partitions: v.num_partitions,
                     replication_factor: v.replication_factor,
@@ -1216,7 +1216,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, v >= 5, "topics[].name")?);
+            let name = rt::owned::read_str(c, v >= 5, "topics[].name")?;
             let topic_id = if v >= 7 {
                 rt::read::uuid(c, "topics[].topic_id")?
             } else {
@@ -1224,9 +1224,9 @@ pub mod owned {
             };
             let error_code = rt::read::i16(c, "topics[].error_code")?;
             let error_message = if v >= 1 {
-                rt::read::opt_str(c, v >= 5, v >= 1, "topics[].error_message")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 5, v >= 1, "topics[].error_message")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let num_partitions;
             let replication_factor;
@@ -1375,9 +1375,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatableTopicConfigs {
         /// `string`, versions 5+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `string`, versions 5+, nullable at 5+.
-        pub value: Option<rt::CompactString>,
+        pub value: Option<rt::OwnedStr>,
         /// `bool`, versions 5+.
         pub read_only: bool,
         /// `int8`, versions 5+, default `-1`, ignorable.
@@ -1392,8 +1392,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
-                value: Some(rt::CompactString::const_new("")),
+                name: rt::OwnedStr::from_static(""),
+                value: Some(rt::OwnedStr::from_static("")),
                 read_only: false,
                 config_source: -1_i8,
                 is_sensitive: false,
@@ -1408,7 +1408,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     name: v.name.into(),
-                    value: v.value.map(rt::CompactString::from),
+                    value: v.value.map(rt::OwnedStr::from),
                     read_only: v.read_only,
                     config_source: v.config_source,
                     is_sensitive: v.is_sensitive,
@@ -1424,14 +1424,14 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v >= 5 {
-                rt::CompactString::from(rt::read::str(c, v >= 5, "topics[].configs[].name")?)
+                rt::owned::read_str(c, v >= 5, "topics[].configs[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let value = if v >= 5 {
-                rt::read::opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let read_only;
             let config_source;

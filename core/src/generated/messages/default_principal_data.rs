@@ -197,7 +197,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -208,9 +208,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DefaultPrincipalData {
         /// `string`, versions 0+.
-        pub r#type: rt::CompactString,
+        pub r#type: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `bool`, versions 0+.
         pub token_authenticated: bool,
         /// Tagged fields this schema does not know.
@@ -221,8 +221,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                r#type: rt::CompactString::const_new(""),
-                name: rt::CompactString::const_new(""),
+                r#type: rt::OwnedStr::from_static(""),
+                name: rt::OwnedStr::from_static(""),
                 token_authenticated: false,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -248,8 +248,8 @@ pub mod owned {
     impl rt::OwnedStruct for DefaultPrincipalData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let r#type = rt::CompactString::from(rt::read::str(c, true, "type")?);
-            let name = rt::CompactString::from(rt::read::str(c, true, "name")?);
+            let r#type = rt::owned::read_str(c, true, "type")?;
+            let name = rt::owned::read_str(c, true, "name")?;
             let token_authenticated = rt::read::bool(c, "token_authenticated")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {

@@ -546,7 +546,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -639,13 +639,13 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub resource_type_filter: i8,
         /// `string`, versions 0+, nullable at 0+.
-        pub resource_name_filter: Option<rt::CompactString>,
+        pub resource_name_filter: Option<rt::OwnedStr>,
         /// `int8`, versions 1+, default `3`.
         pub pattern_type_filter: i8,
         /// `string`, versions 0+, nullable at 0+.
-        pub principal_filter: Option<rt::CompactString>,
+        pub principal_filter: Option<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+.
-        pub host_filter: Option<rt::CompactString>,
+        pub host_filter: Option<rt::OwnedStr>,
         /// `int8`, versions 0+.
         pub operation: i8,
         /// `int8`, versions 0+.
@@ -659,10 +659,10 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 resource_type_filter: 0_i8,
-                resource_name_filter: Some(rt::CompactString::const_new("")),
+                resource_name_filter: Some(rt::OwnedStr::from_static("")),
                 pattern_type_filter: 3_i8,
-                principal_filter: Some(rt::CompactString::const_new("")),
-                host_filter: Some(rt::CompactString::const_new("")),
+                principal_filter: Some(rt::OwnedStr::from_static("")),
+                host_filter: Some(rt::OwnedStr::from_static("")),
                 operation: 0_i8,
                 permission_type: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -676,10 +676,10 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     resource_type_filter: v.resource_type_filter,
-                    resource_name_filter: v.resource_name_filter.map(rt::CompactString::from),
+                    resource_name_filter: v.resource_name_filter.map(rt::OwnedStr::from),
                     pattern_type_filter: v.pattern_type_filter,
-                    principal_filter: v.principal_filter.map(rt::CompactString::from),
-                    host_filter: v.host_filter.map(rt::CompactString::from),
+                    principal_filter: v.principal_filter.map(rt::OwnedStr::from),
+                    host_filter: v.host_filter.map(rt::OwnedStr::from),
                     operation: v.operation,
                     permission_type: v.permission_type,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -694,16 +694,14 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let resource_type_filter = rt::read::i8(c, "filters[].resource_type_filter")?;
-            let resource_name_filter =
-                rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?.map(rt::CompactString::from);
+            let resource_name_filter = rt::owned::read_opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
             let pattern_type_filter = if v >= 1 {
                 rt::read::i8(c, "filters[].pattern_type_filter")?
             } else {
                 3_i8
             };
-            let principal_filter =
-                rt::read::opt_str(c, v >= 2, true, "filters[].principal_filter")?.map(rt::CompactString::from);
-            let host_filter = rt::read::opt_str(c, v >= 2, true, "filters[].host_filter")?.map(rt::CompactString::from);
+            let principal_filter = rt::owned::read_opt_str(c, v >= 2, true, "filters[].principal_filter")?;
+            let host_filter = rt::owned::read_opt_str(c, v >= 2, true, "filters[].host_filter")?;
             let r: [u8; 2] = match rt::read::run::<2>(c) {
                 Some(r) => r,
                 None => {

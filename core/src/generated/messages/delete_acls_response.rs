@@ -896,7 +896,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -999,7 +999,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]DeleteAclsMatchingAcl`, versions 0+.
         pub matching_acls: Vec<DeleteAclsMatchingAcl>,
         /// Tagged fields this schema does not know.
@@ -1011,7 +1011,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 matching_acls: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1024,7 +1024,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     matching_acls: v.matching_acls.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -1038,8 +1038,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "filter_results[].error_code")?;
-            let error_message =
-                rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?.map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, v >= 2, true, "filter_results[].error_message")?;
             let matching_acls =
                 rt::owned::read_array::<DeleteAclsMatchingAcl, _>(c, v >= 2, v, "filter_results[].matching_acls")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -1105,17 +1104,17 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: rt::CompactString,
+        pub resource_name: rt::OwnedStr,
         /// `int8`, versions 1+, default `3`.
         pub pattern_type: i8,
         /// `string`, versions 0+.
-        pub principal: rt::CompactString,
+        pub principal: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `int8`, versions 0+.
         pub operation: i8,
         /// `int8`, versions 0+.
@@ -1129,12 +1128,12 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 resource_type: 0_i8,
-                resource_name: rt::CompactString::const_new(""),
+                resource_name: rt::OwnedStr::from_static(""),
                 pattern_type: 3_i8,
-                principal: rt::CompactString::const_new(""),
-                host: rt::CompactString::const_new(""),
+                principal: rt::OwnedStr::from_static(""),
+                host: rt::OwnedStr::from_static(""),
                 operation: 0_i8,
                 permission_type: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1148,7 +1147,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     resource_type: v.resource_type,
                     resource_name: v.resource_name.into(),
                     pattern_type: v.pattern_type,
@@ -1168,22 +1167,17 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
-            let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?
-                .map(rt::CompactString::from);
+            let error_message =
+                rt::owned::read_opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?;
             let resource_type = rt::read::i8(c, "filter_results[].matching_acls[].resource_type")?;
-            let resource_name = rt::CompactString::from(rt::read::str(
-                c,
-                v >= 2,
-                "filter_results[].matching_acls[].resource_name",
-            )?);
+            let resource_name = rt::owned::read_str(c, v >= 2, "filter_results[].matching_acls[].resource_name")?;
             let pattern_type = if v >= 1 {
                 rt::read::i8(c, "filter_results[].matching_acls[].pattern_type")?
             } else {
                 3_i8
             };
-            let principal =
-                rt::CompactString::from(rt::read::str(c, v >= 2, "filter_results[].matching_acls[].principal")?);
-            let host = rt::CompactString::from(rt::read::str(c, v >= 2, "filter_results[].matching_acls[].host")?);
+            let principal = rt::owned::read_str(c, v >= 2, "filter_results[].matching_acls[].principal")?;
+            let host = rt::owned::read_str(c, v >= 2, "filter_results[].matching_acls[].host")?;
             let r: [u8; 2] = match rt::read::run::<2>(c) {
                 Some(r) => r,
                 None => {

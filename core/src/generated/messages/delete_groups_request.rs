@@ -168,7 +168,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -180,7 +180,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeleteGroupsRequest {
         /// `[]string`, versions 0+, entity `groupId`.
-        pub groups_names: Vec<rt::CompactString>,
+        pub groups_names: Vec<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -200,7 +200,7 @@ pub mod owned {
         fn from(v: &super::DeleteGroupsRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    groups_names: v.groups_names.iter().map(rt::CompactString::from).collect(),
+                    groups_names: v.groups_names.iter().map(rt::OwnedStr::from).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -212,7 +212,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteGroupsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let groups_names = rt::owned::read_array::<rt::CompactString, _>(c, v >= 2, v, "groups_names")?;
+            let groups_names = rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 2, v, "groups_names")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
             } else {

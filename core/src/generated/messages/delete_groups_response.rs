@@ -424,7 +424,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -522,11 +522,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeletableGroupResult {
         /// `string`, versions 0+, entity `groupId`, map key.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 3+, nullable at 3+, default `null`, ignorable.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -535,7 +535,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 error_code: 0_i16,
                 error_message: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -550,7 +550,7 @@ pub mod owned {
                 Self {
                     group_id: v.group_id.into(),
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -562,10 +562,10 @@ pub mod owned {
     impl rt::OwnedStruct for DeletableGroupResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, v >= 2, "results[].group_id")?);
+            let group_id = rt::owned::read_str(c, v >= 2, "results[].group_id")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = if v >= 3 {
-                rt::read::opt_str(c, v >= 2, v >= 3, "results[].error_message")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 2, v >= 3, "results[].error_message")?
             } else {
                 None
             };

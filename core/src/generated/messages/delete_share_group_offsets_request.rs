@@ -335,7 +335,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -347,7 +347,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeleteShareGroupOffsetsRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `[]DeleteShareGroupOffsetsRequestTopic`, versions 0+.
         pub topics: Vec<DeleteShareGroupOffsetsRequestTopic>,
         /// Tagged fields this schema does not know.
@@ -358,7 +358,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -383,7 +383,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteShareGroupOffsetsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+            let group_id = rt::owned::read_str(c, true, "group_id")?;
             let topics = rt::owned::read_array::<DeleteShareGroupOffsetsRequestTopic, _>(c, true, v, "topics")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
@@ -422,7 +422,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeleteShareGroupOffsetsRequestTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -431,7 +431,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -454,7 +454,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteShareGroupOffsetsRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
             Ok(Self {

@@ -482,7 +482,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -498,7 +498,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]DeleteShareGroupOffsetsResponseTopic`, versions 0+.
         pub responses: Vec<DeleteShareGroupOffsetsResponseTopic>,
         /// Tagged fields this schema does not know.
@@ -525,7 +525,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     responses: v.responses.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -548,7 +548,7 @@ pub mod owned {
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, true, true, "error_message")?;
             let responses = rt::owned::read_array::<DeleteShareGroupOffsetsResponseTopic, _>(c, true, v, "responses")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
@@ -593,13 +593,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeleteShareGroupOffsetsResponseTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -608,7 +608,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 error_code: 0_i16,
                 error_message: None,
@@ -625,7 +625,7 @@ pub mod owned {
                     topic_name: v.topic_name.into(),
                     topic_id: v.topic_id,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -637,7 +637,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteShareGroupOffsetsResponseTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "responses[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "responses[].topic_name")?;
             let r: [u8; 18] = match rt::read::run::<18>(c) {
                 Some(r) => r,
                 None => {
@@ -648,8 +648,7 @@ pub mod owned {
             };
             let topic_id = rt::read::uuid_at::<18, 0>(&r);
             let error_code = rt::read::i16_at::<18, 16>(&r);
-            let error_message =
-                rt::read::opt_str(c, true, true, "responses[].error_message")?.map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, true, true, "responses[].error_message")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?);
             Ok(Self {

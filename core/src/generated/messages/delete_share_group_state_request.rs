@@ -508,7 +508,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -520,7 +520,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeleteShareGroupStateRequest {
         /// `string`, versions 0+.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `[]DeleteStateData`, versions 0+.
         pub topics: Vec<DeleteStateData>,
         /// Tagged fields this schema does not know.
@@ -531,7 +531,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -557,7 +557,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+                let group_id = rt::owned::read_str(c, true, "group_id")?;
                 let topics = rt::owned::read_array::<DeleteStateData, _>(c, true, v, "topics")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);

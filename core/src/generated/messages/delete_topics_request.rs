@@ -481,7 +481,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -495,7 +495,7 @@ pub mod owned {
         /// `[]DeleteTopicState`, versions 6+.
         pub topics: Vec<DeleteTopicState>,
         /// `[]string`, versions 0-5, entity `topicName`, ignorable.
-        pub topic_names: Vec<rt::CompactString>,
+        pub topic_names: Vec<rt::OwnedStr>,
         /// `int32`, versions 0+.
         pub timeout_ms: i32,
         /// Tagged fields this schema does not know.
@@ -520,7 +520,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                    topic_names: v.topic_names.iter().map(rt::CompactString::from).collect(),
+                    topic_names: v.topic_names.iter().map(rt::OwnedStr::from).collect(),
                     timeout_ms: v.timeout_ms,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -539,7 +539,7 @@ pub mod owned {
                 Vec::new()
             };
             let topic_names = if v <= 5 {
-                rt::owned::read_array::<rt::CompactString, _>(c, v >= 4, v, "topic_names")?
+                rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 4, v, "topic_names")?
             } else {
                 Vec::new()
             };
@@ -616,7 +616,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeleteTopicState {
         /// `string`, versions 6+, nullable at 6+, default `null`, entity `topicName`.
-        pub name: Option<rt::CompactString>,
+        pub name: Option<rt::OwnedStr>,
         /// `uuid`, versions 6+.
         pub topic_id: rt::Uuid,
         /// Tagged fields this schema does not know.
@@ -639,7 +639,7 @@ pub mod owned {
         fn from(v: &super::DeleteTopicState<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    name: v.name.map(rt::CompactString::from),
+                    name: v.name.map(rt::OwnedStr::from),
                     topic_id: v.topic_id,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -653,7 +653,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v >= 6 {
-                rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 6, "topics[].name")?
             } else {
                 None
             };

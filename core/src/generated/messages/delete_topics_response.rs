@@ -480,7 +480,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -587,13 +587,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeletableTopicResult {
         /// `string`, versions 0+, nullable at 6+, entity `topicName`, map key.
-        pub name: Option<rt::CompactString>,
+        pub name: Option<rt::OwnedStr>,
         /// `uuid`, versions 6+, ignorable.
         pub topic_id: rt::Uuid,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -602,7 +602,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: Some(rt::CompactString::const_new("")),
+                name: Some(rt::OwnedStr::from_static("")),
                 topic_id: rt::Uuid::nil(),
                 error_code: 0_i16,
                 error_message: None,
@@ -616,10 +616,10 @@ pub mod owned {
         fn from(v: &super::DeletableTopicResult<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    name: v.name.map(rt::CompactString::from),
+                    name: v.name.map(rt::OwnedStr::from),
                     topic_id: v.topic_id,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -631,7 +631,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeletableTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?.map(rt::CompactString::from);
+            let name = rt::owned::read_opt_str(c, v >= 4, v >= 6, "responses[].name")?;
             let topic_id = if v >= 6 {
                 rt::read::uuid(c, "responses[].topic_id")?
             } else {
@@ -639,7 +639,7 @@ pub mod owned {
             };
             let error_code = rt::read::i16(c, "responses[].error_code")?;
             let error_message = if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "responses[].error_message")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 5, "responses[].error_message")?
             } else {
                 None
             };

@@ -787,7 +787,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -803,7 +803,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]DescribeAclsResource`, versions 0+.
         pub resources: Vec<DescribeAclsResource>,
         /// Tagged fields this schema does not know.
@@ -816,7 +816,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 resources: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -830,7 +830,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     resources: v.resources.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -854,7 +854,7 @@ pub mod owned {
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
                 let error_code = rt::read::i16_at::<6, 4>(&r);
-                let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?.map(rt::CompactString::from);
+                let error_message = rt::owned::read_opt_str(c, v >= 2, true, "error_message")?;
                 let resources = rt::owned::read_array::<DescribeAclsResource, _>(c, v >= 2, v, "resources")?;
                 let unknown_tagged_fields = if v >= 2 {
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -914,7 +914,7 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: rt::CompactString,
+        pub resource_name: rt::OwnedStr,
         /// `int8`, versions 1+, default `3`.
         pub pattern_type: i8,
         /// `[]AclDescription`, versions 0+.
@@ -928,7 +928,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
-                resource_name: rt::CompactString::const_new(""),
+                resource_name: rt::OwnedStr::from_static(""),
                 pattern_type: 3_i8,
                 acls: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -957,7 +957,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
-            let resource_name = rt::CompactString::from(rt::read::str(c, v >= 2, "resources[].resource_name")?);
+            let resource_name = rt::owned::read_str(c, v >= 2, "resources[].resource_name")?;
             let pattern_type = if v >= 1 {
                 rt::read::i8(c, "resources[].pattern_type")?
             } else {
@@ -1028,9 +1028,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AclDescription {
         /// `string`, versions 0+.
-        pub principal: rt::CompactString,
+        pub principal: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `int8`, versions 0+.
         pub operation: i8,
         /// `int8`, versions 0+.
@@ -1043,8 +1043,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                principal: rt::CompactString::const_new(""),
-                host: rt::CompactString::const_new(""),
+                principal: rt::OwnedStr::from_static(""),
+                host: rt::OwnedStr::from_static(""),
                 operation: 0_i8,
                 permission_type: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1072,8 +1072,8 @@ pub mod owned {
     impl rt::OwnedStruct for AclDescription {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let principal = rt::CompactString::from(rt::read::str(c, v >= 2, "resources[].acls[].principal")?);
-            let host = rt::CompactString::from(rt::read::str(c, v >= 2, "resources[].acls[].host")?);
+            let principal = rt::owned::read_str(c, v >= 2, "resources[].acls[].principal")?;
+            let host = rt::owned::read_str(c, v >= 2, "resources[].acls[].host")?;
             let r: [u8; 2] = match rt::read::run::<2>(c) {
                 Some(r) => r,
                 None => {

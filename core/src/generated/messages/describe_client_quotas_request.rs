@@ -414,7 +414,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -519,11 +519,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ComponentData {
         /// `string`, versions 0+.
-        pub entity_type: rt::CompactString,
+        pub entity_type: rt::OwnedStr,
         /// `int8`, versions 0+.
         pub match_type: i8,
         /// `string`, versions 0+, nullable at 0+.
-        pub r#match: Option<rt::CompactString>,
+        pub r#match: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -532,9 +532,9 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                entity_type: rt::CompactString::const_new(""),
+                entity_type: rt::OwnedStr::from_static(""),
                 match_type: 0_i8,
-                r#match: Some(rt::CompactString::const_new("")),
+                r#match: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -547,7 +547,7 @@ pub mod owned {
                 Self {
                     entity_type: v.entity_type.into(),
                     match_type: v.match_type,
-                    r#match: v.r#match.map(rt::CompactString::from),
+                    r#match: v.r#match.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -559,9 +559,9 @@ pub mod owned {
     impl rt::OwnedStruct for ComponentData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let entity_type = rt::CompactString::from(rt::read::str(c, v >= 1, "components[].entity_type")?);
+            let entity_type = rt::owned::read_str(c, v >= 1, "components[].entity_type")?;
             let match_type = rt::read::i8(c, "components[].match_type")?;
-            let r#match = rt::read::opt_str(c, v >= 1, true, "components[].match")?.map(rt::CompactString::from);
+            let r#match = rt::owned::read_opt_str(c, v >= 1, true, "components[].match")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "components[]._tagged_fields")?)
             } else {

@@ -834,7 +834,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -850,7 +850,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]EntryData`, versions 0+, nullable at 0+.
         pub entries: Option<Vec<EntryData>>,
         /// Tagged fields this schema does not know.
@@ -863,7 +863,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 entries: Some(Vec::new()),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -877,7 +877,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     entries: v.entries.map(|a| a.iter().map(|e| (&e).into()).collect()),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -901,7 +901,7 @@ pub mod owned {
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
                 let error_code = rt::read::i16_at::<6, 4>(&r);
-                let error_message = rt::read::opt_str(c, v >= 1, true, "error_message")?.map(rt::CompactString::from);
+                let error_message = rt::owned::read_opt_str(c, v >= 1, true, "error_message")?;
                 let entries = rt::owned::read_opt_array::<EntryData, _>(c, v >= 1, true, v, "entries")?;
                 let unknown_tagged_fields = if v >= 1 {
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -1046,9 +1046,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct EntityData {
         /// `string`, versions 0+.
-        pub entity_type: rt::CompactString,
+        pub entity_type: rt::OwnedStr,
         /// `string`, versions 0+, nullable at 0+.
-        pub entity_name: Option<rt::CompactString>,
+        pub entity_name: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1057,8 +1057,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                entity_type: rt::CompactString::const_new(""),
-                entity_name: Some(rt::CompactString::const_new("")),
+                entity_type: rt::OwnedStr::from_static(""),
+                entity_name: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1070,7 +1070,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     entity_type: v.entity_type.into(),
-                    entity_name: v.entity_name.map(rt::CompactString::from),
+                    entity_name: v.entity_name.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1082,9 +1082,8 @@ pub mod owned {
     impl rt::OwnedStruct for EntityData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let entity_type = rt::CompactString::from(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?);
-            let entity_name =
-                rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?.map(rt::CompactString::from);
+            let entity_type = rt::owned::read_str(c, v >= 1, "entries[].entity[].entity_type")?;
+            let entity_name = rt::owned::read_opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entries[].entity[]._tagged_fields")?)
             } else {
@@ -1144,7 +1143,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ValueData {
         /// `string`, versions 0+.
-        pub key: rt::CompactString,
+        pub key: rt::OwnedStr,
         /// `float64`, versions 0+.
         pub value: f64,
         /// Tagged fields this schema does not know.
@@ -1155,7 +1154,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                key: rt::CompactString::const_new(""),
+                key: rt::OwnedStr::from_static(""),
                 value: 0.0_f64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1180,7 +1179,7 @@ pub mod owned {
     impl rt::OwnedStruct for ValueData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let key = rt::CompactString::from(rt::read::str(c, v >= 1, "entries[].values[].key")?);
+            let key = rt::owned::read_str(c, v >= 1, "entries[].values[].key")?;
             let value = rt::read::f64(c, "entries[].values[].value")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entries[].values[]._tagged_fields")?)

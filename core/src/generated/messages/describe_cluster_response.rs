@@ -619,7 +619,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -635,11 +635,11 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `int8`, versions 1+, default `1`.
         pub endpoint_type: i8,
         /// `string`, versions 0+.
-        pub cluster_id: rt::CompactString,
+        pub cluster_id: rt::OwnedStr,
         /// `int32`, versions 0+, default `-1`, entity `brokerId`.
         pub controller_id: i32,
         /// `[]DescribeClusterBroker`, versions 0+.
@@ -658,7 +658,7 @@ pub mod owned {
                 error_code: 0_i16,
                 error_message: None,
                 endpoint_type: 1_i8,
-                cluster_id: rt::CompactString::const_new(""),
+                cluster_id: rt::OwnedStr::from_static(""),
                 controller_id: -1_i32,
                 brokers: Vec::new(),
                 cluster_authorized_operations: -2147483648_i32,
@@ -674,7 +674,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     endpoint_type: v.endpoint_type,
                     cluster_id: v.cluster_id.into(),
                     controller_id: v.controller_id,
@@ -701,13 +701,13 @@ pub mod owned {
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, true, true, "error_message")?;
             let endpoint_type = if v >= 1 {
                 rt::read::i8(c, "endpoint_type")?
             } else {
                 1_i8
             };
-            let cluster_id = rt::CompactString::from(rt::read::str(c, true, "cluster_id")?);
+            let cluster_id = rt::owned::read_str(c, true, "cluster_id")?;
             let controller_id = rt::read::i32(c, "controller_id")?;
             let brokers = rt::owned::read_array::<DescribeClusterBroker, _>(c, true, v, "brokers")?;
             let cluster_authorized_operations = rt::read::i32(c, "cluster_authorized_operations")?;
@@ -783,11 +783,11 @@ pub mod owned {
         /// `int32`, versions 0+, entity `brokerId`, map key.
         pub broker_id: i32,
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub port: i32,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack: Option<rt::CompactString>,
+        pub rack: Option<rt::OwnedStr>,
         /// `bool`, versions 2+.
         pub is_fenced: bool,
         /// Tagged fields this schema does not know.
@@ -799,7 +799,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_i32,
                 rack: None,
                 is_fenced: false,
@@ -816,7 +816,7 @@ pub mod owned {
                     broker_id: v.broker_id,
                     host: v.host.into(),
                     port: v.port,
-                    rack: v.rack.map(rt::CompactString::from),
+                    rack: v.rack.map(rt::OwnedStr::from),
                     is_fenced: v.is_fenced,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -830,9 +830,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let broker_id = rt::read::i32(c, "brokers[].broker_id")?;
-            let host = rt::CompactString::from(rt::read::str(c, true, "brokers[].host")?);
+            let host = rt::owned::read_str(c, true, "brokers[].host")?;
             let port = rt::read::i32(c, "brokers[].port")?;
-            let rack = rt::read::opt_str(c, true, true, "brokers[].rack")?.map(rt::CompactString::from);
+            let rack = rt::owned::read_opt_str(c, true, true, "brokers[].rack")?;
             let is_fenced = if v >= 2 {
                 rt::read::bool(c, "brokers[].is_fenced")?
             } else {

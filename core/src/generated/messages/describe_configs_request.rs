@@ -487,7 +487,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -631,9 +631,9 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: rt::CompactString,
+        pub resource_name: rt::OwnedStr,
         /// `[]string`, versions 0+, nullable at 0+.
-        pub configuration_keys: Option<Vec<rt::CompactString>>,
+        pub configuration_keys: Option<Vec<rt::OwnedStr>>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -643,7 +643,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
-                resource_name: rt::CompactString::const_new(""),
+                resource_name: rt::OwnedStr::from_static(""),
                 configuration_keys: Some(Vec::new()),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -657,9 +657,7 @@ pub mod owned {
                 Self {
                     resource_type: v.resource_type,
                     resource_name: v.resource_name.into(),
-                    configuration_keys: v
-                        .configuration_keys
-                        .map(|a| a.iter().map(rt::CompactString::from).collect()),
+                    configuration_keys: v.configuration_keys.map(|a| a.iter().map(rt::OwnedStr::from).collect()),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -672,14 +670,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
-            let resource_name = rt::CompactString::from(rt::read::str(c, v >= 4, "resources[].resource_name")?);
-            let configuration_keys = rt::owned::read_opt_array::<rt::CompactString, _>(
-                c,
-                v >= 4,
-                true,
-                v,
-                "resources[].configuration_keys",
-            )?;
+            let resource_name = rt::owned::read_str(c, v >= 4, "resources[].resource_name")?;
+            let configuration_keys =
+                rt::owned::read_opt_array::<rt::OwnedStr, _>(c, v >= 4, true, v, "resources[].configuration_keys")?;
             let unknown_tagged_fields = if v >= 4 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "resources[]._tagged_fields")?)
             } else {

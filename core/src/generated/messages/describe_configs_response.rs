@@ -1254,7 +1254,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1356,11 +1356,11 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: rt::CompactString,
+        pub resource_name: rt::OwnedStr,
         /// `[]DescribeConfigsResourceResult`, versions 0+.
         pub configs: Vec<DescribeConfigsResourceResult>,
         /// Tagged fields this schema does not know.
@@ -1372,9 +1372,9 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 resource_type: 0_i8,
-                resource_name: rt::CompactString::const_new(""),
+                resource_name: rt::OwnedStr::from_static(""),
                 configs: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1387,7 +1387,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     resource_type: v.resource_type,
                     resource_name: v.resource_name.into(),
                     configs: v.configs.iter().map(|e| (&e).into()).collect(),
@@ -1404,10 +1404,9 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "results[].error_code")?;
-                let error_message =
-                    rt::read::opt_str(c, v >= 4, true, "results[].error_message")?.map(rt::CompactString::from);
+                let error_message = rt::owned::read_opt_str(c, v >= 4, true, "results[].error_message")?;
                 let resource_type = rt::read::i8(c, "results[].resource_type")?;
-                let resource_name = rt::CompactString::from(rt::read::str(c, v >= 4, "results[].resource_name")?);
+                let resource_name = rt::owned::read_str(c, v >= 4, "results[].resource_name")?;
                 let configs =
                     rt::owned::read_array::<DescribeConfigsResourceResult, _>(c, v >= 4, v, "results[].configs")?;
                 let unknown_tagged_fields = if v >= 4 {
@@ -1467,9 +1466,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeConfigsResourceResult {
         /// `string`, versions 0+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `string`, versions 0+, nullable at 0+.
-        pub value: Option<rt::CompactString>,
+        pub value: Option<rt::OwnedStr>,
         /// `bool`, versions 0+.
         pub read_only: bool,
         /// `bool`, versions 0.
@@ -1483,7 +1482,7 @@ pub mod owned {
         /// `int8`, versions 3+, default `0`, ignorable.
         pub config_type: i8,
         /// `string`, versions 3+, nullable at 3+, ignorable.
-        pub documentation: Option<rt::CompactString>,
+        pub documentation: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1492,15 +1491,15 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
-                value: Some(rt::CompactString::const_new("")),
+                name: rt::OwnedStr::from_static(""),
+                value: Some(rt::OwnedStr::from_static("")),
                 read_only: false,
                 is_default: false,
                 config_source: -1_i8,
                 is_sensitive: false,
                 synonyms: Vec::new(),
                 config_type: 0_i8,
-                documentation: Some(rt::CompactString::const_new("")),
+                documentation: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1512,14 +1511,14 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     name: v.name.into(),
-                    value: v.value.map(rt::CompactString::from),
+                    value: v.value.map(rt::OwnedStr::from),
                     read_only: v.read_only,
                     is_default: v.is_default,
                     config_source: v.config_source,
                     is_sensitive: v.is_sensitive,
                     synonyms: v.synonyms.iter().map(|e| (&e).into()).collect(),
                     config_type: v.config_type,
-                    documentation: v.documentation.map(rt::CompactString::from),
+                    documentation: v.documentation.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1531,8 +1530,8 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeConfigsResourceResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, v >= 4, "results[].configs[].name")?);
-            let value = rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?.map(rt::CompactString::from);
+            let name = rt::owned::read_str(c, v >= 4, "results[].configs[].name")?;
+            let value = rt::owned::read_opt_str(c, v >= 4, true, "results[].configs[].value")?;
             let read_only = rt::read::bool(c, "results[].configs[].read_only")?;
             let is_default = if v <= 0 {
                 rt::read::bool(c, "results[].configs[].is_default")?
@@ -1556,9 +1555,9 @@ pub mod owned {
                 0_i8
             };
             let documentation = if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let unknown_tagged_fields = if v >= 4 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[].configs[]._tagged_fields")?)
@@ -1664,9 +1663,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeConfigsSynonym {
         /// `string`, versions 1+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `string`, versions 1+, nullable at 1+.
-        pub value: Option<rt::CompactString>,
+        pub value: Option<rt::OwnedStr>,
         /// `int8`, versions 1+.
         pub source: i8,
         /// Tagged fields this schema does not know.
@@ -1677,8 +1676,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
-                value: Some(rt::CompactString::const_new("")),
+                name: rt::OwnedStr::from_static(""),
+                value: Some(rt::OwnedStr::from_static("")),
                 source: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1691,7 +1690,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     name: v.name.into(),
-                    value: v.value.map(rt::CompactString::from),
+                    value: v.value.map(rt::OwnedStr::from),
                     source: v.source,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -1705,15 +1704,14 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v >= 1 {
-                rt::CompactString::from(rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?)
+                rt::owned::read_str(c, v >= 4, "results[].configs[].synonyms[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let value = if v >= 1 {
-                rt::read::opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?
-                    .map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let source = if v >= 1 {
                 rt::read::i8(c, "results[].configs[].synonyms[].source")?

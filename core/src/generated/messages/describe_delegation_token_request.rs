@@ -359,7 +359,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -450,9 +450,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeDelegationTokenOwner {
         /// `string`, versions 0+.
-        pub principal_type: rt::CompactString,
+        pub principal_type: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub principal_name: rt::CompactString,
+        pub principal_name: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -461,8 +461,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                principal_type: rt::CompactString::const_new(""),
-                principal_name: rt::CompactString::const_new(""),
+                principal_type: rt::OwnedStr::from_static(""),
+                principal_name: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -486,8 +486,8 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeDelegationTokenOwner {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let principal_type = rt::CompactString::from(rt::read::str(c, v >= 2, "owners[].principal_type")?);
-            let principal_name = rt::CompactString::from(rt::read::str(c, v >= 2, "owners[].principal_name")?);
+            let principal_type = rt::owned::read_str(c, v >= 2, "owners[].principal_type")?;
+            let principal_name = rt::owned::read_str(c, v >= 2, "owners[].principal_name")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "owners[]._tagged_fields")?)
             } else {

@@ -904,7 +904,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1018,13 +1018,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribedDelegationToken {
         /// `string`, versions 0+.
-        pub principal_type: rt::CompactString,
+        pub principal_type: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub principal_name: rt::CompactString,
+        pub principal_name: rt::OwnedStr,
         /// `string`, versions 3+.
-        pub token_requester_principal_type: rt::CompactString,
+        pub token_requester_principal_type: rt::OwnedStr,
         /// `string`, versions 3+.
-        pub token_requester_principal_name: rt::CompactString,
+        pub token_requester_principal_name: rt::OwnedStr,
         /// `int64`, versions 0+.
         pub issue_timestamp: i64,
         /// `int64`, versions 0+.
@@ -1032,7 +1032,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub max_timestamp: i64,
         /// `string`, versions 0+.
-        pub token_id: rt::CompactString,
+        pub token_id: rt::OwnedStr,
         /// `bytes`, versions 0+.
         pub hmac: rt::OwnedBytes,
         /// `[]DescribedDelegationTokenRenewer`, versions 0+.
@@ -1045,14 +1045,14 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                principal_type: rt::CompactString::const_new(""),
-                principal_name: rt::CompactString::const_new(""),
-                token_requester_principal_type: rt::CompactString::const_new(""),
-                token_requester_principal_name: rt::CompactString::const_new(""),
+                principal_type: rt::OwnedStr::from_static(""),
+                principal_name: rt::OwnedStr::from_static(""),
+                token_requester_principal_type: rt::OwnedStr::from_static(""),
+                token_requester_principal_name: rt::OwnedStr::from_static(""),
                 issue_timestamp: 0_i64,
                 expiry_timestamp: 0_i64,
                 max_timestamp: 0_i64,
-                token_id: rt::CompactString::const_new(""),
+                token_id: rt::OwnedStr::from_static(""),
                 hmac: rt::OwnedBytes::new(),
                 renewers: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1086,17 +1086,17 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedDelegationToken {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let principal_type = rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].principal_type")?);
-            let principal_name = rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].principal_name")?);
+            let principal_type = rt::owned::read_str(c, v >= 2, "tokens[].principal_type")?;
+            let principal_name = rt::owned::read_str(c, v >= 2, "tokens[].principal_name")?;
             let token_requester_principal_type = if v >= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].token_requester_principal_type")?)
+                rt::owned::read_str(c, v >= 2, "tokens[].token_requester_principal_type")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let token_requester_principal_name = if v >= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].token_requester_principal_name")?)
+                rt::owned::read_str(c, v >= 2, "tokens[].token_requester_principal_name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
@@ -1110,7 +1110,7 @@ pub mod owned {
             let issue_timestamp = rt::read::i64_at::<24, 0>(&r);
             let expiry_timestamp = rt::read::i64_at::<24, 8>(&r);
             let max_timestamp = rt::read::i64_at::<24, 16>(&r);
-            let token_id = rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].token_id")?);
+            let token_id = rt::owned::read_str(c, v >= 2, "tokens[].token_id")?;
             let hmac = rt::owned::read_bytes(c, v >= 2, "tokens[].hmac")?;
             let renewers =
                 rt::owned::read_array::<DescribedDelegationTokenRenewer, _>(c, v >= 2, v, "tokens[].renewers")?;
@@ -1222,9 +1222,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribedDelegationTokenRenewer {
         /// `string`, versions 0+.
-        pub principal_type: rt::CompactString,
+        pub principal_type: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub principal_name: rt::CompactString,
+        pub principal_name: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1233,8 +1233,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                principal_type: rt::CompactString::const_new(""),
-                principal_name: rt::CompactString::const_new(""),
+                principal_type: rt::OwnedStr::from_static(""),
+                principal_name: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1258,10 +1258,8 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedDelegationTokenRenewer {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let principal_type =
-                rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?);
-            let principal_name =
-                rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?);
+            let principal_type = rt::owned::read_str(c, v >= 2, "tokens[].renewers[].principal_type")?;
+            let principal_name = rt::owned::read_str(c, v >= 2, "tokens[].renewers[].principal_name")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "tokens[].renewers[]._tagged_fields")?)
             } else {

@@ -208,7 +208,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -220,7 +220,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeGroupsRequest {
         /// `[]string`, versions 0+, entity `groupId`.
-        pub groups: Vec<rt::CompactString>,
+        pub groups: Vec<rt::OwnedStr>,
         /// `bool`, versions 3+.
         pub include_authorized_operations: bool,
         /// Tagged fields this schema does not know.
@@ -243,7 +243,7 @@ pub mod owned {
         fn from(v: &super::DescribeGroupsRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    groups: v.groups.iter().map(rt::CompactString::from).collect(),
+                    groups: v.groups.iter().map(rt::OwnedStr::from).collect(),
                     include_authorized_operations: v.include_authorized_operations,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -256,7 +256,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeGroupsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let groups = rt::owned::read_array::<rt::CompactString, _>(c, v >= 5, v, "groups")?;
+            let groups = rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 5, v, "groups")?;
             let include_authorized_operations = if v >= 3 {
                 rt::read::bool(c, "include_authorized_operations")?
             } else {

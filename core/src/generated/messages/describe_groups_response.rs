@@ -953,7 +953,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1064,15 +1064,15 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 6+, nullable at 6+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub group_state: rt::CompactString,
+        pub group_state: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub protocol_type: rt::CompactString,
+        pub protocol_type: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub protocol_data: rt::CompactString,
+        pub protocol_data: rt::OwnedStr,
         /// `[]DescribedGroupMember`, versions 0+.
         pub members: Vec<DescribedGroupMember>,
         /// `int32`, versions 3+, default `-2147483648`.
@@ -1087,10 +1087,10 @@ pub mod owned {
             Self {
                 error_code: 0_i16,
                 error_message: None,
-                group_id: rt::CompactString::const_new(""),
-                group_state: rt::CompactString::const_new(""),
-                protocol_type: rt::CompactString::const_new(""),
-                protocol_data: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
+                group_state: rt::OwnedStr::from_static(""),
+                protocol_type: rt::OwnedStr::from_static(""),
+                protocol_data: rt::OwnedStr::from_static(""),
                 members: Vec::new(),
                 authorized_operations: -2147483648_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1104,7 +1104,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     group_id: v.group_id.into(),
                     group_state: v.group_state.into(),
                     protocol_type: v.protocol_type.into(),
@@ -1124,14 +1124,14 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = if v >= 6 {
-                rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 5, v >= 6, "groups[].error_message")?
             } else {
                 None
             };
-            let group_id = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].group_id")?);
-            let group_state = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].group_state")?);
-            let protocol_type = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].protocol_type")?);
-            let protocol_data = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].protocol_data")?);
+            let group_id = rt::owned::read_str(c, v >= 5, "groups[].group_id")?;
+            let group_state = rt::owned::read_str(c, v >= 5, "groups[].group_state")?;
+            let protocol_type = rt::owned::read_str(c, v >= 5, "groups[].protocol_type")?;
+            let protocol_data = rt::owned::read_str(c, v >= 5, "groups[].protocol_data")?;
             let members = rt::owned::read_array::<DescribedGroupMember, _>(c, v >= 5, v, "groups[].members")?;
             let authorized_operations = if v >= 3 {
                 rt::read::i32(c, "groups[].authorized_operations")?
@@ -1236,13 +1236,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribedGroupMember {
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `string`, versions 4+, nullable at 4+, default `null`, ignorable.
-        pub group_instance_id: Option<rt::CompactString>,
+        pub group_instance_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+.
-        pub client_id: rt::CompactString,
+        pub client_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub client_host: rt::CompactString,
+        pub client_host: rt::OwnedStr,
         /// `bytes`, versions 0+.
         pub member_metadata: rt::OwnedBytes,
         /// `bytes`, versions 0+.
@@ -1255,10 +1255,10 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 group_instance_id: None,
-                client_id: rt::CompactString::const_new(""),
-                client_host: rt::CompactString::const_new(""),
+                client_id: rt::OwnedStr::from_static(""),
+                client_host: rt::OwnedStr::from_static(""),
                 member_metadata: rt::OwnedBytes::new(),
                 member_assignment: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1272,7 +1272,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     member_id: v.member_id.into(),
-                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    group_instance_id: v.group_instance_id.map(rt::OwnedStr::from),
                     client_id: v.client_id.into(),
                     client_host: v.client_host.into(),
                     member_metadata: v.member_metadata.into(),
@@ -1288,15 +1288,14 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedGroupMember {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let member_id = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].members[].member_id")?);
+            let member_id = rt::owned::read_str(c, v >= 5, "groups[].members[].member_id")?;
             let group_instance_id = if v >= 4 {
-                rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?
-                    .map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?
             } else {
                 None
             };
-            let client_id = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].members[].client_id")?);
-            let client_host = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].members[].client_host")?);
+            let client_id = rt::owned::read_str(c, v >= 5, "groups[].members[].client_id")?;
+            let client_host = rt::owned::read_str(c, v >= 5, "groups[].members[].client_host")?;
             let member_metadata = rt::owned::read_bytes(c, v >= 5, "groups[].members[].member_metadata")?;
             let member_assignment = rt::owned::read_bytes(c, v >= 5, "groups[].members[].member_assignment")?;
             let unknown_tagged_fields = if v >= 5 {

@@ -1051,7 +1051,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1165,7 +1165,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+.
-        pub log_dir: rt::CompactString,
+        pub log_dir: rt::OwnedStr,
         /// `[]DescribeLogDirsTopic`, versions 0+.
         pub topics: Vec<DescribeLogDirsTopic>,
         /// `int64`, versions 4+, default `-1`, ignorable.
@@ -1183,7 +1183,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                log_dir: rt::CompactString::const_new(""),
+                log_dir: rt::OwnedStr::from_static(""),
                 topics: Vec::new(),
                 total_bytes: -1_i64,
                 usable_bytes: -1_i64,
@@ -1217,7 +1217,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "results[].error_code")?;
-                let log_dir = rt::CompactString::from(rt::read::str(c, v >= 2, "results[].log_dir")?);
+                let log_dir = rt::owned::read_str(c, v >= 2, "results[].log_dir")?;
                 let topics = rt::owned::read_array::<DescribeLogDirsTopic, _>(c, v >= 2, v, "results[].topics")?;
                 let total_bytes;
                 let usable_bytes;
@@ -1321,7 +1321,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeLogDirsTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]DescribeLogDirsPartition`, versions 0+.
         pub partitions: Vec<DescribeLogDirsPartition>,
         /// Tagged fields this schema does not know.
@@ -1332,7 +1332,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1357,7 +1357,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeLogDirsTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, v >= 2, "results[].topics[].name")?);
+            let name = rt::owned::read_str(c, v >= 2, "results[].topics[].name")?;
             let partitions =
                 rt::owned::read_array::<DescribeLogDirsPartition, _>(c, v >= 2, v, "results[].topics[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {

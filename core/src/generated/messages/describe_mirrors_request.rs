@@ -182,7 +182,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -194,7 +194,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeMirrorsRequest {
         /// `[]string`, versions 0+, nullable at 0+, default `null`, entity `mirrorName`.
-        pub mirror_names: Option<Vec<rt::CompactString>>,
+        pub mirror_names: Option<Vec<rt::OwnedStr>>,
         /// `bool`, versions 0+, default `false`.
         pub include_authorized_operations: bool,
         /// Tagged fields this schema does not know.
@@ -217,7 +217,7 @@ pub mod owned {
         fn from(v: &super::DescribeMirrorsRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    mirror_names: v.mirror_names.map(|a| a.iter().map(rt::CompactString::from).collect()),
+                    mirror_names: v.mirror_names.map(|a| a.iter().map(rt::OwnedStr::from).collect()),
                     include_authorized_operations: v.include_authorized_operations,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -230,7 +230,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeMirrorsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let mirror_names = rt::owned::read_opt_array::<rt::CompactString, _>(c, true, true, v, "mirror_names")?;
+            let mirror_names = rt::owned::read_opt_array::<rt::OwnedStr, _>(c, true, true, v, "mirror_names")?;
             let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {

@@ -960,7 +960,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -976,7 +976,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]DescribedMirror`, versions 0+.
         pub mirrors: Vec<DescribedMirror>,
         /// Tagged fields this schema does not know.
@@ -1003,7 +1003,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     mirrors: v.mirrors.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -1027,7 +1027,7 @@ pub mod owned {
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
                 let error_code = rt::read::i16_at::<6, 4>(&r);
-                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let error_message = rt::owned::read_opt_str(c, true, true, "error_message")?;
                 let mirrors = rt::owned::read_array::<DescribedMirror, _>(c, true, v, "mirrors")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -1076,7 +1076,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, entity `mirrorName`.
-        pub mirror_name: rt::CompactString,
+        pub mirror_name: rt::OwnedStr,
         /// `int32`, versions 0+, default `-2147483648`.
         pub authorized_operations: i32,
         /// `[]TopicPartitions`, versions 0+.
@@ -1090,7 +1090,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                mirror_name: rt::CompactString::const_new(""),
+                mirror_name: rt::OwnedStr::from_static(""),
                 authorized_operations: -2147483648_i32,
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1120,7 +1120,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "mirrors[].error_code")?;
-                let mirror_name = rt::CompactString::from(rt::read::str(c, true, "mirrors[].mirror_name")?);
+                let mirror_name = rt::owned::read_str(c, true, "mirrors[].mirror_name")?;
                 let authorized_operations = rt::read::i32(c, "mirrors[].authorized_operations")?;
                 let topics = rt::owned::read_array::<TopicPartitions, _>(c, true, v, "mirrors[].topics")?;
                 let unknown_tagged_fields =
@@ -1166,7 +1166,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicPartitions {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `[]PartitionDetail`, versions 0+.
         pub partitions: Vec<PartitionDetail>,
         /// Tagged fields this schema does not know.
@@ -1177,7 +1177,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1202,7 +1202,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "mirrors[].topics[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "mirrors[].topics[].topic_name")?;
             let partitions = rt::owned::read_array::<PartitionDetail, _>(c, true, v, "mirrors[].topics[].partitions")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "mirrors[].topics[]._tagged_fields")?);
@@ -1250,7 +1250,7 @@ pub mod owned {
         /// `int64`, versions 0+, default `-1`.
         pub lag: i64,
         /// `string`, versions 0+.
-        pub state: rt::CompactString,
+        pub state: rt::OwnedStr,
         /// `int32`, versions 0+, default `-1`.
         pub last_mirror_epoch: i32,
         /// Tagged fields this schema does not know.
@@ -1265,7 +1265,7 @@ pub mod owned {
                 source_offset: -1_i64,
                 destination_offset: -1_i64,
                 lag: -1_i64,
-                state: rt::CompactString::const_new(""),
+                state: rt::OwnedStr::from_static(""),
                 last_mirror_epoch: -1_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1308,7 +1308,7 @@ pub mod owned {
             let source_offset = rt::read::i64_at::<28, 4>(&r);
             let destination_offset = rt::read::i64_at::<28, 12>(&r);
             let lag = rt::read::i64_at::<28, 20>(&r);
-            let state = rt::CompactString::from(rt::read::str(c, true, "mirrors[].topics[].partitions[].state")?);
+            let state = rt::owned::read_str(c, true, "mirrors[].topics[].partitions[].state")?;
             let last_mirror_epoch = rt::read::i32(c, "mirrors[].topics[].partitions[].last_mirror_epoch")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,

@@ -948,7 +948,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1037,7 +1037,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicResponse {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]PartitionResponse`, versions 0+.
         pub partitions: Vec<PartitionResponse>,
         /// Tagged fields this schema does not know.
@@ -1048,7 +1048,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1074,7 +1074,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+                let name = rt::owned::read_str(c, true, "topics[].name")?;
                 let partitions = rt::owned::read_array::<PartitionResponse, _>(c, true, v, "topics[].partitions")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
@@ -1119,7 +1119,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]ProducerState`, versions 0+.
         pub active_producers: Vec<ProducerState>,
         /// Tagged fields this schema does not know.
@@ -1146,7 +1146,7 @@ pub mod owned {
                 Self {
                     partition_index: v.partition_index,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     active_producers: v.active_producers.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -1169,8 +1169,7 @@ pub mod owned {
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message =
-                rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?.map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, true, true, "topics[].partitions[].error_message")?;
             let active_producers =
                 rt::owned::read_array::<ProducerState, _>(c, true, v, "topics[].partitions[].active_producers")?;
             let unknown_tagged_fields =

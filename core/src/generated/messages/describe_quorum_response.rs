@@ -1794,7 +1794,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1808,7 +1808,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 2+, nullable at 2+, ignorable.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]TopicData`, versions 0+.
         pub topics: Vec<TopicData>,
         /// `[]Node`, versions 2+.
@@ -1822,7 +1822,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 topics: Vec::new(),
                 nodes: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1836,7 +1836,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     topics: v.topics.iter().map(|e| (&e).into()).collect(),
                     nodes: v.nodes.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -1853,9 +1853,9 @@ pub mod owned {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "error_code")?;
                 let error_message = if v >= 2 {
-                    rt::read::opt_str(c, true, v >= 2, "error_message")?.map(rt::CompactString::from)
+                    rt::owned::read_opt_str(c, true, v >= 2, "error_message")?
                 } else {
-                    Some(rt::CompactString::const_new(""))
+                    Some(rt::OwnedStr::from_static(""))
                 };
                 let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
                 let nodes = if v >= 2 {
@@ -1921,7 +1921,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `[]PartitionData`, versions 0+.
         pub partitions: Vec<PartitionData>,
         /// Tagged fields this schema does not know.
@@ -1932,7 +1932,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1958,7 +1958,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let topic_name = rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?);
+                let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
                 let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
@@ -2107,7 +2107,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 2+, nullable at 2+, ignorable.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `int32`, versions 0+, entity `brokerId`.
         pub leader_id: i32,
         /// `int32`, versions 0+.
@@ -2128,7 +2128,7 @@ pub mod owned {
             Self {
                 partition_index: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 leader_id: 0_i32,
                 leader_epoch: 0_i32,
                 high_watermark: 0_i64,
@@ -2146,7 +2146,7 @@ pub mod owned {
                 Self {
                     partition_index: v.partition_index,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     leader_id: v.leader_id,
                     leader_epoch: v.leader_epoch,
                     high_watermark: v.high_watermark,
@@ -2174,9 +2174,9 @@ pub mod owned {
             let partition_index = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
             let error_message = if v >= 2 {
-                rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
@@ -2266,9 +2266,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Listener {
         /// `string`, versions 2+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `string`, versions 2+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 2+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -2279,8 +2279,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
-                host: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2307,14 +2307,14 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v >= 2 {
-                rt::CompactString::from(rt::read::str(c, true, "nodes[].listeners[].name")?)
+                rt::owned::read_str(c, true, "nodes[].listeners[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let host = if v >= 2 {
-                rt::CompactString::from(rt::read::str(c, true, "nodes[].listeners[].host")?)
+                rt::owned::read_str(c, true, "nodes[].listeners[].host")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let port = if v >= 2 {
                 rt::read::u16(c, "nodes[].listeners[].port")?

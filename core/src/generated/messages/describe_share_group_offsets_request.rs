@@ -520,7 +520,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -602,7 +602,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeShareGroupOffsetsRequestGroup {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `[]DescribeShareGroupOffsetsRequestTopic`, versions 0+, nullable at 0+.
         pub topics: Option<Vec<DescribeShareGroupOffsetsRequestTopic>>,
         /// Tagged fields this schema does not know.
@@ -613,7 +613,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 topics: Some(Vec::new()),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -638,7 +638,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequestGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
+            let group_id = rt::owned::read_str(c, true, "groups[].group_id")?;
             let topics = rt::owned::read_opt_array::<DescribeShareGroupOffsetsRequestTopic, _>(
                 c,
                 true,
@@ -684,7 +684,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeShareGroupOffsetsRequestTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -695,7 +695,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -720,7 +720,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "groups[].topics[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "groups[].topics[].topic_name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "groups[].topics[].partitions")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?);

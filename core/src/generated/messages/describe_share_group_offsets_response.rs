@@ -965,7 +965,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1054,13 +1054,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeShareGroupOffsetsResponseGroup {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `[]DescribeShareGroupOffsetsResponseTopic`, versions 0+.
         pub topics: Vec<DescribeShareGroupOffsetsResponseTopic>,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1069,7 +1069,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 topics: Vec::new(),
                 error_code: 0_i16,
                 error_message: None,
@@ -1086,7 +1086,7 @@ pub mod owned {
                     group_id: v.group_id.into(),
                     topics: v.topics.iter().map(|e| (&e).into()).collect(),
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1099,12 +1099,11 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
+                let group_id = rt::owned::read_str(c, true, "groups[].group_id")?;
                 let topics =
                     rt::owned::read_array::<DescribeShareGroupOffsetsResponseTopic, _>(c, true, v, "groups[].topics")?;
                 let error_code = rt::read::i16(c, "groups[].error_code")?;
-                let error_message =
-                    rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
+                let error_message = rt::owned::read_opt_str(c, true, true, "groups[].error_message")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?);
                 Ok(Self {
@@ -1149,7 +1148,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeShareGroupOffsetsResponseTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `[]DescribeShareGroupOffsetsResponsePartition`, versions 0+.
@@ -1162,7 +1161,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1189,7 +1188,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponseTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "groups[].topics[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "groups[].topics[].topic_name")?;
             let topic_id = rt::read::uuid(c, "groups[].topics[].topic_id")?;
             let partitions = rt::owned::read_array::<DescribeShareGroupOffsetsResponsePartition, _>(
                 c,
@@ -1247,7 +1246,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1277,7 +1276,7 @@ pub mod owned {
                     leader_epoch: v.leader_epoch,
                     lag: v.lag,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1307,8 +1306,7 @@ pub mod owned {
                 -1_i64
             };
             let error_code = rt::read::i16(c, "groups[].topics[].partitions[].error_code")?;
-            let error_message = rt::read::opt_str(c, true, true, "groups[].topics[].partitions[].error_message")?
-                .map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, true, true, "groups[].topics[].partitions[].error_message")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
                 "groups[].topics[].partitions[]._tagged_fields",

@@ -520,7 +520,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -614,7 +614,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicRequest {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -623,7 +623,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -646,7 +646,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+            let name = rt::owned::read_str(c, true, "topics[].name")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
             Ok(Self {
@@ -682,7 +682,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Cursor {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub partition_index: i32,
         /// Tagged fields this schema does not know.
@@ -693,7 +693,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partition_index: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -718,7 +718,7 @@ pub mod owned {
     impl rt::OwnedStruct for Cursor {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "cursor.topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "cursor.topic_name")?;
             let partition_index = rt::read::i32(c, "cursor.partition_index")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "cursor._tagged_fields")?);

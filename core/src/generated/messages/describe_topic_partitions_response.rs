@@ -1139,7 +1139,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1238,7 +1238,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, entity `topicName`, map key.
-        pub name: Option<rt::CompactString>,
+        pub name: Option<rt::OwnedStr>,
         /// `uuid`, versions 0+, ignorable.
         pub topic_id: rt::Uuid,
         /// `bool`, versions 0+, default `false`, ignorable.
@@ -1256,7 +1256,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                name: Some(rt::CompactString::const_new("")),
+                name: Some(rt::OwnedStr::from_static("")),
                 topic_id: rt::Uuid::nil(),
                 is_internal: false,
                 partitions: Vec::new(),
@@ -1272,7 +1272,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     error_code: v.error_code,
-                    name: v.name.map(rt::CompactString::from),
+                    name: v.name.map(rt::OwnedStr::from),
                     topic_id: v.topic_id,
                     is_internal: v.is_internal,
                     partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
@@ -1289,7 +1289,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "topics[].error_code")?;
-            let name = rt::read::opt_str(c, true, true, "topics[].name")?.map(rt::CompactString::from);
+            let name = rt::owned::read_opt_str(c, true, true, "topics[].name")?;
             let r: [u8; 17] = match rt::read::run::<17>(c) {
                 Some(r) => r,
                 None => {
@@ -1362,7 +1362,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Cursor {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub partition_index: i32,
         /// Tagged fields this schema does not know.
@@ -1373,7 +1373,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partition_index: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1398,7 +1398,7 @@ pub mod owned {
     impl rt::OwnedStruct for Cursor {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "next_cursor.topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "next_cursor.topic_name")?;
             let partition_index = rt::read::i32(c, "next_cursor.partition_index")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "next_cursor._tagged_fields")?);

@@ -154,7 +154,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -166,7 +166,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeTransactionsRequest {
         /// `[]string`, versions 0+, entity `transactionalId`.
-        pub transactional_ids: Vec<rt::CompactString>,
+        pub transactional_ids: Vec<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -186,7 +186,7 @@ pub mod owned {
         fn from(v: &super::DescribeTransactionsRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    transactional_ids: v.transactional_ids.iter().map(rt::CompactString::from).collect(),
+                    transactional_ids: v.transactional_ids.iter().map(rt::OwnedStr::from).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -198,7 +198,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeTransactionsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let transactional_ids = rt::owned::read_array::<rt::CompactString, _>(c, true, v, "transactional_ids")?;
+            let transactional_ids = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "transactional_ids")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
                 transactional_ids,

@@ -744,7 +744,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -836,9 +836,9 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, entity `transactionalId`.
-        pub transactional_id: rt::CompactString,
+        pub transactional_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub transaction_state: rt::CompactString,
+        pub transaction_state: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub transaction_timeout_ms: i32,
         /// `int64`, versions 0+.
@@ -858,8 +858,8 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                transactional_id: rt::CompactString::const_new(""),
-                transaction_state: rt::CompactString::const_new(""),
+                transactional_id: rt::OwnedStr::from_static(""),
+                transaction_state: rt::OwnedStr::from_static(""),
                 transaction_timeout_ms: 0_i32,
                 transaction_start_time_ms: 0_i64,
                 producer_id: 0_i64,
@@ -895,10 +895,8 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "transaction_states[].error_code")?;
-            let transactional_id =
-                rt::CompactString::from(rt::read::str(c, true, "transaction_states[].transactional_id")?);
-            let transaction_state =
-                rt::CompactString::from(rt::read::str(c, true, "transaction_states[].transaction_state")?);
+            let transactional_id = rt::owned::read_str(c, true, "transaction_states[].transactional_id")?;
+            let transaction_state = rt::owned::read_str(c, true, "transaction_states[].transaction_state")?;
             let r: [u8; 22] = match rt::read::run::<22>(c) {
                 Some(r) => r,
                 None => {
@@ -967,7 +965,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic: rt::CompactString,
+        pub topic: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -978,7 +976,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic: rt::CompactString::const_new(""),
+                topic: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1003,7 +1001,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic = rt::CompactString::from(rt::read::str(c, true, "transaction_states[].topics[].topic")?);
+            let topic = rt::owned::read_str(c, true, "transaction_states[].topics[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "transaction_states[].topics[].partitions")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,

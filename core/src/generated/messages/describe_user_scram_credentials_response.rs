@@ -664,7 +664,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -680,7 +680,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]DescribeUserScramCredentialsResult`, versions 0+.
         pub results: Vec<DescribeUserScramCredentialsResult>,
         /// Tagged fields this schema does not know.
@@ -693,7 +693,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 results: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -707,7 +707,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     results: v.results.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -731,7 +731,7 @@ pub mod owned {
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
                 let error_code = rt::read::i16_at::<6, 4>(&r);
-                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let error_message = rt::owned::read_opt_str(c, true, true, "error_message")?;
                 let results = rt::owned::read_array::<DescribeUserScramCredentialsResult, _>(c, true, v, "results")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -778,11 +778,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeUserScramCredentialsResult {
         /// `string`, versions 0+.
-        pub user: rt::CompactString,
+        pub user: rt::OwnedStr,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]CredentialInfo`, versions 0+.
         pub credential_infos: rt::SmallVec<[CredentialInfo; 4]>,
         /// Tagged fields this schema does not know.
@@ -793,9 +793,9 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                user: rt::CompactString::const_new(""),
+                user: rt::OwnedStr::from_static(""),
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 credential_infos: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -809,7 +809,7 @@ pub mod owned {
                 Self {
                     user: v.user.into(),
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     credential_infos: v.credential_infos.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -822,10 +822,9 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeUserScramCredentialsResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let user = rt::CompactString::from(rt::read::str(c, true, "results[].user")?);
+            let user = rt::owned::read_str(c, true, "results[].user")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
-            let error_message =
-                rt::read::opt_str(c, true, true, "results[].error_message")?.map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, true, true, "results[].error_message")?;
             let credential_infos =
                 rt::owned::read_array::<CredentialInfo, _>(c, true, v, "results[].credential_infos")?;
             let unknown_tagged_fields =

@@ -444,7 +444,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -572,7 +572,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicPartitions {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic: rt::CompactString,
+        pub topic: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -583,7 +583,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic: rt::CompactString::const_new(""),
+                topic: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -608,7 +608,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic = rt::CompactString::from(rt::read::str(c, v >= 2, "topic_partitions[].topic")?);
+            let topic = rt::owned::read_str(c, v >= 2, "topic_partitions[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "topic_partitions[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topic_partitions[]._tagged_fields")?)

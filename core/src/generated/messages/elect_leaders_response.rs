@@ -738,7 +738,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -857,7 +857,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ReplicaElectionResult {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic: rt::CompactString,
+        pub topic: rt::OwnedStr,
         /// `[]PartitionResult`, versions 0+.
         pub partition_result: Vec<PartitionResult>,
         /// Tagged fields this schema does not know.
@@ -868,7 +868,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic: rt::CompactString::const_new(""),
+                topic: rt::OwnedStr::from_static(""),
                 partition_result: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -893,7 +893,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReplicaElectionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic = rt::CompactString::from(rt::read::str(c, v >= 2, "replica_election_results[].topic")?);
+            let topic = rt::owned::read_str(c, v >= 2, "replica_election_results[].topic")?;
             let partition_result = rt::owned::read_array::<PartitionResult, _>(
                 c,
                 v >= 2,
@@ -972,7 +972,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -983,7 +983,7 @@ pub mod owned {
             Self {
                 partition_id: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -996,7 +996,7 @@ pub mod owned {
                 Self {
                     partition_id: v.partition_id,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1021,13 +1021,12 @@ pub mod owned {
             };
             let partition_id = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(
+            let error_message = rt::owned::read_opt_str(
                 c,
                 v >= 2,
                 true,
                 "replica_election_results[].partition_result[].error_message",
-            )?
-            .map(rt::CompactString::from);
+            )?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                     c,

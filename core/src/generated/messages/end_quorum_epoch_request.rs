@@ -1354,7 +1354,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1366,7 +1366,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct EndQuorumEpochRequest {
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub cluster_id: Option<rt::CompactString>,
+        pub cluster_id: Option<rt::OwnedStr>,
         /// `[]TopicData`, versions 0+.
         pub topics: Vec<TopicData>,
         /// `[]LeaderEndpoint`, versions 1+, ignorable.
@@ -1392,7 +1392,7 @@ pub mod owned {
         fn from(v: &super::EndQuorumEpochRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    cluster_id: v.cluster_id.map(rt::OwnedStr::from),
                     topics: v.topics.iter().map(|e| (&e).into()).collect(),
                     leader_endpoints: v.leader_endpoints.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -1407,7 +1407,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?.map(rt::CompactString::from);
+                let cluster_id = rt::owned::read_opt_str(c, v >= 1, true, "cluster_id")?;
                 let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
                 let leader_endpoints = if v >= 1 {
                     rt::owned::read_array::<LeaderEndpoint, _>(c, v >= 1, v, "leader_endpoints")?
@@ -1471,7 +1471,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `[]PartitionData`, versions 0+.
         pub partitions: Vec<PartitionData>,
         /// Tagged fields this schema does not know.
@@ -1482,7 +1482,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1508,7 +1508,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let topic_name = rt::CompactString::from(rt::read::str(c, v >= 1, "topics[].topic_name")?);
+                let topic_name = rt::owned::read_str(c, v >= 1, "topics[].topic_name")?;
                 let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
                 let unknown_tagged_fields = if v >= 1 {
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
@@ -1560,9 +1560,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct LeaderEndpoint {
         /// `string`, versions 1+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `string`, versions 1+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 1+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -1573,8 +1573,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
-                host: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1601,14 +1601,14 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v >= 1 {
-                rt::CompactString::from(rt::read::str(c, v >= 1, "leader_endpoints[].name")?)
+                rt::owned::read_str(c, v >= 1, "leader_endpoints[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let host = if v >= 1 {
-                rt::CompactString::from(rt::read::str(c, v >= 1, "leader_endpoints[].host")?)
+                rt::owned::read_str(c, v >= 1, "leader_endpoints[].host")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let port = if v >= 1 {
                 rt::read::u16(c, "leader_endpoints[].port")?

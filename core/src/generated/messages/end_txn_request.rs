@@ -252,7 +252,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -263,7 +263,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct EndTxnRequest {
         /// `string`, versions 0+, entity `transactionalId`.
-        pub transactional_id: rt::CompactString,
+        pub transactional_id: rt::OwnedStr,
         /// `int64`, versions 0+, entity `producerId`.
         pub producer_id: i64,
         /// `int16`, versions 0+.
@@ -278,7 +278,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                transactional_id: rt::CompactString::const_new(""),
+                transactional_id: rt::OwnedStr::from_static(""),
                 producer_id: 0_i64,
                 producer_epoch: 0_i16,
                 committed: false,
@@ -307,7 +307,7 @@ pub mod owned {
     impl rt::OwnedStruct for EndTxnRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let transactional_id = rt::CompactString::from(rt::read::str(c, v >= 3, "transactional_id")?);
+            let transactional_id = rt::owned::read_str(c, v >= 3, "transactional_id")?;
             let r: [u8; 11] = match rt::read::run::<11>(c) {
                 Some(r) => r,
                 None => {

@@ -1886,7 +1886,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1898,7 +1898,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct FetchRequest {
         /// `string`, tagged field 0 at versions 12+, nullable at 12+, default `null`, ignorable.
-        pub cluster_id: Option<rt::CompactString>,
+        pub cluster_id: Option<rt::OwnedStr>,
         /// `int32`, versions 0-14, default `-1`, entity `brokerId`.
         pub replica_id: i32,
         /// `ReplicaState`, tagged field 1 at versions 15+.
@@ -1920,7 +1920,7 @@ pub mod owned {
         /// `[]ForgottenTopic`, versions 7+.
         pub forgotten_topics_data: Vec<ForgottenTopic>,
         /// `string`, versions 11+, default ``, ignorable.
-        pub rack_id: rt::CompactString,
+        pub rack_id: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1940,7 +1940,7 @@ pub mod owned {
                 session_epoch: -1_i32,
                 topics: Vec::new(),
                 forgotten_topics_data: Vec::new(),
-                rack_id: rt::CompactString::const_new(""),
+                rack_id: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1951,7 +1951,7 @@ pub mod owned {
         fn from(v: &super::FetchRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    cluster_id: v.cluster_id.map(rt::OwnedStr::from),
                     replica_id: v.replica_id,
                     replica_state: (&v.replica_state).into(),
                     max_wait_ms: v.max_wait_ms,
@@ -2024,11 +2024,11 @@ pub mod owned {
                     Vec::new()
                 };
                 let rack_id = if v >= 11 {
-                    rt::CompactString::from(rt::read::str(c, v >= 12, "rack_id")?)
+                    rt::owned::read_str(c, v >= 12, "rack_id")?
                 } else {
-                    rt::CompactString::const_new("")
+                    rt::OwnedStr::from_static("")
                 };
-                let mut cluster_id_tag: Option<rt::CompactString> = None;
+                let mut cluster_id_tag: Option<rt::OwnedStr> = None;
                 let mut replica_state_tag: ReplicaState = ReplicaState::default();
                 let unknown_tagged_fields = if v >= 12 {
                     let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
@@ -2039,8 +2039,7 @@ pub mod owned {
                         let before = c.len();
                         match tag {
                             0 => {
-                                cluster_id_tag =
-                                    rt::read::opt_str(c, true, v >= 12, "cluster_id")?.map(rt::CompactString::from);
+                                cluster_id_tag = rt::owned::read_opt_str(c, true, v >= 12, "cluster_id")?;
                                 rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
                                 rt::read::tag_at_default(c, cluster_id_tag.is_none());
                             }
@@ -2361,7 +2360,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct FetchTopic {
         /// `string`, versions 0-12, entity `topicName`, ignorable.
-        pub topic: rt::CompactString,
+        pub topic: rt::OwnedStr,
         /// `uuid`, versions 13+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]FetchPartition`, versions 0+.
@@ -2374,7 +2373,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic: rt::CompactString::const_new(""),
+                topic: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2402,9 +2401,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic = if v <= 12 {
-                rt::CompactString::from(rt::read::str(c, v >= 12, "topics[].topic")?)
+                rt::owned::read_str(c, v >= 12, "topics[].topic")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let topic_id = if v >= 13 {
                 rt::read::uuid(c, "topics[].topic_id")?
@@ -2472,7 +2471,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ForgottenTopic {
         /// `string`, versions 7-12, entity `topicName`, ignorable.
-        pub topic: rt::CompactString,
+        pub topic: rt::OwnedStr,
         /// `uuid`, versions 13+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]int32`, versions 7+.
@@ -2485,7 +2484,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic: rt::CompactString::const_new(""),
+                topic: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2513,9 +2512,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic = if (7..=12).contains(&v) {
-                rt::CompactString::from(rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?)
+                rt::owned::read_str(c, v >= 12, "forgotten_topics_data[].topic")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let topic_id = if v >= 13 {
                 rt::read::uuid(c, "forgotten_topics_data[].topic_id")?

@@ -2602,7 +2602,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -2805,7 +2805,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct FetchableTopicResponse {
         /// `string`, versions 0-12, entity `topicName`, ignorable.
-        pub topic: rt::CompactString,
+        pub topic: rt::OwnedStr,
         /// `uuid`, versions 13+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]PartitionData`, versions 0+.
@@ -2818,7 +2818,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic: rt::CompactString::const_new(""),
+                topic: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2847,9 +2847,9 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let topic = if v <= 12 {
-                    rt::CompactString::from(rt::read::str(c, v >= 12, "responses[].topic")?)
+                    rt::owned::read_str(c, v >= 12, "responses[].topic")?
                 } else {
-                    rt::CompactString::const_new("")
+                    rt::OwnedStr::from_static("")
                 };
                 let topic_id = if v >= 13 {
                     rt::read::uuid(c, "responses[].topic_id")?
@@ -2920,11 +2920,11 @@ pub mod owned {
         /// `int32`, versions 16+, entity `brokerId`, map key.
         pub node_id: i32,
         /// `string`, versions 16+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `int32`, versions 16+.
         pub port: i32,
         /// `string`, versions 16+, nullable at 16+, default `null`.
-        pub rack: Option<rt::CompactString>,
+        pub rack: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2934,7 +2934,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_i32,
                 rack: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2950,7 +2950,7 @@ pub mod owned {
                     node_id: v.node_id,
                     host: v.host.into(),
                     port: v.port,
-                    rack: v.rack.map(rt::CompactString::from),
+                    rack: v.rack.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -2968,9 +2968,9 @@ pub mod owned {
                 0_i32
             };
             let host = if v >= 16 {
-                rt::CompactString::from(rt::read::str(c, v >= 12, "node_endpoints[].host")?)
+                rt::owned::read_str(c, v >= 12, "node_endpoints[].host")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let port = if v >= 16 {
                 rt::read::i32(c, "node_endpoints[].port")?
@@ -2978,7 +2978,7 @@ pub mod owned {
                 0_i32
             };
             let rack = if v >= 16 {
-                rt::read::opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?
             } else {
                 None
             };

@@ -973,7 +973,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -985,7 +985,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct FetchSnapshotRequest {
         /// `string`, tagged field 0 at versions 0+, nullable at 0+, default `null`.
-        pub cluster_id: Option<rt::CompactString>,
+        pub cluster_id: Option<rt::OwnedStr>,
         /// `int32`, versions 0+, default `-1`, entity `brokerId`.
         pub replica_id: i32,
         /// `int32`, versions 0+, default `0x7fffffff`.
@@ -1014,7 +1014,7 @@ pub mod owned {
         fn from(v: &super::FetchSnapshotRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    cluster_id: v.cluster_id.map(rt::OwnedStr::from),
                     replica_id: v.replica_id,
                     max_bytes: v.max_bytes,
                     topics: v.topics.iter().map(|e| (&e).into()).collect(),
@@ -1041,7 +1041,7 @@ pub mod owned {
                 let replica_id = rt::read::i32_at::<8, 0>(&r);
                 let max_bytes = rt::read::i32_at::<8, 4>(&r);
                 let topics = rt::owned::read_array::<TopicSnapshot, _>(c, true, v, "topics")?;
-                let mut cluster_id_tag: Option<rt::CompactString> = None;
+                let mut cluster_id_tag: Option<rt::OwnedStr> = None;
                 let unknown_tagged_fields = {
                     let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
                     let mut unknown = 0u32;
@@ -1051,8 +1051,7 @@ pub mod owned {
                         let before = c.len();
                         match tag {
                             0 => {
-                                cluster_id_tag =
-                                    rt::read::opt_str(c, true, true, "cluster_id")?.map(rt::CompactString::from);
+                                cluster_id_tag = rt::owned::read_opt_str(c, true, true, "cluster_id")?;
                                 rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
                                 rt::read::tag_at_default(c, cluster_id_tag.is_none());
                             }
@@ -1129,7 +1128,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicSnapshot {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]PartitionSnapshot`, versions 0+.
         pub partitions: Vec<PartitionSnapshot>,
         /// Tagged fields this schema does not know.
@@ -1140,7 +1139,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1166,7 +1165,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+                let name = rt::owned::read_str(c, true, "topics[].name")?;
                 let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);

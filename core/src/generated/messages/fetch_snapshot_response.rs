@@ -1512,7 +1512,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1670,7 +1670,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicSnapshot {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]PartitionSnapshot`, versions 0+.
         pub partitions: Vec<PartitionSnapshot>,
         /// Tagged fields this schema does not know.
@@ -1681,7 +1681,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1707,7 +1707,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+                let name = rt::owned::read_str(c, true, "topics[].name")?;
                 let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
@@ -1750,7 +1750,7 @@ pub mod owned {
         /// `int32`, versions 1+, entity `brokerId`, map key.
         pub node_id: i32,
         /// `string`, versions 1+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 1+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -1762,7 +1762,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1794,9 +1794,9 @@ pub mod owned {
                 0_i32
             };
             let host = if v >= 1 {
-                rt::CompactString::from(rt::read::str(c, true, "node_endpoints[].host")?)
+                rt::owned::read_str(c, true, "node_endpoints[].host")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let port = if v >= 1 {
                 rt::read::u16(c, "node_endpoints[].port")?

@@ -253,7 +253,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -265,11 +265,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct FindCoordinatorRequest {
         /// `string`, versions 0-3.
-        pub key: rt::CompactString,
+        pub key: rt::OwnedStr,
         /// `int8`, versions 1+, default `0`.
         pub key_type: i8,
         /// `[]string`, versions 4+.
-        pub coordinator_keys: Vec<rt::CompactString>,
+        pub coordinator_keys: Vec<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -278,7 +278,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                key: rt::CompactString::const_new(""),
+                key: rt::OwnedStr::from_static(""),
                 key_type: 0_i8,
                 coordinator_keys: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -293,7 +293,7 @@ pub mod owned {
                 Self {
                     key: v.key.into(),
                     key_type: v.key_type,
-                    coordinator_keys: v.coordinator_keys.iter().map(rt::CompactString::from).collect(),
+                    coordinator_keys: v.coordinator_keys.iter().map(rt::OwnedStr::from).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -306,13 +306,13 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let key = if v <= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "key")?)
+                rt::owned::read_str(c, v >= 3, "key")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let key_type = if v >= 1 { rt::read::i8(c, "key_type")? } else { 0_i8 };
             let coordinator_keys = if v >= 4 {
-                rt::owned::read_array::<rt::CompactString, _>(c, v >= 3, v, "coordinator_keys")?
+                rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 3, v, "coordinator_keys")?
             } else {
                 Vec::new()
             };

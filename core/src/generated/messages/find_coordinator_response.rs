@@ -835,7 +835,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -851,11 +851,11 @@ pub mod owned {
         /// `int16`, versions 0-3.
         pub error_code: i16,
         /// `string`, versions 1-3, nullable at 1-3, ignorable.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `int32`, versions 0-3, entity `brokerId`.
         pub node_id: i32,
         /// `string`, versions 0-3.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `int32`, versions 0-3.
         pub port: i32,
         /// `[]Coordinator`, versions 4+.
@@ -870,9 +870,9 @@ pub mod owned {
             Self {
                 throttle_time_ms: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 node_id: 0_i32,
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_i32,
                 coordinators: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -887,7 +887,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     node_id: v.node_id,
                     host: v.host.into(),
                     port: v.port,
@@ -910,15 +910,15 @@ pub mod owned {
             };
             let error_code = if v <= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
             let error_message = if (1..=3).contains(&v) {
-                rt::read::opt_str(c, v >= 3, (1..=3).contains(&v), "error_message")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 3, (1..=3).contains(&v), "error_message")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let node_id = if v <= 3 { rt::read::i32(c, "node_id")? } else { 0_i32 };
             let host = if v <= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "host")?)
+                rt::owned::read_str(c, v >= 3, "host")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let port = if v <= 3 { rt::read::i32(c, "port")? } else { 0_i32 };
             let coordinators = if v >= 4 {
@@ -1058,17 +1058,17 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Coordinator {
         /// `string`, versions 4+.
-        pub key: rt::CompactString,
+        pub key: rt::OwnedStr,
         /// `int32`, versions 4+, entity `brokerId`.
         pub node_id: i32,
         /// `string`, versions 4+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `int32`, versions 4+.
         pub port: i32,
         /// `int16`, versions 4+.
         pub error_code: i16,
         /// `string`, versions 4+, nullable at 4+, ignorable.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1077,12 +1077,12 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                key: rt::CompactString::const_new(""),
+                key: rt::OwnedStr::from_static(""),
                 node_id: 0_i32,
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1098,7 +1098,7 @@ pub mod owned {
                     host: v.host.into(),
                     port: v.port,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1111,9 +1111,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let key = if v >= 4 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "coordinators[].key")?)
+                rt::owned::read_str(c, v >= 3, "coordinators[].key")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let node_id = if v >= 4 {
                 rt::read::i32(c, "coordinators[].node_id")?
@@ -1121,9 +1121,9 @@ pub mod owned {
                 0_i32
             };
             let host = if v >= 4 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "coordinators[].host")?)
+                rt::owned::read_str(c, v >= 3, "coordinators[].host")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let port;
             let error_code;
@@ -1143,9 +1143,9 @@ pub mod owned {
                 error_code = 0_i16;
             }
             let error_message = if v >= 4 {
-                rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let unknown_tagged_fields = if v >= 3 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "coordinators[]._tagged_fields")?)

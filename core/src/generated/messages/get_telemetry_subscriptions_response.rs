@@ -373,7 +373,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -401,7 +401,7 @@ pub mod owned {
         /// `bool`, versions 0+.
         pub delta_temporality: bool,
         /// `[]string`, versions 0+.
-        pub requested_metrics: Vec<rt::CompactString>,
+        pub requested_metrics: Vec<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -437,7 +437,7 @@ pub mod owned {
                     push_interval_ms: v.push_interval_ms,
                     telemetry_max_bytes: v.telemetry_max_bytes,
                     delta_temporality: v.delta_temporality,
-                    requested_metrics: v.requested_metrics.iter().map(rt::CompactString::from).collect(),
+                    requested_metrics: v.requested_metrics.iter().map(rt::OwnedStr::from).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -476,7 +476,7 @@ pub mod owned {
             let push_interval_ms = rt::read::i32_at::<9, 0>(&r);
             let telemetry_max_bytes = rt::read::i32_at::<9, 4>(&r);
             let delta_temporality = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
-            let requested_metrics = rt::owned::read_array::<rt::CompactString, _>(c, true, v, "requested_metrics")?;
+            let requested_metrics = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "requested_metrics")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
                 throttle_time_ms,

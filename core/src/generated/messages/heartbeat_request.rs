@@ -261,7 +261,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -272,13 +272,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct HeartbeatRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub generation_id: i32,
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `string`, versions 3+, nullable at 3+, default `null`.
-        pub group_instance_id: Option<rt::CompactString>,
+        pub group_instance_id: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -287,9 +287,9 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 generation_id: 0_i32,
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 group_instance_id: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -304,7 +304,7 @@ pub mod owned {
                     group_id: v.group_id.into(),
                     generation_id: v.generation_id,
                     member_id: v.member_id.into(),
-                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    group_instance_id: v.group_instance_id.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -316,11 +316,11 @@ pub mod owned {
     impl rt::OwnedStruct for HeartbeatRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, v >= 4, "group_id")?);
+            let group_id = rt::owned::read_str(c, v >= 4, "group_id")?;
             let generation_id = rt::read::i32(c, "generation_id")?;
-            let member_id = rt::CompactString::from(rt::read::str(c, v >= 4, "member_id")?);
+            let member_id = rt::owned::read_str(c, v >= 4, "member_id")?;
             let group_instance_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 3, "group_instance_id")?
             } else {
                 None
             };

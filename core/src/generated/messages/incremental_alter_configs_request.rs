@@ -648,7 +648,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -757,7 +757,7 @@ pub mod owned {
         /// `int8`, versions 0+, map key.
         pub resource_type: i8,
         /// `string`, versions 0+, map key.
-        pub resource_name: rt::CompactString,
+        pub resource_name: rt::OwnedStr,
         /// `[]AlterableConfig`, versions 0+.
         pub configs: Vec<AlterableConfig>,
         /// Tagged fields this schema does not know.
@@ -769,7 +769,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
-                resource_name: rt::CompactString::const_new(""),
+                resource_name: rt::OwnedStr::from_static(""),
                 configs: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -796,7 +796,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
-            let resource_name = rt::CompactString::from(rt::read::str(c, v >= 1, "resources[].resource_name")?);
+            let resource_name = rt::owned::read_str(c, v >= 1, "resources[].resource_name")?;
             let configs = rt::owned::read_array::<AlterableConfig, _>(c, v >= 1, v, "resources[].configs")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "resources[]._tagged_fields")?)
@@ -849,11 +849,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterableConfig {
         /// `string`, versions 0+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int8`, versions 0+, map key.
         pub config_operation: i8,
         /// `string`, versions 0+, nullable at 0+.
-        pub value: Option<rt::CompactString>,
+        pub value: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -862,9 +862,9 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 config_operation: 0_i8,
-                value: Some(rt::CompactString::const_new("")),
+                value: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -877,7 +877,7 @@ pub mod owned {
                 Self {
                     name: v.name.into(),
                     config_operation: v.config_operation,
-                    value: v.value.map(rt::CompactString::from),
+                    value: v.value.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -889,9 +889,9 @@ pub mod owned {
     impl rt::OwnedStruct for AlterableConfig {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, v >= 1, "resources[].configs[].name")?);
+            let name = rt::owned::read_str(c, v >= 1, "resources[].configs[].name")?;
             let config_operation = rt::read::i8(c, "resources[].configs[].config_operation")?;
-            let value = rt::read::opt_str(c, v >= 1, true, "resources[].configs[].value")?.map(rt::CompactString::from);
+            let value = rt::owned::read_opt_str(c, v >= 1, true, "resources[].configs[].value")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "resources[].configs[]._tagged_fields")?)
             } else {

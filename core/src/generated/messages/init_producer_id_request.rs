@@ -377,7 +377,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -388,7 +388,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct InitProducerIdRequest {
         /// `string`, versions 0+, nullable at 0+, entity `transactionalId`.
-        pub transactional_id: Option<rt::CompactString>,
+        pub transactional_id: Option<rt::OwnedStr>,
         /// `int32`, versions 0+.
         pub transaction_timeout_ms: i32,
         /// `int64`, versions 3+, default `-1`, entity `producerId`.
@@ -407,7 +407,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                transactional_id: Some(rt::CompactString::const_new("")),
+                transactional_id: Some(rt::OwnedStr::from_static("")),
                 transaction_timeout_ms: 0_i32,
                 producer_id: -1_i64,
                 producer_epoch: -1_i16,
@@ -423,7 +423,7 @@ pub mod owned {
         fn from(v: &super::InitProducerIdRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    transactional_id: v.transactional_id.map(rt::CompactString::from),
+                    transactional_id: v.transactional_id.map(rt::OwnedStr::from),
                     transaction_timeout_ms: v.transaction_timeout_ms,
                     producer_id: v.producer_id,
                     producer_epoch: v.producer_epoch,
@@ -440,7 +440,7 @@ pub mod owned {
     impl rt::OwnedStruct for InitProducerIdRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let transactional_id = rt::read::opt_str(c, v >= 2, true, "transactional_id")?.map(rt::CompactString::from);
+            let transactional_id = rt::owned::read_opt_str(c, v >= 2, true, "transactional_id")?;
             let transaction_timeout_ms = rt::read::i32(c, "transaction_timeout_ms")?;
             let producer_id;
             let producer_epoch;

@@ -574,7 +574,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -586,21 +586,21 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct JoinGroupRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub session_timeout_ms: i32,
         /// `int32`, versions 1+, default `-1`, ignorable.
         pub rebalance_timeout_ms: i32,
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `string`, versions 5+, nullable at 5+, default `null`.
-        pub group_instance_id: Option<rt::CompactString>,
+        pub group_instance_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+.
-        pub protocol_type: rt::CompactString,
+        pub protocol_type: rt::OwnedStr,
         /// `[]JoinGroupRequestProtocol`, versions 0+.
         pub protocols: Vec<JoinGroupRequestProtocol>,
         /// `string`, versions 8+, nullable at 8+, default `null`, ignorable.
-        pub reason: Option<rt::CompactString>,
+        pub reason: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -609,12 +609,12 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 session_timeout_ms: 0_i32,
                 rebalance_timeout_ms: -1_i32,
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 group_instance_id: None,
-                protocol_type: rt::CompactString::const_new(""),
+                protocol_type: rt::OwnedStr::from_static(""),
                 protocols: Vec::new(),
                 reason: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -631,10 +631,10 @@ pub mod owned {
                     session_timeout_ms: v.session_timeout_ms,
                     rebalance_timeout_ms: v.rebalance_timeout_ms,
                     member_id: v.member_id.into(),
-                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    group_instance_id: v.group_instance_id.map(rt::OwnedStr::from),
                     protocol_type: v.protocol_type.into(),
                     protocols: v.protocols.iter().map(|e| (&e).into()).collect(),
-                    reason: v.reason.map(rt::CompactString::from),
+                    reason: v.reason.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -646,23 +646,23 @@ pub mod owned {
     impl rt::OwnedStruct for JoinGroupRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, v >= 6, "group_id")?);
+            let group_id = rt::owned::read_str(c, v >= 6, "group_id")?;
             let session_timeout_ms = rt::read::i32(c, "session_timeout_ms")?;
             let rebalance_timeout_ms = if v >= 1 {
                 rt::read::i32(c, "rebalance_timeout_ms")?
             } else {
                 -1_i32
             };
-            let member_id = rt::CompactString::from(rt::read::str(c, v >= 6, "member_id")?);
+            let member_id = rt::owned::read_str(c, v >= 6, "member_id")?;
             let group_instance_id = if v >= 5 {
-                rt::read::opt_str(c, v >= 6, v >= 5, "group_instance_id")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 6, v >= 5, "group_instance_id")?
             } else {
                 None
             };
-            let protocol_type = rt::CompactString::from(rt::read::str(c, v >= 6, "protocol_type")?);
+            let protocol_type = rt::owned::read_str(c, v >= 6, "protocol_type")?;
             let protocols = rt::owned::read_array::<JoinGroupRequestProtocol, _>(c, v >= 6, v, "protocols")?;
             let reason = if v >= 8 {
-                rt::read::opt_str(c, v >= 6, v >= 8, "reason")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 6, v >= 8, "reason")?
             } else {
                 None
             };
@@ -755,7 +755,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct JoinGroupRequestProtocol {
         /// `string`, versions 0+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `bytes`, versions 0+.
         pub metadata: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
@@ -766,7 +766,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 metadata: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -791,7 +791,7 @@ pub mod owned {
     impl rt::OwnedStruct for JoinGroupRequestProtocol {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, v >= 6, "protocols[].name")?);
+            let name = rt::owned::read_str(c, v >= 6, "protocols[].name")?;
             let metadata = rt::owned::read_bytes(c, v >= 6, "protocols[].metadata")?;
             let unknown_tagged_fields = if v >= 6 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "protocols[]._tagged_fields")?)

@@ -646,7 +646,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -664,15 +664,15 @@ pub mod owned {
         /// `int32`, versions 0+, default `-1`.
         pub generation_id: i32,
         /// `string`, versions 7+, nullable at 7+, default `null`, ignorable.
-        pub protocol_type: Option<rt::CompactString>,
+        pub protocol_type: Option<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 7+.
-        pub protocol_name: Option<rt::CompactString>,
+        pub protocol_name: Option<rt::OwnedStr>,
         /// `string`, versions 0+.
-        pub leader: rt::CompactString,
+        pub leader: rt::OwnedStr,
         /// `bool`, versions 9+, default `false`.
         pub skip_assignment: bool,
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `[]JoinGroupResponseMember`, versions 0+.
         pub members: Vec<JoinGroupResponseMember>,
         /// Tagged fields this schema does not know.
@@ -687,10 +687,10 @@ pub mod owned {
                 error_code: 0_i16,
                 generation_id: -1_i32,
                 protocol_type: None,
-                protocol_name: Some(rt::CompactString::const_new("")),
-                leader: rt::CompactString::const_new(""),
+                protocol_name: Some(rt::OwnedStr::from_static("")),
+                leader: rt::OwnedStr::from_static(""),
                 skip_assignment: false,
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 members: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -705,8 +705,8 @@ pub mod owned {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
                     generation_id: v.generation_id,
-                    protocol_type: v.protocol_type.map(rt::CompactString::from),
-                    protocol_name: v.protocol_name.map(rt::CompactString::from),
+                    protocol_type: v.protocol_type.map(rt::OwnedStr::from),
+                    protocol_name: v.protocol_name.map(rt::OwnedStr::from),
                     leader: v.leader.into(),
                     skip_assignment: v.skip_assignment,
                     member_id: v.member_id.into(),
@@ -738,18 +738,18 @@ pub mod owned {
             let error_code = rt::read::i16_at::<6, 0>(&r);
             let generation_id = rt::read::i32_at::<6, 2>(&r);
             let protocol_type = if v >= 7 {
-                rt::read::opt_str(c, v >= 6, v >= 7, "protocol_type")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 6, v >= 7, "protocol_type")?
             } else {
                 None
             };
-            let protocol_name = rt::read::opt_str(c, v >= 6, v >= 7, "protocol_name")?.map(rt::CompactString::from);
-            let leader = rt::CompactString::from(rt::read::str(c, v >= 6, "leader")?);
+            let protocol_name = rt::owned::read_opt_str(c, v >= 6, v >= 7, "protocol_name")?;
+            let leader = rt::owned::read_str(c, v >= 6, "leader")?;
             let skip_assignment = if v >= 9 {
                 rt::read::bool(c, "skip_assignment")?
             } else {
                 false
             };
-            let member_id = rt::CompactString::from(rt::read::str(c, v >= 6, "member_id")?);
+            let member_id = rt::owned::read_str(c, v >= 6, "member_id")?;
             let members = rt::owned::read_array::<JoinGroupResponseMember, _>(c, v >= 6, v, "members")?;
             let unknown_tagged_fields = if v >= 6 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -839,9 +839,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct JoinGroupResponseMember {
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub group_instance_id: Option<rt::CompactString>,
+        pub group_instance_id: Option<rt::OwnedStr>,
         /// `bytes`, versions 0+.
         pub metadata: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
@@ -852,7 +852,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 group_instance_id: None,
                 metadata: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -866,7 +866,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     member_id: v.member_id.into(),
-                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    group_instance_id: v.group_instance_id.map(rt::OwnedStr::from),
                     metadata: v.metadata.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -879,9 +879,9 @@ pub mod owned {
     impl rt::OwnedStruct for JoinGroupResponseMember {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let member_id = rt::CompactString::from(rt::read::str(c, v >= 6, "members[].member_id")?);
+            let member_id = rt::owned::read_str(c, v >= 6, "members[].member_id")?;
             let group_instance_id = if v >= 5 {
-                rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?
             } else {
                 None
             };

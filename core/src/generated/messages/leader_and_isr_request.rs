@@ -1860,7 +1860,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -2078,7 +2078,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct LeaderAndIsrPartitionState {
         /// `string`, versions 0-1, entity `topicName`, ignorable.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub partition_index: i32,
         /// `int32`, versions 0+.
@@ -2109,7 +2109,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partition_index: 0_i32,
                 controller_epoch: 0_i32,
                 leader: 0_i32,
@@ -2155,9 +2155,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic_name = if v <= 1 {
-                rt::CompactString::from(rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?)
+                rt::owned::read_str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
@@ -2342,7 +2342,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct LeaderAndIsrTopicState {
         /// `string`, versions 2+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `uuid`, versions 5+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]LeaderAndIsrPartitionState`, versions 2+.
@@ -2355,7 +2355,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partition_states: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2383,9 +2383,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic_name = if v >= 2 {
-                rt::CompactString::from(rt::read::str(c, v >= 4, "topic_states[].topic_name")?)
+                rt::owned::read_str(c, v >= 4, "topic_states[].topic_name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let topic_id = if v >= 5 {
                 rt::read::uuid(c, "topic_states[].topic_id")?
@@ -2479,7 +2479,7 @@ pub mod owned {
         /// `int32`, versions 0+, entity `brokerId`.
         pub broker_id: i32,
         /// `string`, versions 0+.
-        pub host_name: rt::CompactString,
+        pub host_name: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub port: i32,
         /// Tagged fields this schema does not know.
@@ -2491,7 +2491,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
-                host_name: rt::CompactString::const_new(""),
+                host_name: rt::OwnedStr::from_static(""),
                 port: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2518,7 +2518,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let broker_id = rt::read::i32(c, "live_leaders[].broker_id")?;
-            let host_name = rt::CompactString::from(rt::read::str(c, v >= 4, "live_leaders[].host_name")?);
+            let host_name = rt::owned::read_str(c, v >= 4, "live_leaders[].host_name")?;
             let port = rt::read::i32(c, "live_leaders[].port")?;
             let unknown_tagged_fields = if v >= 4 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "live_leaders[]._tagged_fields")?)

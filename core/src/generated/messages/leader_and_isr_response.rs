@@ -832,7 +832,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -968,7 +968,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct LeaderAndIsrPartitionError {
         /// `string`, versions 0-4, entity `topicName`, ignorable.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub partition_index: i32,
         /// `int16`, versions 0+.
@@ -981,7 +981,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partition_index: 0_i32,
                 error_code: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1009,9 +1009,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic_name = if v <= 4 {
-                rt::CompactString::from(rt::read::str(c, v >= 4, "partition_errors[].topic_name")?)
+                rt::owned::read_str(c, v >= 4, "partition_errors[].topic_name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,

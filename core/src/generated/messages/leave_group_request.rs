@@ -521,7 +521,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -533,9 +533,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct LeaveGroupRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `string`, versions 0-2.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `[]MemberIdentity`, versions 3+.
         pub members: Vec<MemberIdentity>,
         /// Tagged fields this schema does not know.
@@ -546,8 +546,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
-                member_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
+                member_id: rt::OwnedStr::from_static(""),
                 members: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -573,11 +573,11 @@ pub mod owned {
     impl rt::OwnedStruct for LeaveGroupRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, v >= 4, "group_id")?);
+            let group_id = rt::owned::read_str(c, v >= 4, "group_id")?;
             let member_id = if v <= 2 {
-                rt::CompactString::from(rt::read::str(c, v >= 4, "member_id")?)
+                rt::owned::read_str(c, v >= 4, "member_id")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let members = if v >= 3 {
                 rt::owned::read_array::<MemberIdentity, _>(c, v >= 4, v, "members")?
@@ -656,11 +656,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MemberIdentity {
         /// `string`, versions 3+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `string`, versions 3+, nullable at 3+, default `null`.
-        pub group_instance_id: Option<rt::CompactString>,
+        pub group_instance_id: Option<rt::OwnedStr>,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub reason: Option<rt::CompactString>,
+        pub reason: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -669,7 +669,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 group_instance_id: None,
                 reason: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -683,8 +683,8 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     member_id: v.member_id.into(),
-                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
-                    reason: v.reason.map(rt::CompactString::from),
+                    group_instance_id: v.group_instance_id.map(rt::OwnedStr::from),
+                    reason: v.reason.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -697,17 +697,17 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let member_id = if v >= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 4, "members[].member_id")?)
+                rt::owned::read_str(c, v >= 4, "members[].member_id")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let group_instance_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
             } else {
                 None
             };
             let reason = if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "members[].reason")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 5, "members[].reason")?
             } else {
                 None
             };

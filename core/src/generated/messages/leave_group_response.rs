@@ -516,7 +516,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -644,9 +644,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MemberResponse {
         /// `string`, versions 3+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `string`, versions 3+, nullable at 3+.
-        pub group_instance_id: Option<rt::CompactString>,
+        pub group_instance_id: Option<rt::OwnedStr>,
         /// `int16`, versions 3+.
         pub error_code: i16,
         /// Tagged fields this schema does not know.
@@ -657,8 +657,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                member_id: rt::CompactString::const_new(""),
-                group_instance_id: Some(rt::CompactString::const_new("")),
+                member_id: rt::OwnedStr::from_static(""),
+                group_instance_id: Some(rt::OwnedStr::from_static("")),
                 error_code: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -671,7 +671,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     member_id: v.member_id.into(),
-                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    group_instance_id: v.group_instance_id.map(rt::OwnedStr::from),
                     error_code: v.error_code,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -685,14 +685,14 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let member_id = if v >= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 4, "members[].member_id")?)
+                rt::owned::read_str(c, v >= 4, "members[].member_id")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let group_instance_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let error_code = if v >= 3 {
                 rt::read::i16(c, "members[].error_code")?

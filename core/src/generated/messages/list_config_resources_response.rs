@@ -411,7 +411,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -514,7 +514,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ConfigResource {
         /// `string`, versions 0+.
-        pub resource_name: rt::CompactString,
+        pub resource_name: rt::OwnedStr,
         /// `int8`, versions 1+, default `16`, ignorable.
         pub resource_type: i8,
         /// Tagged fields this schema does not know.
@@ -525,7 +525,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                resource_name: rt::CompactString::const_new(""),
+                resource_name: rt::OwnedStr::from_static(""),
                 resource_type: 16_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -550,7 +550,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConfigResource {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let resource_name = rt::CompactString::from(rt::read::str(c, true, "config_resources[].resource_name")?);
+            let resource_name = rt::owned::read_str(c, true, "config_resources[].resource_name")?;
             let resource_type = if v >= 1 {
                 rt::read::i8(c, "config_resources[].resource_type")?
             } else {

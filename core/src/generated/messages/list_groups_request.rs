@@ -227,7 +227,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -239,9 +239,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ListGroupsRequest {
         /// `[]string`, versions 4+.
-        pub states_filter: Vec<rt::CompactString>,
+        pub states_filter: Vec<rt::OwnedStr>,
         /// `[]string`, versions 5+.
-        pub types_filter: Vec<rt::CompactString>,
+        pub types_filter: Vec<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -262,8 +262,8 @@ pub mod owned {
         fn from(v: &super::ListGroupsRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    states_filter: v.states_filter.iter().map(rt::CompactString::from).collect(),
-                    types_filter: v.types_filter.iter().map(rt::CompactString::from).collect(),
+                    states_filter: v.states_filter.iter().map(rt::OwnedStr::from).collect(),
+                    types_filter: v.types_filter.iter().map(rt::OwnedStr::from).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -276,12 +276,12 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let states_filter = if v >= 4 {
-                rt::owned::read_array::<rt::CompactString, _>(c, v >= 3, v, "states_filter")?
+                rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 3, v, "states_filter")?
             } else {
                 Vec::new()
             };
             let types_filter = if v >= 5 {
-                rt::owned::read_array::<rt::CompactString, _>(c, v >= 3, v, "types_filter")?
+                rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 3, v, "types_filter")?
             } else {
                 Vec::new()
             };

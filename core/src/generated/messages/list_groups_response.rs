@@ -501,7 +501,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -615,13 +615,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ListedGroup {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub protocol_type: rt::CompactString,
+        pub protocol_type: rt::OwnedStr,
         /// `string`, versions 4+, ignorable.
-        pub group_state: rt::CompactString,
+        pub group_state: rt::OwnedStr,
         /// `string`, versions 5+, ignorable.
-        pub group_type: rt::CompactString,
+        pub group_type: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -630,10 +630,10 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
-                protocol_type: rt::CompactString::const_new(""),
-                group_state: rt::CompactString::const_new(""),
-                group_type: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
+                protocol_type: rt::OwnedStr::from_static(""),
+                group_state: rt::OwnedStr::from_static(""),
+                group_type: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -659,17 +659,17 @@ pub mod owned {
     impl rt::OwnedStruct for ListedGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, v >= 3, "groups[].group_id")?);
-            let protocol_type = rt::CompactString::from(rt::read::str(c, v >= 3, "groups[].protocol_type")?);
+            let group_id = rt::owned::read_str(c, v >= 3, "groups[].group_id")?;
+            let protocol_type = rt::owned::read_str(c, v >= 3, "groups[].protocol_type")?;
             let group_state = if v >= 4 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "groups[].group_state")?)
+                rt::owned::read_str(c, v >= 3, "groups[].group_state")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let group_type = if v >= 5 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "groups[].group_type")?)
+                rt::owned::read_str(c, v >= 3, "groups[].group_type")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let unknown_tagged_fields = if v >= 3 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?)

@@ -749,7 +749,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -894,7 +894,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ListOffsetsTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]ListOffsetsPartition`, versions 0+.
         pub partitions: Vec<ListOffsetsPartition>,
         /// Tagged fields this schema does not know.
@@ -905,7 +905,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -930,7 +930,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListOffsetsTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, v >= 6, "topics[].name")?);
+            let name = rt::owned::read_str(c, v >= 6, "topics[].name")?;
             let partitions = rt::owned::read_array::<ListOffsetsPartition, _>(c, v >= 6, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 6 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)

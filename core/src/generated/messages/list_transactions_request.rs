@@ -272,7 +272,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -284,13 +284,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ListTransactionsRequest {
         /// `[]string`, versions 0+.
-        pub state_filters: Vec<rt::CompactString>,
+        pub state_filters: Vec<rt::OwnedStr>,
         /// `[]int64`, versions 0+, entity `producerId`.
         pub producer_id_filters: rt::SmallVec<[i64; 4]>,
         /// `int64`, versions 1+, default `-1`.
         pub duration_filter: i64,
         /// `string`, versions 2+, nullable at 2+, default `null`.
-        pub transactional_id_pattern: Option<rt::CompactString>,
+        pub transactional_id_pattern: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -313,10 +313,10 @@ pub mod owned {
         fn from(v: &super::ListTransactionsRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    state_filters: v.state_filters.iter().map(rt::CompactString::from).collect(),
+                    state_filters: v.state_filters.iter().map(rt::OwnedStr::from).collect(),
                     producer_id_filters: v.producer_id_filters.iter().collect(),
                     duration_filter: v.duration_filter,
-                    transactional_id_pattern: v.transactional_id_pattern.map(rt::CompactString::from),
+                    transactional_id_pattern: v.transactional_id_pattern.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -328,7 +328,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListTransactionsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let state_filters = rt::owned::read_array::<rt::CompactString, _>(c, true, v, "state_filters")?;
+            let state_filters = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "state_filters")?;
             let producer_id_filters = rt::owned::read_array::<i64, _>(c, true, v, "producer_id_filters")?;
             let duration_filter = if v >= 1 {
                 rt::read::i64(c, "duration_filter")?
@@ -336,7 +336,7 @@ pub mod owned {
                 -1_i64
             };
             let transactional_id_pattern = if v >= 2 {
-                rt::read::opt_str(c, true, v >= 2, "transactional_id_pattern")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, true, v >= 2, "transactional_id_pattern")?
             } else {
                 None
             };

@@ -453,7 +453,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -469,7 +469,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `[]string`, versions 0+.
-        pub unknown_state_filters: Vec<rt::CompactString>,
+        pub unknown_state_filters: Vec<rt::OwnedStr>,
         /// `[]TransactionState`, versions 0+.
         pub transaction_states: Vec<TransactionState>,
         /// Tagged fields this schema does not know.
@@ -496,7 +496,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    unknown_state_filters: v.unknown_state_filters.iter().map(rt::CompactString::from).collect(),
+                    unknown_state_filters: v.unknown_state_filters.iter().map(rt::OwnedStr::from).collect(),
                     transaction_states: v.transaction_states.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -519,8 +519,7 @@ pub mod owned {
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
-            let unknown_state_filters =
-                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "unknown_state_filters")?;
+            let unknown_state_filters = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "unknown_state_filters")?;
             let transaction_states = rt::owned::read_array::<TransactionState, _>(c, true, v, "transaction_states")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
@@ -565,11 +564,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TransactionState {
         /// `string`, versions 0+, entity `transactionalId`.
-        pub transactional_id: rt::CompactString,
+        pub transactional_id: rt::OwnedStr,
         /// `int64`, versions 0+, entity `producerId`.
         pub producer_id: i64,
         /// `string`, versions 0+.
-        pub transaction_state: rt::CompactString,
+        pub transaction_state: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -578,9 +577,9 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                transactional_id: rt::CompactString::const_new(""),
+                transactional_id: rt::OwnedStr::from_static(""),
                 producer_id: 0_i64,
-                transaction_state: rt::CompactString::const_new(""),
+                transaction_state: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -605,11 +604,9 @@ pub mod owned {
     impl rt::OwnedStruct for TransactionState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let transactional_id =
-                rt::CompactString::from(rt::read::str(c, true, "transaction_states[].transactional_id")?);
+            let transactional_id = rt::owned::read_str(c, true, "transaction_states[].transactional_id")?;
             let producer_id = rt::read::i64(c, "transaction_states[].producer_id")?;
-            let transaction_state =
-                rt::CompactString::from(rt::read::str(c, true, "transaction_states[].transaction_state")?);
+            let transaction_state = rt::owned::read_str(c, true, "transaction_states[].transaction_state")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "transaction_states[]._tagged_fields")?);
             Ok(Self {

@@ -510,7 +510,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -682,7 +682,7 @@ pub mod owned {
         /// `uuid`, versions 10+, ignorable.
         pub topic_id: rt::Uuid,
         /// `string`, versions 0+, nullable at 10+, entity `topicName`.
-        pub name: Option<rt::CompactString>,
+        pub name: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -692,7 +692,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                name: Some(rt::CompactString::const_new("")),
+                name: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -704,7 +704,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     topic_id: v.topic_id,
-                    name: v.name.map(rt::CompactString::from),
+                    name: v.name.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -721,7 +721,7 @@ pub mod owned {
             } else {
                 rt::Uuid::nil()
             };
-            let name = rt::read::opt_str(c, v >= 9, v >= 10, "topics[].name")?.map(rt::CompactString::from);
+            let name = rt::owned::read_opt_str(c, v >= 9, v >= 10, "topics[].name")?;
             let unknown_tagged_fields = if v >= 9 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
             } else {

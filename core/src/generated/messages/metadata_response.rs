@@ -1382,7 +1382,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1398,7 +1398,7 @@ pub mod owned {
         /// `[]MetadataResponseBroker`, versions 0+.
         pub brokers: Vec<MetadataResponseBroker>,
         /// `string`, versions 2+, nullable at 2+, default `null`, ignorable.
-        pub cluster_id: Option<rt::CompactString>,
+        pub cluster_id: Option<rt::OwnedStr>,
         /// `int32`, versions 1+, default `-1`, entity `brokerId`, ignorable.
         pub controller_id: i32,
         /// `[]MetadataResponseTopic`, versions 0+.
@@ -1434,7 +1434,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     brokers: v.brokers.iter().map(|e| (&e).into()).collect(),
-                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    cluster_id: v.cluster_id.map(rt::OwnedStr::from),
                     controller_id: v.controller_id,
                     topics: v.topics.iter().map(|e| (&e).into()).collect(),
                     cluster_authorized_operations: v.cluster_authorized_operations,
@@ -1458,7 +1458,7 @@ pub mod owned {
                 };
                 let brokers = rt::owned::read_array::<MetadataResponseBroker, _>(c, v >= 9, v, "brokers")?;
                 let cluster_id = if v >= 2 {
-                    rt::read::opt_str(c, v >= 9, v >= 2, "cluster_id")?.map(rt::CompactString::from)
+                    rt::owned::read_opt_str(c, v >= 9, v >= 2, "cluster_id")?
                 } else {
                     None
                 };
@@ -1578,11 +1578,11 @@ pub mod owned {
         /// `int32`, versions 0+, entity `brokerId`, map key.
         pub node_id: i32,
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub port: i32,
         /// `string`, versions 1+, nullable at 1+, default `null`, ignorable.
-        pub rack: Option<rt::CompactString>,
+        pub rack: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1592,7 +1592,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_i32,
                 rack: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1608,7 +1608,7 @@ pub mod owned {
                     node_id: v.node_id,
                     host: v.host.into(),
                     port: v.port,
-                    rack: v.rack.map(rt::CompactString::from),
+                    rack: v.rack.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1621,10 +1621,10 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let node_id = rt::read::i32(c, "brokers[].node_id")?;
-            let host = rt::CompactString::from(rt::read::str(c, v >= 9, "brokers[].host")?);
+            let host = rt::owned::read_str(c, v >= 9, "brokers[].host")?;
             let port = rt::read::i32(c, "brokers[].port")?;
             let rack = if v >= 1 {
-                rt::read::opt_str(c, v >= 9, v >= 1, "brokers[].rack")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 9, v >= 1, "brokers[].rack")?
             } else {
                 None
             };
@@ -1687,7 +1687,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 12+, entity `topicName`, map key.
-        pub name: Option<rt::CompactString>,
+        pub name: Option<rt::OwnedStr>,
         /// `uuid`, versions 10+, ignorable.
         pub topic_id: rt::Uuid,
         /// `bool`, versions 1+, default `false`, ignorable.
@@ -1705,7 +1705,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                name: Some(rt::CompactString::const_new("")),
+                name: Some(rt::OwnedStr::from_static("")),
                 topic_id: rt::Uuid::nil(),
                 is_internal: false,
                 partitions: Vec::new(),
@@ -1721,7 +1721,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     error_code: v.error_code,
-                    name: v.name.map(rt::CompactString::from),
+                    name: v.name.map(rt::OwnedStr::from),
                     topic_id: v.topic_id,
                     is_internal: v.is_internal,
                     partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
@@ -1738,7 +1738,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "topics[].error_code")?;
-            let name = rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?.map(rt::CompactString::from);
+            let name = rt::owned::read_opt_str(c, v >= 9, v >= 12, "topics[].name")?;
             let topic_id = if v >= 10 {
                 rt::read::uuid(c, "topics[].topic_id")?
             } else {

@@ -931,7 +931,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -943,13 +943,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetCommitRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `int32`, versions 1+, default `-1`, ignorable.
         pub generation_id_or_member_epoch: i32,
         /// `string`, versions 1+, ignorable.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `string`, versions 7+, nullable at 7+, default `null`.
-        pub group_instance_id: Option<rt::CompactString>,
+        pub group_instance_id: Option<rt::OwnedStr>,
         /// `int64`, versions 2-4, default `-1`, ignorable.
         pub retention_time_ms: i64,
         /// `[]OffsetCommitRequestTopic`, versions 0+.
@@ -962,9 +962,9 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 generation_id_or_member_epoch: -1_i32,
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 group_instance_id: None,
                 retention_time_ms: -1_i64,
                 topics: Vec::new(),
@@ -981,7 +981,7 @@ pub mod owned {
                     group_id: v.group_id.into(),
                     generation_id_or_member_epoch: v.generation_id_or_member_epoch,
                     member_id: v.member_id.into(),
-                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    group_instance_id: v.group_instance_id.map(rt::OwnedStr::from),
                     retention_time_ms: v.retention_time_ms,
                     topics: v.topics.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -996,19 +996,19 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let group_id = rt::CompactString::from(rt::read::str(c, v >= 8, "group_id")?);
+                let group_id = rt::owned::read_str(c, v >= 8, "group_id")?;
                 let generation_id_or_member_epoch = if v >= 1 {
                     rt::read::i32(c, "generation_id_or_member_epoch")?
                 } else {
                     -1_i32
                 };
                 let member_id = if v >= 1 {
-                    rt::CompactString::from(rt::read::str(c, v >= 8, "member_id")?)
+                    rt::owned::read_str(c, v >= 8, "member_id")?
                 } else {
-                    rt::CompactString::const_new("")
+                    rt::OwnedStr::from_static("")
                 };
                 let group_instance_id = if v >= 7 {
-                    rt::read::opt_str(c, v >= 8, v >= 7, "group_instance_id")?.map(rt::CompactString::from)
+                    rt::owned::read_opt_str(c, v >= 8, v >= 7, "group_instance_id")?
                 } else {
                     None
                 };
@@ -1107,7 +1107,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetCommitRequestTopic {
         /// `string`, versions 0-9, entity `topicName`, ignorable.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `uuid`, versions 10+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]OffsetCommitRequestPartition`, versions 0+.
@@ -1120,7 +1120,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1148,9 +1148,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v <= 9 {
-                rt::CompactString::from(rt::read::str(c, v >= 8, "topics[].name")?)
+                rt::owned::read_str(c, v >= 8, "topics[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let topic_id = if v >= 10 {
                 rt::read::uuid(c, "topics[].topic_id")?
@@ -1227,7 +1227,7 @@ pub mod owned {
         /// `int64`, versions 1, default `-1`.
         pub commit_timestamp: i64,
         /// `string`, versions 0+, nullable at 0+.
-        pub committed_metadata: Option<rt::CompactString>,
+        pub committed_metadata: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1240,7 +1240,7 @@ pub mod owned {
                 committed_offset: 0_i64,
                 committed_leader_epoch: -1_i32,
                 commit_timestamp: -1_i64,
-                committed_metadata: Some(rt::CompactString::const_new("")),
+                committed_metadata: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1255,7 +1255,7 @@ pub mod owned {
                     committed_offset: v.committed_offset,
                     committed_leader_epoch: v.committed_leader_epoch,
                     commit_timestamp: v.commit_timestamp,
-                    committed_metadata: v.committed_metadata.map(rt::CompactString::from),
+                    committed_metadata: v.committed_metadata.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1287,8 +1287,8 @@ pub mod owned {
             } else {
                 -1_i64
             };
-            let committed_metadata = rt::read::opt_str(c, v >= 8, true, "topics[].partitions[].committed_metadata")?
-                .map(rt::CompactString::from);
+            let committed_metadata =
+                rt::owned::read_opt_str(c, v >= 8, true, "topics[].partitions[].committed_metadata")?;
             let unknown_tagged_fields = if v >= 8 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
             } else {

@@ -488,7 +488,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -500,7 +500,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetDeleteRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `[]OffsetDeleteRequestTopic`, versions 0+.
         pub topics: Vec<OffsetDeleteRequestTopic>,
         /// Tagged fields this schema does not know.
@@ -511,7 +511,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -537,7 +537,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let group_id = rt::CompactString::from(rt::read::str(c, false, "group_id")?);
+                let group_id = rt::owned::read_str(c, false, "group_id")?;
                 let topics = rt::owned::read_array::<OffsetDeleteRequestTopic, _>(c, false, v, "topics")?;
                 Ok(Self {
                     group_id,
@@ -574,7 +574,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetDeleteRequestTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]OffsetDeleteRequestPartition`, versions 0+.
         pub partitions: rt::SmallVec<[OffsetDeleteRequestPartition; 4]>,
         /// Tagged fields this schema does not know.
@@ -585,7 +585,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -610,7 +610,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetDeleteRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, false, "topics[].name")?);
+            let name = rt::owned::read_str(c, false, "topics[].name")?;
             let partitions =
                 rt::owned::read_array::<OffsetDeleteRequestPartition, _>(c, false, v, "topics[].partitions")?;
             Ok(Self {

@@ -1154,7 +1154,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1166,7 +1166,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchRequest {
         /// `string`, versions 0-7, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `[]OffsetFetchRequestTopic`, versions 0-7, nullable at 2-7.
         pub topics: Option<Vec<OffsetFetchRequestTopic>>,
         /// `[]OffsetFetchRequestGroup`, versions 8+.
@@ -1181,7 +1181,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 topics: Some(Vec::new()),
                 groups: Vec::new(),
                 require_stable: false,
@@ -1212,9 +1212,9 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let group_id = if v <= 7 {
-                    rt::CompactString::from(rt::read::str(c, v >= 6, "group_id")?)
+                    rt::owned::read_str(c, v >= 6, "group_id")?
                 } else {
-                    rt::CompactString::const_new("")
+                    rt::OwnedStr::from_static("")
                 };
                 let topics = if v <= 7 {
                     rt::owned::read_opt_array::<OffsetFetchRequestTopic, _>(
@@ -1340,7 +1340,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchRequestTopic {
         /// `string`, versions 0-7, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]int32`, versions 0-7.
         pub partition_indexes: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -1351,7 +1351,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partition_indexes: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1377,9 +1377,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v <= 7 {
-                rt::CompactString::from(rt::read::str(c, v >= 6, "topics[].name")?)
+                rt::owned::read_str(c, v >= 6, "topics[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let partition_indexes = if v <= 7 {
                 rt::owned::read_array::<i32, _>(c, v >= 6, v, "topics[].partition_indexes")?
@@ -1455,9 +1455,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchRequestGroup {
         /// `string`, versions 8+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `string`, versions 9+, nullable at 9+, default `null`, ignorable.
-        pub member_id: Option<rt::CompactString>,
+        pub member_id: Option<rt::OwnedStr>,
         /// `int32`, versions 9+, default `-1`, ignorable.
         pub member_epoch: i32,
         /// `[]OffsetFetchRequestTopics`, versions 8+, nullable at 8+.
@@ -1470,7 +1470,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 member_id: None,
                 member_epoch: -1_i32,
                 topics: Some(Vec::new()),
@@ -1485,7 +1485,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     group_id: v.group_id.into(),
-                    member_id: v.member_id.map(rt::CompactString::from),
+                    member_id: v.member_id.map(rt::OwnedStr::from),
                     member_epoch: v.member_epoch,
                     topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -1500,12 +1500,12 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let group_id = if v >= 8 {
-                rt::CompactString::from(rt::read::str(c, v >= 6, "groups[].group_id")?)
+                rt::owned::read_str(c, v >= 6, "groups[].group_id")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let member_id = if v >= 9 {
-                rt::read::opt_str(c, v >= 6, v >= 9, "groups[].member_id")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 6, v >= 9, "groups[].member_id")?
             } else {
                 None
             };
@@ -1602,7 +1602,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchRequestTopics {
         /// `string`, versions 8-9, entity `topicName`, ignorable.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `uuid`, versions 10+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]int32`, versions 8+.
@@ -1615,7 +1615,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partition_indexes: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1643,9 +1643,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if (8..=9).contains(&v) {
-                rt::CompactString::from(rt::read::str(c, v >= 6, "groups[].topics[].name")?)
+                rt::owned::read_str(c, v >= 6, "groups[].topics[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let topic_id = if v >= 10 {
                 rt::read::uuid(c, "groups[].topics[].topic_id")?

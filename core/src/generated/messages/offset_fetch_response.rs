@@ -1875,7 +1875,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -2036,7 +2036,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchResponseTopic {
         /// `string`, versions 0-7, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]OffsetFetchResponsePartition`, versions 0-7.
         pub partitions: Vec<OffsetFetchResponsePartition>,
         /// Tagged fields this schema does not know.
@@ -2047,7 +2047,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2073,9 +2073,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v <= 7 {
-                rt::CompactString::from(rt::read::str(c, v >= 6, "topics[].name")?)
+                rt::owned::read_str(c, v >= 6, "topics[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let partitions = if v <= 7 {
                 rt::owned::read_array::<OffsetFetchResponsePartition, _>(c, v >= 6, v, "topics[].partitions")?
@@ -2151,7 +2151,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchResponseGroup {
         /// `string`, versions 8+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `[]OffsetFetchResponseTopics`, versions 8+.
         pub topics: Vec<OffsetFetchResponseTopics>,
         /// `int16`, versions 8+, default `0`.
@@ -2164,7 +2164,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 topics: Vec::new(),
                 error_code: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2193,9 +2193,9 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let group_id = if v >= 8 {
-                    rt::CompactString::from(rt::read::str(c, v >= 6, "groups[].group_id")?)
+                    rt::owned::read_str(c, v >= 6, "groups[].group_id")?
                 } else {
-                    rt::CompactString::const_new("")
+                    rt::OwnedStr::from_static("")
                 };
                 let topics = if v >= 8 {
                     rt::owned::read_array::<OffsetFetchResponseTopics, _>(c, v >= 6, v, "groups[].topics")?
@@ -2303,7 +2303,7 @@ pub mod owned {
         /// `int32`, versions 5-7, default `-1`, ignorable.
         pub committed_leader_epoch: i32,
         /// `string`, versions 0-7, nullable at 0-7.
-        pub metadata: Option<rt::CompactString>,
+        pub metadata: Option<rt::OwnedStr>,
         /// `int16`, versions 0-7.
         pub error_code: i16,
         /// Tagged fields this schema does not know.
@@ -2317,7 +2317,7 @@ pub mod owned {
                 partition_index: 0_i32,
                 committed_offset: 0_i64,
                 committed_leader_epoch: -1_i32,
-                metadata: Some(rt::CompactString::const_new("")),
+                metadata: Some(rt::OwnedStr::from_static("")),
                 error_code: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2332,7 +2332,7 @@ pub mod owned {
                     partition_index: v.partition_index,
                     committed_offset: v.committed_offset,
                     committed_leader_epoch: v.committed_leader_epoch,
-                    metadata: v.metadata.map(rt::CompactString::from),
+                    metadata: v.metadata.map(rt::OwnedStr::from),
                     error_code: v.error_code,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -2368,9 +2368,9 @@ pub mod owned {
                 -1_i32
             };
             let metadata = if v <= 7 {
-                rt::read::opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let error_code = if v <= 7 {
                 rt::read::i16(c, "topics[].partitions[].error_code")?
@@ -2499,7 +2499,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchResponseTopics {
         /// `string`, versions 8-9, entity `topicName`, ignorable.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `uuid`, versions 10+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]OffsetFetchResponsePartitions`, versions 8+.
@@ -2512,7 +2512,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2540,9 +2540,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if (8..=9).contains(&v) {
-                rt::CompactString::from(rt::read::str(c, v >= 6, "groups[].topics[].name")?)
+                rt::owned::read_str(c, v >= 6, "groups[].topics[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let topic_id = if v >= 10 {
                 rt::read::uuid(c, "groups[].topics[].topic_id")?
@@ -2630,7 +2630,7 @@ pub mod owned {
         /// `int32`, versions 8+, default `-1`, ignorable.
         pub committed_leader_epoch: i32,
         /// `string`, versions 8+, nullable at 8+.
-        pub metadata: Option<rt::CompactString>,
+        pub metadata: Option<rt::OwnedStr>,
         /// `int16`, versions 8+.
         pub error_code: i16,
         /// Tagged fields this schema does not know.
@@ -2644,7 +2644,7 @@ pub mod owned {
                 partition_index: 0_i32,
                 committed_offset: 0_i64,
                 committed_leader_epoch: -1_i32,
-                metadata: Some(rt::CompactString::const_new("")),
+                metadata: Some(rt::OwnedStr::from_static("")),
                 error_code: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2659,7 +2659,7 @@ pub mod owned {
                     partition_index: v.partition_index,
                     committed_offset: v.committed_offset,
                     committed_leader_epoch: v.committed_leader_epoch,
-                    metadata: v.metadata.map(rt::CompactString::from),
+                    metadata: v.metadata.map(rt::OwnedStr::from),
                     error_code: v.error_code,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -2694,10 +2694,9 @@ pub mod owned {
                 committed_leader_epoch = -1_i32;
             }
             let metadata = if v >= 8 {
-                rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?
-                    .map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let error_code = if v >= 8 {
                 rt::read::i16(c, "groups[].topics[].partitions[].error_code")?

@@ -640,7 +640,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -749,7 +749,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetForLeaderTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic: rt::CompactString,
+        pub topic: rt::OwnedStr,
         /// `[]OffsetForLeaderPartition`, versions 0+.
         pub partitions: rt::SmallVec<[OffsetForLeaderPartition; 4]>,
         /// Tagged fields this schema does not know.
@@ -760,7 +760,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic: rt::CompactString::const_new(""),
+                topic: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -785,7 +785,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetForLeaderTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic = rt::CompactString::from(rt::read::str(c, v >= 4, "topics[].topic")?);
+            let topic = rt::owned::read_str(c, v >= 4, "topics[].topic")?;
             let partitions = rt::owned::read_array::<OffsetForLeaderPartition, _>(c, v >= 4, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 4 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)

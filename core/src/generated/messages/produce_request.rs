@@ -726,7 +726,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -738,7 +738,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ProduceRequest {
         /// `string`, versions 3+, nullable at 3+, default `null`, entity `transactionalId`.
-        pub transactional_id: Option<rt::CompactString>,
+        pub transactional_id: Option<rt::OwnedStr>,
         /// `int16`, versions 0+.
         pub acks: i16,
         /// `int32`, versions 0+.
@@ -767,7 +767,7 @@ pub mod owned {
         fn from(v: &super::ProduceRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    transactional_id: v.transactional_id.map(rt::CompactString::from),
+                    transactional_id: v.transactional_id.map(rt::OwnedStr::from),
                     acks: v.acks,
                     timeout_ms: v.timeout_ms,
                     topic_data: v.topic_data.iter().map(|e| (&e).into()).collect(),
@@ -784,7 +784,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let transactional_id = if v >= 3 {
-                    rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?.map(rt::CompactString::from)
+                    rt::owned::read_opt_str(c, v >= 9, v >= 3, "transactional_id")?
                 } else {
                     None
                 };
@@ -865,7 +865,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicProduceData {
         /// `string`, versions 0-12, entity `topicName`, ignorable, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `uuid`, versions 13+, ignorable, map key.
         pub topic_id: rt::Uuid,
         /// `[]PartitionProduceData`, versions 0+.
@@ -878,7 +878,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partition_data: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -906,9 +906,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v <= 12 {
-                rt::CompactString::from(rt::read::str(c, v >= 9, "topic_data[].name")?)
+                rt::owned::read_str(c, v >= 9, "topic_data[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let topic_id = if v >= 13 {
                 rt::read::uuid(c, "topic_data[].topic_id")?

@@ -1951,7 +1951,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -2109,7 +2109,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicProduceResponse {
         /// `string`, versions 0-12, entity `topicName`, ignorable, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `uuid`, versions 13+, ignorable, map key.
         pub topic_id: rt::Uuid,
         /// `[]PartitionProduceResponse`, versions 0+.
@@ -2122,7 +2122,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partition_responses: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2151,9 +2151,9 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let name = if v <= 12 {
-                    rt::CompactString::from(rt::read::str(c, v >= 9, "responses[].name")?)
+                    rt::owned::read_str(c, v >= 9, "responses[].name")?
                 } else {
-                    rt::CompactString::const_new("")
+                    rt::OwnedStr::from_static("")
                 };
                 let topic_id = if v >= 13 {
                     rt::read::uuid(c, "responses[].topic_id")?
@@ -2235,11 +2235,11 @@ pub mod owned {
         /// `int32`, versions 10+, entity `brokerId`, map key.
         pub node_id: i32,
         /// `string`, versions 10+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `int32`, versions 10+.
         pub port: i32,
         /// `string`, versions 10+, nullable at 10+, default `null`.
-        pub rack: Option<rt::CompactString>,
+        pub rack: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2249,7 +2249,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_i32,
                 rack: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2265,7 +2265,7 @@ pub mod owned {
                     node_id: v.node_id,
                     host: v.host.into(),
                     port: v.port,
-                    rack: v.rack.map(rt::CompactString::from),
+                    rack: v.rack.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -2283,9 +2283,9 @@ pub mod owned {
                 0_i32
             };
             let host = if v >= 10 {
-                rt::CompactString::from(rt::read::str(c, v >= 9, "node_endpoints[].host")?)
+                rt::owned::read_str(c, v >= 9, "node_endpoints[].host")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let port = if v >= 10 {
                 rt::read::i32(c, "node_endpoints[].port")?
@@ -2293,7 +2293,7 @@ pub mod owned {
                 0_i32
             };
             let rack = if v >= 10 {
-                rt::read::opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?
             } else {
                 None
             };
@@ -2404,7 +2404,7 @@ pub mod owned {
         /// `[]BatchIndexAndErrorMessage`, versions 8+, ignorable.
         pub record_errors: Vec<BatchIndexAndErrorMessage>,
         /// `string`, versions 8+, nullable at 8+, default `null`, ignorable.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `LeaderIdAndEpoch`, tagged field 0 at versions 10+.
         pub current_leader: LeaderIdAndEpoch,
         /// Tagged fields this schema does not know.
@@ -2439,7 +2439,7 @@ pub mod owned {
                     log_append_time_ms: v.log_append_time_ms,
                     log_start_offset: v.log_start_offset,
                     record_errors: v.record_errors.iter().map(|e| (&e).into()).collect(),
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     current_leader: (&v.current_leader).into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -2485,8 +2485,7 @@ pub mod owned {
                 Vec::new()
             };
             let error_message = if v >= 8 {
-                rt::read::opt_str(c, v >= 9, v >= 8, "responses[].partition_responses[].error_message")?
-                    .map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 9, v >= 8, "responses[].partition_responses[].error_message")?
             } else {
                 None
             };
@@ -2664,7 +2663,7 @@ pub mod owned {
         /// `int32`, versions 8+.
         pub batch_index: i32,
         /// `string`, versions 8+, nullable at 8+, default `null`.
-        pub batch_index_error_message: Option<rt::CompactString>,
+        pub batch_index_error_message: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2686,7 +2685,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     batch_index: v.batch_index,
-                    batch_index_error_message: v.batch_index_error_message.map(rt::CompactString::from),
+                    batch_index_error_message: v.batch_index_error_message.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -2704,13 +2703,12 @@ pub mod owned {
                 0_i32
             };
             let batch_index_error_message = if v >= 8 {
-                rt::read::opt_str(
+                rt::owned::read_opt_str(
                     c,
                     v >= 9,
                     v >= 8,
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
                 )?
-                .map(rt::CompactString::from)
             } else {
                 None
             };

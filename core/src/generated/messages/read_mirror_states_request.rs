@@ -514,7 +514,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -526,7 +526,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ReadMirrorStatesRequest {
         /// `string`, versions 0+, entity `mirrorName`.
-        pub mirror_name: rt::CompactString,
+        pub mirror_name: rt::OwnedStr,
         /// `[]TopicData`, versions 0+.
         pub topics: Vec<TopicData>,
         /// Tagged fields this schema does not know.
@@ -537,7 +537,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                mirror_name: rt::CompactString::const_new(""),
+                mirror_name: rt::OwnedStr::from_static(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -563,7 +563,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let mirror_name = rt::CompactString::from(rt::read::str(c, true, "mirror_name")?);
+                let mirror_name = rt::owned::read_str(c, true, "mirror_name")?;
                 let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -604,7 +604,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]PartitionData`, versions 0+.
         pub partitions: rt::SmallVec<[PartitionData; 4]>,
         /// Tagged fields this schema does not know.
@@ -615,7 +615,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -640,7 +640,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+            let name = rt::owned::read_str(c, true, "topics[].name")?;
             let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);

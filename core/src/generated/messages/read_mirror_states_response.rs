@@ -663,7 +663,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -679,7 +679,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]TopicResult`, versions 0+.
         pub topics: Vec<TopicResult>,
         /// Tagged fields this schema does not know.
@@ -706,7 +706,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     topics: v.topics.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -730,7 +730,7 @@ pub mod owned {
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
                 let error_code = rt::read::i16_at::<6, 4>(&r);
-                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let error_message = rt::owned::read_opt_str(c, true, true, "error_message")?;
                 let topics = rt::owned::read_array::<TopicResult, _>(c, true, v, "topics")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -777,7 +777,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicResult {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]PartitionResult`, versions 0+.
         pub partitions: rt::SmallVec<[PartitionResult; 4]>,
         /// Tagged fields this schema does not know.
@@ -788,7 +788,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -813,7 +813,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+            let name = rt::owned::read_str(c, true, "topics[].name")?;
             let partitions = rt::owned::read_array::<PartitionResult, _>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);

@@ -695,7 +695,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -856,7 +856,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `int32`, versions 0+.
         pub state_epoch: i32,
         /// `int32`, versions 0+.
@@ -892,7 +892,7 @@ pub mod owned {
                 Self {
                     partition: v.partition,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     state_epoch: v.state_epoch,
                     leader_epoch: v.leader_epoch,
                     start_offset: v.start_offset,
@@ -918,8 +918,7 @@ pub mod owned {
             };
             let partition = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message =
-                rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?.map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, true, true, "results[].partitions[].error_message")?;
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {

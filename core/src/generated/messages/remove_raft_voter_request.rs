@@ -205,7 +205,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -216,7 +216,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct RemoveRaftVoterRequest {
         /// `string`, versions 0+, nullable at 0+.
-        pub cluster_id: Option<rt::CompactString>,
+        pub cluster_id: Option<rt::OwnedStr>,
         /// `int32`, versions 0+.
         pub voter_id: i32,
         /// `uuid`, versions 0+.
@@ -229,7 +229,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                cluster_id: Some(rt::CompactString::const_new("")),
+                cluster_id: Some(rt::OwnedStr::from_static("")),
                 voter_id: 0_i32,
                 voter_directory_id: rt::Uuid::nil(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -242,7 +242,7 @@ pub mod owned {
         fn from(v: &super::RemoveRaftVoterRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    cluster_id: v.cluster_id.map(rt::OwnedStr::from),
                     voter_id: v.voter_id,
                     voter_directory_id: v.voter_directory_id,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -256,7 +256,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemoveRaftVoterRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?.map(rt::CompactString::from);
+            let cluster_id = rt::owned::read_opt_str(c, true, true, "cluster_id")?;
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {

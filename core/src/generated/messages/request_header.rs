@@ -265,7 +265,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -282,7 +282,7 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub correlation_id: i32,
         /// `string`, versions 1+, nullable at 1+, classic (non-compact) encoding outside none.
-        pub client_id: Option<rt::CompactString>,
+        pub client_id: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -294,7 +294,7 @@ pub mod owned {
                 request_api_key: 0_i16,
                 request_api_version: 0_i16,
                 correlation_id: 0_i32,
-                client_id: Some(rt::CompactString::const_new("")),
+                client_id: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -308,7 +308,7 @@ pub mod owned {
                     request_api_key: v.request_api_key,
                     request_api_version: v.request_api_version,
                     correlation_id: v.correlation_id,
-                    client_id: v.client_id.map(rt::CompactString::from),
+                    client_id: v.client_id.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -333,9 +333,9 @@ pub mod owned {
             let request_api_version = rt::read::i16_at::<8, 2>(&r);
             let correlation_id = rt::read::i32_at::<8, 4>(&r);
             let client_id = if v >= 1 {
-                rt::read::opt_str(c, false, v >= 1, "client_id")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, false, v >= 1, "client_id")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)

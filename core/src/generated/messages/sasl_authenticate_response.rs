@@ -254,7 +254,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -267,7 +267,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `bytes`, versions 0+.
         pub auth_bytes: rt::OwnedBytes,
         /// `int64`, versions 1+, default `0`, ignorable.
@@ -281,7 +281,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 auth_bytes: rt::OwnedBytes::new(),
                 session_lifetime_ms: 0_i64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -295,7 +295,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     auth_bytes: v.auth_bytes.into(),
                     session_lifetime_ms: v.session_lifetime_ms,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -310,7 +310,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "error_code")?;
-            let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?.map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, v >= 2, true, "error_message")?;
             let auth_bytes = rt::owned::read_bytes(c, v >= 2, "auth_bytes")?;
             let session_lifetime_ms = if v >= 1 {
                 rt::read::i64(c, "session_lifetime_ms")?

@@ -175,7 +175,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -189,7 +189,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `[]string`, versions 0+.
-        pub mechanisms: Vec<rt::CompactString>,
+        pub mechanisms: Vec<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -211,7 +211,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     error_code: v.error_code,
-                    mechanisms: v.mechanisms.iter().map(rt::CompactString::from).collect(),
+                    mechanisms: v.mechanisms.iter().map(rt::OwnedStr::from).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -224,7 +224,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "error_code")?;
-            let mechanisms = rt::owned::read_array::<rt::CompactString, _>(c, false, v, "mechanisms")?;
+            let mechanisms = rt::owned::read_array::<rt::OwnedStr, _>(c, false, v, "mechanisms")?;
             Ok(Self {
                 error_code,
                 mechanisms,

@@ -899,7 +899,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -911,9 +911,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ShareAcknowledgeRequest {
         /// `string`, versions 0+, nullable at 0+, default `null`, entity `groupId`.
-        pub group_id: Option<rt::CompactString>,
+        pub group_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+.
-        pub member_id: Option<rt::CompactString>,
+        pub member_id: Option<rt::OwnedStr>,
         /// `int32`, versions 0+.
         pub share_session_epoch: i32,
         /// `bool`, versions 2+, default `false`.
@@ -929,7 +929,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 group_id: None,
-                member_id: Some(rt::CompactString::const_new("")),
+                member_id: Some(rt::OwnedStr::from_static("")),
                 share_session_epoch: 0_i32,
                 is_renew_ack: false,
                 topics: Vec::new(),
@@ -943,8 +943,8 @@ pub mod owned {
         fn from(v: &super::ShareAcknowledgeRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    group_id: v.group_id.map(rt::CompactString::from),
-                    member_id: v.member_id.map(rt::CompactString::from),
+                    group_id: v.group_id.map(rt::OwnedStr::from),
+                    member_id: v.member_id.map(rt::OwnedStr::from),
                     share_session_epoch: v.share_session_epoch,
                     is_renew_ack: v.is_renew_ack,
                     topics: v.topics.iter().map(|e| (&e).into()).collect(),
@@ -960,8 +960,8 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let group_id = rt::read::opt_str(c, true, true, "group_id")?.map(rt::CompactString::from);
-                let member_id = rt::read::opt_str(c, true, true, "member_id")?.map(rt::CompactString::from);
+                let group_id = rt::owned::read_opt_str(c, true, true, "group_id")?;
+                let member_id = rt::owned::read_opt_str(c, true, true, "member_id")?;
                 let share_session_epoch = rt::read::i32(c, "share_session_epoch")?;
                 let is_renew_ack = if v >= 2 {
                     rt::read::bool(c, "is_renew_ack")?

@@ -1162,7 +1162,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1178,7 +1178,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `int32`, versions 2+, ignorable.
         pub acquisition_lock_timeout_ms: i32,
         /// `[]ShareAcknowledgeTopicResponse`, versions 0+.
@@ -1211,7 +1211,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     acquisition_lock_timeout_ms: v.acquisition_lock_timeout_ms,
                     responses: v.responses.iter().map(|e| (&e).into()).collect(),
                     node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
@@ -1237,7 +1237,7 @@ pub mod owned {
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
                 let error_code = rt::read::i16_at::<6, 4>(&r);
-                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+                let error_message = rt::owned::read_opt_str(c, true, true, "error_message")?;
                 let acquisition_lock_timeout_ms = if v >= 2 {
                     rt::read::i32(c, "acquisition_lock_timeout_ms")?
                 } else {
@@ -1379,11 +1379,11 @@ pub mod owned {
         /// `int32`, versions 0+, entity `brokerId`, map key.
         pub node_id: i32,
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub port: i32,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack: Option<rt::CompactString>,
+        pub rack: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1393,7 +1393,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_i32,
                 rack: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1409,7 +1409,7 @@ pub mod owned {
                     node_id: v.node_id,
                     host: v.host.into(),
                     port: v.port,
-                    rack: v.rack.map(rt::CompactString::from),
+                    rack: v.rack.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1422,9 +1422,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
             let node_id = rt::read::i32(c, "node_endpoints[].node_id")?;
-            let host = rt::CompactString::from(rt::read::str(c, true, "node_endpoints[].host")?);
+            let host = rt::owned::read_str(c, true, "node_endpoints[].host")?;
             let port = rt::read::i32(c, "node_endpoints[].port")?;
-            let rack = rt::read::opt_str(c, true, true, "node_endpoints[].rack")?.map(rt::CompactString::from);
+            let rack = rt::owned::read_opt_str(c, true, true, "node_endpoints[].rack")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?);
             Ok(Self {
@@ -1471,7 +1471,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `LeaderIdAndEpoch`, versions 0+.
         pub current_leader: LeaderIdAndEpoch,
         /// Tagged fields this schema does not know.
@@ -1498,7 +1498,7 @@ pub mod owned {
                 Self {
                     partition_index: v.partition_index,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     current_leader: (&v.current_leader).into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -1521,8 +1521,7 @@ pub mod owned {
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?
-                .map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, true, true, "responses[].partitions[].error_message")?;
             let current_leader = <LeaderIdAndEpoch as rt::OwnedStruct>::read(c, v)?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,

@@ -1379,7 +1379,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1391,9 +1391,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ShareFetchRequest {
         /// `string`, versions 0+, nullable at 0+, default `null`, entity `groupId`.
-        pub group_id: Option<rt::CompactString>,
+        pub group_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+.
-        pub member_id: Option<rt::CompactString>,
+        pub member_id: Option<rt::OwnedStr>,
         /// `int32`, versions 0+.
         pub share_session_epoch: i32,
         /// `int32`, versions 0+.
@@ -1423,7 +1423,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 group_id: None,
-                member_id: Some(rt::CompactString::const_new("")),
+                member_id: Some(rt::OwnedStr::from_static("")),
                 share_session_epoch: 0_i32,
                 max_wait_ms: 0_i32,
                 min_bytes: 0_i32,
@@ -1444,8 +1444,8 @@ pub mod owned {
         fn from(v: &super::ShareFetchRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    group_id: v.group_id.map(rt::CompactString::from),
-                    member_id: v.member_id.map(rt::CompactString::from),
+                    group_id: v.group_id.map(rt::OwnedStr::from),
+                    member_id: v.member_id.map(rt::OwnedStr::from),
                     share_session_epoch: v.share_session_epoch,
                     max_wait_ms: v.max_wait_ms,
                     min_bytes: v.min_bytes,
@@ -1468,8 +1468,8 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let group_id = rt::read::opt_str(c, true, true, "group_id")?.map(rt::CompactString::from);
-                let member_id = rt::read::opt_str(c, true, true, "member_id")?.map(rt::CompactString::from);
+                let group_id = rt::owned::read_opt_str(c, true, true, "group_id")?;
+                let member_id = rt::owned::read_opt_str(c, true, true, "member_id")?;
                 let r: [u8; 16] = match rt::read::run::<16>(c) {
                     Some(r) => r,
                     None => {

@@ -178,7 +178,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -190,7 +190,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ShareGroupDescribeRequest {
         /// `[]string`, versions 0+, entity `groupId`.
-        pub group_ids: Vec<rt::CompactString>,
+        pub group_ids: Vec<rt::OwnedStr>,
         /// `bool`, versions 0+.
         pub include_authorized_operations: bool,
         /// Tagged fields this schema does not know.
@@ -213,7 +213,7 @@ pub mod owned {
         fn from(v: &super::ShareGroupDescribeRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    group_ids: v.group_ids.iter().map(rt::CompactString::from).collect(),
+                    group_ids: v.group_ids.iter().map(rt::OwnedStr::from).collect(),
                     include_authorized_operations: v.include_authorized_operations,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -226,7 +226,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupDescribeRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_ids = rt::owned::read_array::<rt::CompactString, _>(c, true, v, "group_ids")?;
+            let group_ids = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "group_ids")?;
             let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {

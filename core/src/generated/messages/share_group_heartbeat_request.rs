@@ -262,7 +262,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -274,15 +274,15 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ShareGroupHeartbeatRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack_id: Option<rt::CompactString>,
+        pub rack_id: Option<rt::OwnedStr>,
         /// `[]string`, versions 0+, nullable at 0+, default `null`, entity `topicName`.
-        pub subscribed_topic_names: Option<Vec<rt::CompactString>>,
+        pub subscribed_topic_names: Option<Vec<rt::OwnedStr>>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -291,8 +291,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
-                member_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
+                member_id: rt::OwnedStr::from_static(""),
                 member_epoch: 0_i32,
                 rack_id: None,
                 subscribed_topic_names: None,
@@ -309,10 +309,10 @@ pub mod owned {
                     group_id: v.group_id.into(),
                     member_id: v.member_id.into(),
                     member_epoch: v.member_epoch,
-                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    rack_id: v.rack_id.map(rt::OwnedStr::from),
                     subscribed_topic_names: v
                         .subscribed_topic_names
-                        .map(|a| a.iter().map(rt::CompactString::from).collect()),
+                        .map(|a| a.iter().map(rt::OwnedStr::from).collect()),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -324,12 +324,12 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupHeartbeatRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
-            let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
+            let group_id = rt::owned::read_str(c, true, "group_id")?;
+            let member_id = rt::owned::read_str(c, true, "member_id")?;
             let member_epoch = rt::read::i32(c, "member_epoch")?;
-            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
+            let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
             let subscribed_topic_names =
-                rt::owned::read_opt_array::<rt::CompactString, _>(c, true, true, v, "subscribed_topic_names")?;
+                rt::owned::read_opt_array::<rt::OwnedStr, _>(c, true, true, v, "subscribed_topic_names")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
                 group_id,

@@ -655,7 +655,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -671,9 +671,9 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub member_id: Option<rt::CompactString>,
+        pub member_id: Option<rt::OwnedStr>,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `int32`, versions 0+.
@@ -707,8 +707,8 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
-                    member_id: v.member_id.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
+                    member_id: v.member_id.map(rt::OwnedStr::from),
                     member_epoch: v.member_epoch,
                     heartbeat_interval_ms: v.heartbeat_interval_ms,
                     assignment: v.assignment.as_ref().map(Into::into),
@@ -734,8 +734,8 @@ pub mod owned {
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
                 let error_code = rt::read::i16_at::<6, 4>(&r);
-                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
-                let member_id = rt::read::opt_str(c, true, true, "member_id")?.map(rt::CompactString::from);
+                let error_message = rt::owned::read_opt_str(c, true, true, "error_message")?;
+                let member_id = rt::owned::read_opt_str(c, true, true, "member_id")?;
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {

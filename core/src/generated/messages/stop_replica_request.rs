@@ -1477,7 +1477,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1702,7 +1702,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct StopReplicaPartitionV0 {
         /// `string`, versions 0, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `int32`, versions 0.
         pub partition_index: i32,
         /// Tagged fields this schema does not know.
@@ -1713,7 +1713,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partition_index: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1739,9 +1739,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic_name = if v <= 0 {
-                rt::CompactString::from(rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?)
+                rt::owned::read_str(c, v >= 2, "ungrouped_partitions[].topic_name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let partition_index = if v <= 0 {
                 rt::read::i32(c, "ungrouped_partitions[].partition_index")?
@@ -1830,7 +1830,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct StopReplicaTopicV1 {
         /// `string`, versions 1-2, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]int32`, versions 1-2.
         pub partition_indexes: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -1841,7 +1841,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partition_indexes: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1867,9 +1867,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if (1..=2).contains(&v) {
-                rt::CompactString::from(rt::read::str(c, v >= 2, "topics[].name")?)
+                rt::owned::read_str(c, v >= 2, "topics[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let partition_indexes = if (1..=2).contains(&v) {
                 rt::owned::read_array::<i32, _>(c, v >= 2, v, "topics[].partition_indexes")?
@@ -1945,7 +1945,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct StopReplicaTopicState {
         /// `string`, versions 3+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `[]StopReplicaPartitionState`, versions 3+.
         pub partition_states: rt::SmallVec<[StopReplicaPartitionState; 4]>,
         /// Tagged fields this schema does not know.
@@ -1956,7 +1956,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partition_states: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1982,9 +1982,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic_name = if v >= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 2, "topic_states[].topic_name")?)
+                rt::owned::read_str(c, v >= 2, "topic_states[].topic_name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let partition_states = if v >= 3 {
                 rt::owned::read_array::<StopReplicaPartitionState, _>(c, v >= 2, v, "topic_states[].partition_states")?

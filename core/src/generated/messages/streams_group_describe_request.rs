@@ -225,7 +225,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -237,7 +237,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct StreamsGroupDescribeRequest {
         /// `[]string`, versions 0+, entity `groupId`.
-        pub group_ids: Vec<rt::CompactString>,
+        pub group_ids: Vec<rt::OwnedStr>,
         /// `bool`, versions 0+.
         pub include_authorized_operations: bool,
         /// `bool`, versions 1+, default `false`.
@@ -263,7 +263,7 @@ pub mod owned {
         fn from(v: &super::StreamsGroupDescribeRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    group_ids: v.group_ids.iter().map(rt::CompactString::from).collect(),
+                    group_ids: v.group_ids.iter().map(rt::OwnedStr::from).collect(),
                     include_authorized_operations: v.include_authorized_operations,
                     include_topology_description: v.include_topology_description,
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -277,7 +277,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupDescribeRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_ids = rt::owned::read_array::<rt::CompactString, _>(c, true, v, "group_ids")?;
+            let group_ids = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "group_ids")?;
             let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
             let include_topology_description = if v >= 1 {
                 rt::read::bool(c, "include_topology_description")?

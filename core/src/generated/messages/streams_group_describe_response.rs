@@ -5660,7 +5660,7 @@ pub mod schema {
         };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -5751,11 +5751,11 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub group_state: rt::CompactString,
+        pub group_state: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub group_epoch: i32,
         /// `int32`, versions 0+.
@@ -5771,7 +5771,7 @@ pub mod owned {
         /// `int8`, versions 1+, default `0`.
         pub topology_description_status: i8,
         /// `string`, versions 1+, nullable at 1+, default `null`, ignorable.
-        pub assignor_name: Option<rt::CompactString>,
+        pub assignor_name: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -5782,8 +5782,8 @@ pub mod owned {
             Self {
                 error_code: 0_i16,
                 error_message: None,
-                group_id: rt::CompactString::const_new(""),
-                group_state: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
+                group_state: rt::OwnedStr::from_static(""),
                 group_epoch: 0_i32,
                 assignment_epoch: 0_i32,
                 topology: None,
@@ -5803,7 +5803,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     group_id: v.group_id.into(),
                     group_state: v.group_state.into(),
                     group_epoch: v.group_epoch,
@@ -5813,7 +5813,7 @@ pub mod owned {
                     authorized_operations: v.authorized_operations,
                     topology_description: v.topology_description.as_ref().map(Into::into),
                     topology_description_status: v.topology_description_status,
-                    assignor_name: v.assignor_name.map(rt::CompactString::from),
+                    assignor_name: v.assignor_name.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -5827,10 +5827,9 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "groups[].error_code")?;
-                let error_message =
-                    rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
-                let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
-                let group_state = rt::CompactString::from(rt::read::str(c, true, "groups[].group_state")?);
+                let error_message = rt::owned::read_opt_str(c, true, true, "groups[].error_message")?;
+                let group_id = rt::owned::read_str(c, true, "groups[].group_id")?;
+                let group_state = rt::owned::read_str(c, true, "groups[].group_state")?;
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
@@ -5855,7 +5854,7 @@ pub mod owned {
                     0_i8
                 };
                 let assignor_name = if v >= 1 {
-                    rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?.map(rt::CompactString::from)
+                    rt::owned::read_opt_str(c, true, v >= 1, "groups[].assignor_name")?
                 } else {
                     None
                 };
@@ -6053,21 +6052,21 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Member {
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub instance_id: Option<rt::CompactString>,
+        pub instance_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack_id: Option<rt::CompactString>,
+        pub rack_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+.
-        pub client_id: rt::CompactString,
+        pub client_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub client_host: rt::CompactString,
+        pub client_host: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub topology_epoch: i32,
         /// `string`, versions 0+.
-        pub process_id: rt::CompactString,
+        pub process_id: rt::OwnedStr,
         /// `Endpoint`, versions 0+, nullable at 0+, default `null`.
         pub user_endpoint: Option<Endpoint>,
         /// `[]KeyValue`, versions 0+.
@@ -6090,14 +6089,14 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 member_epoch: 0_i32,
                 instance_id: None,
                 rack_id: None,
-                client_id: rt::CompactString::const_new(""),
-                client_host: rt::CompactString::const_new(""),
+                client_id: rt::OwnedStr::from_static(""),
+                client_host: rt::OwnedStr::from_static(""),
                 topology_epoch: 0_i32,
-                process_id: rt::CompactString::const_new(""),
+                process_id: rt::OwnedStr::from_static(""),
                 user_endpoint: None,
                 client_tags: Vec::new(),
                 task_offsets: Vec::new(),
@@ -6117,8 +6116,8 @@ pub mod owned {
                 Self {
                     member_id: v.member_id.into(),
                     member_epoch: v.member_epoch,
-                    instance_id: v.instance_id.map(rt::CompactString::from),
-                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    instance_id: v.instance_id.map(rt::OwnedStr::from),
+                    rack_id: v.rack_id.map(rt::OwnedStr::from),
                     client_id: v.client_id.into(),
                     client_host: v.client_host.into(),
                     topology_epoch: v.topology_epoch,
@@ -6142,16 +6141,14 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let member_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].member_id")?);
+                let member_id = rt::owned::read_str(c, true, "groups[].members[].member_id")?;
                 let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
-                let instance_id =
-                    rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?.map(rt::CompactString::from);
-                let rack_id =
-                    rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?.map(rt::CompactString::from);
-                let client_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_id")?);
-                let client_host = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_host")?);
+                let instance_id = rt::owned::read_opt_str(c, true, true, "groups[].members[].instance_id")?;
+                let rack_id = rt::owned::read_opt_str(c, true, true, "groups[].members[].rack_id")?;
+                let client_id = rt::owned::read_str(c, true, "groups[].members[].client_id")?;
+                let client_host = rt::owned::read_str(c, true, "groups[].members[].client_host")?;
                 let topology_epoch = rt::read::i32(c, "groups[].members[].topology_epoch")?;
-                let process_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].process_id")?);
+                let process_id = rt::owned::read_str(c, true, "groups[].members[].process_id")?;
                 let user_endpoint =
                     rt::owned::read_opt_struct::<Endpoint>(c, true, v, "groups[].members[].user_endpoint")?;
                 let client_tags = rt::owned::read_array::<KeyValue, _>(c, true, v, "groups[].members[].client_tags")?;
@@ -6408,11 +6405,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Subtopology {
         /// `string`, versions 0+.
-        pub subtopology_id: rt::CompactString,
+        pub subtopology_id: rt::OwnedStr,
         /// `[]string`, versions 0+, entity `topicName`.
-        pub source_topics: Vec<rt::CompactString>,
+        pub source_topics: Vec<rt::OwnedStr>,
         /// `[]string`, versions 0+, entity `topicName`.
-        pub repartition_sink_topics: Vec<rt::CompactString>,
+        pub repartition_sink_topics: Vec<rt::OwnedStr>,
         /// `[]TopicInfo`, versions 0+.
         pub state_changelog_topics: Vec<TopicInfo>,
         /// `[]TopicInfo`, versions 0+.
@@ -6425,7 +6422,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                subtopology_id: rt::CompactString::const_new(""),
+                subtopology_id: rt::OwnedStr::from_static(""),
                 source_topics: Vec::new(),
                 repartition_sink_topics: Vec::new(),
                 state_changelog_topics: Vec::new(),
@@ -6441,8 +6438,8 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     subtopology_id: v.subtopology_id.into(),
-                    source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
-                    repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::CompactString::from).collect(),
+                    source_topics: v.source_topics.iter().map(rt::OwnedStr::from).collect(),
+                    repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::OwnedStr::from).collect(),
                     state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
                     repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -6457,18 +6454,14 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let subtopology_id = rt::CompactString::from(rt::read::str(
-                    c,
-                    true,
-                    "groups[].topology.subtopologies[].subtopology_id",
-                )?);
-                let source_topics = rt::owned::read_array::<rt::CompactString, _>(
+                let subtopology_id = rt::owned::read_str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
+                let source_topics = rt::owned::read_array::<rt::OwnedStr, _>(
                     c,
                     true,
                     v,
                     "groups[].topology.subtopologies[].source_topics",
                 )?;
-                let repartition_sink_topics = rt::owned::read_array::<rt::CompactString, _>(
+                let repartition_sink_topics = rt::owned::read_array::<rt::OwnedStr, _>(
                     c,
                     true,
                     v,
@@ -6599,7 +6592,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Endpoint {
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -6610,7 +6603,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -6635,7 +6628,7 @@ pub mod owned {
     impl rt::OwnedStruct for Endpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let host = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].user_endpoint.host")?);
+            let host = rt::owned::read_str(c, true, "groups[].members[].user_endpoint.host")?;
             let port = rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
@@ -6683,9 +6676,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct KeyValue {
         /// `string`, versions 0+.
-        pub key: rt::CompactString,
+        pub key: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub value: rt::CompactString,
+        pub value: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -6694,8 +6687,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                key: rt::CompactString::const_new(""),
-                value: rt::CompactString::const_new(""),
+                key: rt::OwnedStr::from_static(""),
+                value: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -6719,8 +6712,8 @@ pub mod owned {
     impl rt::OwnedStruct for KeyValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let key = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_tags[].key")?);
-            let value = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_tags[].value")?);
+            let key = rt::owned::read_str(c, true, "groups[].members[].client_tags[].key")?;
+            let value = rt::owned::read_str(c, true, "groups[].members[].client_tags[].value")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
                 "groups[].members[].client_tags[]._tagged_fields",
@@ -6761,7 +6754,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaskOffset {
         /// `string`, versions 0+.
-        pub subtopology_id: rt::CompactString,
+        pub subtopology_id: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub partition: i32,
         /// `int64`, versions 0+.
@@ -6774,7 +6767,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                subtopology_id: rt::CompactString::const_new(""),
+                subtopology_id: rt::OwnedStr::from_static(""),
                 partition: 0_i32,
                 offset: 0_i64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -6801,11 +6794,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskOffset {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let subtopology_id = rt::CompactString::from(rt::read::str(
-                c,
-                true,
-                "groups[].members[].task_offsets[].subtopology_id",
-            )?);
+            let subtopology_id = rt::owned::read_str(c, true, "groups[].members[].task_offsets[].subtopology_id")?;
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -7008,7 +6997,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopologyDescriptionSubtopology {
         /// `string`, versions 1+.
-        pub subtopology_id: rt::CompactString,
+        pub subtopology_id: rt::OwnedStr,
         /// `[]TopologyDescriptionNode`, versions 1+.
         pub nodes: Vec<TopologyDescriptionNode>,
         /// Tagged fields this schema does not know.
@@ -7019,7 +7008,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                subtopology_id: rt::CompactString::const_new(""),
+                subtopology_id: rt::OwnedStr::from_static(""),
                 nodes: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -7045,13 +7034,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let subtopology_id = if v >= 1 {
-                rt::CompactString::from(rt::read::str(
-                    c,
-                    true,
-                    "groups[].topology_description.subtopologies[].subtopology_id",
-                )?)
+                rt::owned::read_str(c, true, "groups[].topology_description.subtopologies[].subtopology_id")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let nodes = if v >= 1 {
                 rt::owned::read_array::<TopologyDescriptionNode, _>(
@@ -7278,7 +7263,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicInfo {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub partitions: i32,
         /// `int16`, versions 0+.
@@ -7293,7 +7278,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: 0_i32,
                 replication_factor: 0_i16,
                 topic_configs: Vec::new(),
@@ -7322,11 +7307,11 @@ pub mod owned {
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(
+            let name = rt::owned::read_str(
                 c,
                 true,
                 "groups[].topology.subtopologies[].state_changelog_topics[].name",
-            )?);
+            )?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -7430,7 +7415,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaskIds {
         /// `string`, versions 0+.
-        pub subtopology_id: rt::CompactString,
+        pub subtopology_id: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -7441,7 +7426,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                subtopology_id: rt::CompactString::const_new(""),
+                subtopology_id: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -7466,11 +7451,8 @@ pub mod owned {
     impl rt::OwnedStruct for TaskIds {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let subtopology_id = rt::CompactString::from(rt::read::str(
-                c,
-                true,
-                "groups[].members[].assignment.active_tasks[].subtopology_id",
-            )?);
+            let subtopology_id =
+                rt::owned::read_str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
             let partitions =
                 rt::owned::read_array::<i32, _>(c, true, v, "groups[].members[].assignment.active_tasks[].partitions")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
@@ -7532,17 +7514,17 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopologyDescriptionNode {
         /// `string`, versions 1+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int8`, versions 1+.
         pub node_type: i8,
         /// `[]string`, versions 1+, entity `topicName`.
-        pub source_topics: Vec<rt::CompactString>,
+        pub source_topics: Vec<rt::OwnedStr>,
         /// `string`, versions 1+, nullable at 1+, default `null`, entity `topicName`.
-        pub sink_topic: Option<rt::CompactString>,
+        pub sink_topic: Option<rt::OwnedStr>,
         /// `[]string`, versions 1+.
-        pub stores: Vec<rt::CompactString>,
+        pub stores: Vec<rt::OwnedStr>,
         /// `[]string`, versions 1+.
-        pub successors: Vec<rt::CompactString>,
+        pub successors: Vec<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -7551,7 +7533,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 node_type: 0_i8,
                 source_topics: Vec::new(),
                 sink_topic: None,
@@ -7569,10 +7551,10 @@ pub mod owned {
                 Self {
                     name: v.name.into(),
                     node_type: v.node_type,
-                    source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
-                    sink_topic: v.sink_topic.map(rt::CompactString::from),
-                    stores: v.stores.iter().map(rt::CompactString::from).collect(),
-                    successors: v.successors.iter().map(rt::CompactString::from).collect(),
+                    source_topics: v.source_topics.iter().map(rt::OwnedStr::from).collect(),
+                    sink_topic: v.sink_topic.map(rt::OwnedStr::from),
+                    stores: v.stores.iter().map(rt::OwnedStr::from).collect(),
+                    successors: v.successors.iter().map(rt::OwnedStr::from).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -7585,13 +7567,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v >= 1 {
-                rt::CompactString::from(rt::read::str(
-                    c,
-                    true,
-                    "groups[].topology_description.subtopologies[].nodes[].name",
-                )?)
+                rt::owned::read_str(c, true, "groups[].topology_description.subtopologies[].nodes[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let node_type = if v >= 1 {
                 rt::read::i8(c, "groups[].topology_description.subtopologies[].nodes[].node_type")?
@@ -7599,7 +7577,7 @@ pub mod owned {
                 0_i8
             };
             let source_topics = if v >= 1 {
-                rt::owned::read_array::<rt::CompactString, _>(
+                rt::owned::read_array::<rt::OwnedStr, _>(
                     c,
                     true,
                     v,
@@ -7609,18 +7587,17 @@ pub mod owned {
                 Vec::new()
             };
             let sink_topic = if v >= 1 {
-                rt::read::opt_str(
+                rt::owned::read_opt_str(
                     c,
                     true,
                     v >= 1,
                     "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                 )?
-                .map(rt::CompactString::from)
             } else {
                 None
             };
             let stores = if v >= 1 {
-                rt::owned::read_array::<rt::CompactString, _>(
+                rt::owned::read_array::<rt::OwnedStr, _>(
                     c,
                     true,
                     v,
@@ -7630,7 +7607,7 @@ pub mod owned {
                 Vec::new()
             };
             let successors = if v >= 1 {
-                rt::owned::read_array::<rt::CompactString, _>(
+                rt::owned::read_array::<rt::OwnedStr, _>(
                     c,
                     true,
                     v,

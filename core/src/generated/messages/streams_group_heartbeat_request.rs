@@ -2991,7 +2991,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -3003,17 +3003,17 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct StreamsGroupHeartbeatRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `int32`, versions 0+.
         pub endpoint_information_epoch: i32,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub instance_id: Option<rt::CompactString>,
+        pub instance_id: Option<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack_id: Option<rt::CompactString>,
+        pub rack_id: Option<rt::OwnedStr>,
         /// `int32`, versions 0+, default `-1`.
         pub rebalance_timeout_ms: i32,
         /// `Topology`, versions 0+, nullable at 0+, default `null`.
@@ -3025,7 +3025,7 @@ pub mod owned {
         /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
         pub warmup_tasks: Option<Vec<TaskIds>>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub process_id: Option<rt::CompactString>,
+        pub process_id: Option<rt::OwnedStr>,
         /// `Endpoint`, versions 0+, nullable at 0+, default `null`.
         pub user_endpoint: Option<Endpoint>,
         /// `[]KeyValue`, versions 0+, nullable at 0+, default `null`.
@@ -3044,8 +3044,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
-                member_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
+                member_id: rt::OwnedStr::from_static(""),
                 member_epoch: 0_i32,
                 endpoint_information_epoch: 0_i32,
                 instance_id: None,
@@ -3075,14 +3075,14 @@ pub mod owned {
                     member_id: v.member_id.into(),
                     member_epoch: v.member_epoch,
                     endpoint_information_epoch: v.endpoint_information_epoch,
-                    instance_id: v.instance_id.map(rt::CompactString::from),
-                    rack_id: v.rack_id.map(rt::CompactString::from),
+                    instance_id: v.instance_id.map(rt::OwnedStr::from),
+                    rack_id: v.rack_id.map(rt::OwnedStr::from),
                     rebalance_timeout_ms: v.rebalance_timeout_ms,
                     topology: v.topology.as_ref().map(Into::into),
                     active_tasks: v.active_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
                     standby_tasks: v.standby_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
                     warmup_tasks: v.warmup_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                    process_id: v.process_id.map(rt::CompactString::from),
+                    process_id: v.process_id.map(rt::OwnedStr::from),
                     user_endpoint: v.user_endpoint.as_ref().map(Into::into),
                     client_tags: v.client_tags.map(|a| a.iter().map(|e| (&e).into()).collect()),
                     task_offsets: v.task_offsets.map(|a| a.iter().map(|e| (&e).into()).collect()),
@@ -3100,8 +3100,8 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
-                let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
+                let group_id = rt::owned::read_str(c, true, "group_id")?;
+                let member_id = rt::owned::read_str(c, true, "member_id")?;
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
@@ -3112,8 +3112,8 @@ pub mod owned {
                 };
                 let member_epoch = rt::read::i32_at::<8, 0>(&r);
                 let endpoint_information_epoch = rt::read::i32_at::<8, 4>(&r);
-                let instance_id = rt::read::opt_str(c, true, true, "instance_id")?.map(rt::CompactString::from);
-                let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
+                let instance_id = rt::owned::read_opt_str(c, true, true, "instance_id")?;
+                let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
                 let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
                 let topology = rt::owned::read_opt_struct::<Topology>(c, true, v, "topology")?;
                 let active_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "active_tasks")?;
@@ -3121,7 +3121,7 @@ pub mod owned {
                     .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
                 let warmup_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "warmup_tasks")
                     .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
-                let process_id = rt::read::opt_str(c, true, true, "process_id")?.map(rt::CompactString::from);
+                let process_id = rt::owned::read_opt_str(c, true, true, "process_id")?;
                 let user_endpoint = rt::owned::read_opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
                 let client_tags = rt::owned::read_opt_array::<KeyValue, _>(c, true, true, v, "client_tags")?;
                 let task_offsets = rt::owned::read_opt_array::<TaskOffset, _>(c, true, true, v, "task_offsets")?;
@@ -3303,7 +3303,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaskIds {
         /// `string`, versions 0+.
-        pub subtopology_id: rt::CompactString,
+        pub subtopology_id: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -3314,7 +3314,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                subtopology_id: rt::CompactString::const_new(""),
+                subtopology_id: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -3339,7 +3339,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskIds {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let subtopology_id = rt::CompactString::from(rt::read::str(c, true, "active_tasks[].subtopology_id")?);
+            let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?);
@@ -3379,7 +3379,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Endpoint {
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -3390,7 +3390,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -3415,7 +3415,7 @@ pub mod owned {
     impl rt::OwnedStruct for Endpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let host = rt::CompactString::from(rt::read::str(c, true, "user_endpoint.host")?);
+            let host = rt::owned::read_str(c, true, "user_endpoint.host")?;
             let port = rt::read::u16(c, "user_endpoint.port")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?);
@@ -3461,9 +3461,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct KeyValue {
         /// `string`, versions 0+.
-        pub key: rt::CompactString,
+        pub key: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub value: rt::CompactString,
+        pub value: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -3472,8 +3472,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                key: rt::CompactString::const_new(""),
-                value: rt::CompactString::const_new(""),
+                key: rt::OwnedStr::from_static(""),
+                value: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -3497,8 +3497,8 @@ pub mod owned {
     impl rt::OwnedStruct for KeyValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let key = rt::CompactString::from(rt::read::str(c, true, "client_tags[].key")?);
-            let value = rt::CompactString::from(rt::read::str(c, true, "client_tags[].value")?);
+            let key = rt::owned::read_str(c, true, "client_tags[].key")?;
+            let value = rt::owned::read_str(c, true, "client_tags[].value")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?);
             Ok(Self {
@@ -3537,7 +3537,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaskOffset {
         /// `string`, versions 0+.
-        pub subtopology_id: rt::CompactString,
+        pub subtopology_id: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub partition: i32,
         /// `int64`, versions 0+.
@@ -3550,7 +3550,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                subtopology_id: rt::CompactString::const_new(""),
+                subtopology_id: rt::OwnedStr::from_static(""),
                 partition: 0_i32,
                 offset: 0_i64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -3577,7 +3577,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskOffset {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let subtopology_id = rt::CompactString::from(rt::read::str(c, true, "task_offsets[].subtopology_id")?);
+            let subtopology_id = rt::owned::read_str(c, true, "task_offsets[].subtopology_id")?;
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -3637,15 +3637,15 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Subtopology {
         /// `string`, versions 0+.
-        pub subtopology_id: rt::CompactString,
+        pub subtopology_id: rt::OwnedStr,
         /// `[]string`, versions 0+, entity `topicName`.
-        pub source_topics: Vec<rt::CompactString>,
+        pub source_topics: Vec<rt::OwnedStr>,
         /// `[]string`, versions 0+.
-        pub source_topic_regex: Vec<rt::CompactString>,
+        pub source_topic_regex: Vec<rt::OwnedStr>,
         /// `[]TopicInfo`, versions 0+.
         pub state_changelog_topics: Vec<TopicInfo>,
         /// `[]string`, versions 0+, entity `topicName`.
-        pub repartition_sink_topics: Vec<rt::CompactString>,
+        pub repartition_sink_topics: Vec<rt::OwnedStr>,
         /// `[]TopicInfo`, versions 0+.
         pub repartition_source_topics: Vec<TopicInfo>,
         /// `[]CopartitionGroup`, versions 0+.
@@ -3658,7 +3658,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                subtopology_id: rt::CompactString::const_new(""),
+                subtopology_id: rt::OwnedStr::from_static(""),
                 source_topics: Vec::new(),
                 source_topic_regex: Vec::new(),
                 state_changelog_topics: Vec::new(),
@@ -3676,10 +3676,10 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     subtopology_id: v.subtopology_id.into(),
-                    source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
-                    source_topic_regex: v.source_topic_regex.iter().map(rt::CompactString::from).collect(),
+                    source_topics: v.source_topics.iter().map(rt::OwnedStr::from).collect(),
+                    source_topic_regex: v.source_topic_regex.iter().map(rt::OwnedStr::from).collect(),
                     state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
-                    repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::CompactString::from).collect(),
+                    repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::OwnedStr::from).collect(),
                     repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
                     copartition_groups: v.copartition_groups.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -3694,15 +3694,10 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let subtopology_id =
-                    rt::CompactString::from(rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?);
-                let source_topics = rt::owned::read_array::<rt::CompactString, _>(
-                    c,
-                    true,
-                    v,
-                    "topology.subtopologies[].source_topics",
-                )?;
-                let source_topic_regex = rt::owned::read_array::<rt::CompactString, _>(
+                let subtopology_id = rt::owned::read_str(c, true, "topology.subtopologies[].subtopology_id")?;
+                let source_topics =
+                    rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "topology.subtopologies[].source_topics")?;
+                let source_topic_regex = rt::owned::read_array::<rt::OwnedStr, _>(
                     c,
                     true,
                     v,
@@ -3714,7 +3709,7 @@ pub mod owned {
                     v,
                     "topology.subtopologies[].state_changelog_topics",
                 )?;
-                let repartition_sink_topics = rt::owned::read_array::<rt::CompactString, _>(
+                let repartition_sink_topics = rt::owned::read_array::<rt::OwnedStr, _>(
                     c,
                     true,
                     v,
@@ -3856,7 +3851,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicInfo {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub partitions: i32,
         /// `int16`, versions 0+.
@@ -3871,7 +3866,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: 0_i32,
                 replication_factor: 0_i16,
                 topic_configs: Vec::new(),
@@ -3900,11 +3895,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(
-                c,
-                true,
-                "topology.subtopologies[].state_changelog_topics[].name",
-            )?);
+            let name = rt::owned::read_str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {

@@ -1846,7 +1846,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1862,9 +1862,9 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `int32`, versions 0+.
@@ -1900,7 +1900,7 @@ pub mod owned {
                 throttle_time_ms: 0_i32,
                 error_code: 0_i16,
                 error_message: None,
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 member_epoch: 0_i32,
                 heartbeat_interval_ms: 0_i32,
                 acceptable_recovery_lag_legacy: 0_i32,
@@ -1925,7 +1925,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     member_id: v.member_id.into(),
                     member_epoch: v.member_epoch,
                     heartbeat_interval_ms: v.heartbeat_interval_ms,
@@ -1963,8 +1963,8 @@ pub mod owned {
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
                 let error_code = rt::read::i16_at::<6, 4>(&r);
-                let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
-                let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
+                let error_message = rt::owned::read_opt_str(c, true, true, "error_message")?;
+                let member_id = rt::owned::read_str(c, true, "member_id")?;
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
@@ -2129,7 +2129,7 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub status_code: i8,
         /// `string`, versions 0+.
-        pub status_detail: rt::CompactString,
+        pub status_detail: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2139,7 +2139,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 status_code: 0_i8,
-                status_detail: rt::CompactString::const_new(""),
+                status_detail: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -2164,7 +2164,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
             let status_code = rt::read::i8(c, "status[].status_code")?;
-            let status_detail = rt::CompactString::from(rt::read::str(c, true, "status[].status_detail")?);
+            let status_detail = rt::owned::read_str(c, true, "status[].status_detail")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "status[]._tagged_fields")?);
             Ok(Self {
@@ -2202,7 +2202,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaskIds {
         /// `string`, versions 0+.
-        pub subtopology_id: rt::CompactString,
+        pub subtopology_id: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -2213,7 +2213,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                subtopology_id: rt::CompactString::const_new(""),
+                subtopology_id: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2238,7 +2238,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskIds {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let subtopology_id = rt::CompactString::from(rt::read::str(c, true, "active_tasks[].subtopology_id")?);
+            let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?);
@@ -2403,7 +2403,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Endpoint {
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -2414,7 +2414,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2439,11 +2439,7 @@ pub mod owned {
     impl rt::OwnedStruct for Endpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let host = rt::CompactString::from(rt::read::str(
-                c,
-                true,
-                "partitions_by_user_endpoint[].user_endpoint.host",
-            )?);
+            let host = rt::owned::read_str(c, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
             let port = rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
@@ -2491,7 +2487,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicPartition {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic: rt::CompactString,
+        pub topic: rt::OwnedStr,
         /// `[]int32`, versions 0+.
         pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
@@ -2502,7 +2498,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic: rt::CompactString::const_new(""),
+                topic: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2527,11 +2523,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic = rt::CompactString::from(rt::read::str(
-                c,
-                true,
-                "partitions_by_user_endpoint[].active_partitions[].topic",
-            )?);
+            let topic = rt::owned::read_str(c, true, "partitions_by_user_endpoint[].active_partitions[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(
                 c,
                 true,

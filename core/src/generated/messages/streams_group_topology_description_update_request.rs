@@ -1516,7 +1516,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1528,9 +1528,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct StreamsGroupTopologyDescriptionUpdateRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub topology_epoch: i32,
         /// `TopologyDescription`, versions 0+.
@@ -1543,8 +1543,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
-                member_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
+                member_id: rt::OwnedStr::from_static(""),
                 topology_epoch: 0_i32,
                 topology_description: TopologyDescription::default(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1573,8 +1573,8 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
-                let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
+                let group_id = rt::owned::read_str(c, true, "group_id")?;
+                let member_id = rt::owned::read_str(c, true, "member_id")?;
                 let topology_epoch = rt::read::i32(c, "topology_epoch")?;
                 let topology_description = <TopologyDescription as rt::OwnedStruct>::read(c, v)?;
                 let unknown_tagged_fields =
@@ -1711,7 +1711,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopologyDescriptionSubtopology {
         /// `string`, versions 0+.
-        pub subtopology_id: rt::CompactString,
+        pub subtopology_id: rt::OwnedStr,
         /// `[]TopologyDescriptionNode`, versions 0+.
         pub nodes: Vec<TopologyDescriptionNode>,
         /// Tagged fields this schema does not know.
@@ -1722,7 +1722,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                subtopology_id: rt::CompactString::const_new(""),
+                subtopology_id: rt::OwnedStr::from_static(""),
                 nodes: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1747,11 +1747,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionSubtopology {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let subtopology_id = rt::CompactString::from(rt::read::str(
-                c,
-                true,
-                "topology_description.subtopologies[].subtopology_id",
-            )?);
+            let subtopology_id = rt::owned::read_str(c, true, "topology_description.subtopologies[].subtopology_id")?;
             let nodes = rt::owned::read_array::<TopologyDescriptionNode, _>(
                 c,
                 true,
@@ -1894,17 +1890,17 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopologyDescriptionNode {
         /// `string`, versions 0+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int8`, versions 0+.
         pub node_type: i8,
         /// `[]string`, versions 0+, entity `topicName`.
-        pub source_topics: Vec<rt::CompactString>,
+        pub source_topics: Vec<rt::OwnedStr>,
         /// `string`, versions 0+, nullable at 0+, default `null`, entity `topicName`.
-        pub sink_topic: Option<rt::CompactString>,
+        pub sink_topic: Option<rt::OwnedStr>,
         /// `[]string`, versions 0+.
-        pub stores: Vec<rt::CompactString>,
+        pub stores: Vec<rt::OwnedStr>,
         /// `[]string`, versions 0+.
-        pub successors: Vec<rt::CompactString>,
+        pub successors: Vec<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1913,7 +1909,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 node_type: 0_i8,
                 source_topics: Vec::new(),
                 sink_topic: None,
@@ -1931,10 +1927,10 @@ pub mod owned {
                 Self {
                     name: v.name.into(),
                     node_type: v.node_type,
-                    source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
-                    sink_topic: v.sink_topic.map(rt::CompactString::from),
-                    stores: v.stores.iter().map(rt::CompactString::from).collect(),
-                    successors: v.successors.iter().map(rt::CompactString::from).collect(),
+                    source_topics: v.source_topics.iter().map(rt::OwnedStr::from).collect(),
+                    sink_topic: v.sink_topic.map(rt::OwnedStr::from),
+                    stores: v.stores.iter().map(rt::OwnedStr::from).collect(),
+                    successors: v.successors.iter().map(rt::OwnedStr::from).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1946,28 +1942,23 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionNode {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(
-                c,
-                true,
-                "topology_description.subtopologies[].nodes[].name",
-            )?);
+            let name = rt::owned::read_str(c, true, "topology_description.subtopologies[].nodes[].name")?;
             let node_type = rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?;
-            let source_topics = rt::owned::read_array::<rt::CompactString, _>(
+            let source_topics = rt::owned::read_array::<rt::OwnedStr, _>(
                 c,
                 true,
                 v,
                 "topology_description.subtopologies[].nodes[].source_topics",
             )?;
             let sink_topic =
-                rt::read::opt_str(c, true, true, "topology_description.subtopologies[].nodes[].sink_topic")?
-                    .map(rt::CompactString::from);
-            let stores = rt::owned::read_array::<rt::CompactString, _>(
+                rt::owned::read_opt_str(c, true, true, "topology_description.subtopologies[].nodes[].sink_topic")?;
+            let stores = rt::owned::read_array::<rt::OwnedStr, _>(
                 c,
                 true,
                 v,
                 "topology_description.subtopologies[].nodes[].stores",
             )?;
-            let successors = rt::owned::read_array::<rt::CompactString, _>(
+            let successors = rt::owned::read_array::<rt::OwnedStr, _>(
                 c,
                 true,
                 v,

@@ -562,7 +562,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -574,17 +574,17 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct SyncGroupRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub generation_id: i32,
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `string`, versions 3+, nullable at 3+, default `null`.
-        pub group_instance_id: Option<rt::CompactString>,
+        pub group_instance_id: Option<rt::OwnedStr>,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub protocol_type: Option<rt::CompactString>,
+        pub protocol_type: Option<rt::OwnedStr>,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub protocol_name: Option<rt::CompactString>,
+        pub protocol_name: Option<rt::OwnedStr>,
         /// `[]SyncGroupRequestAssignment`, versions 0+.
         pub assignments: Vec<SyncGroupRequestAssignment>,
         /// Tagged fields this schema does not know.
@@ -595,9 +595,9 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                group_id: rt::CompactString::const_new(""),
+                group_id: rt::OwnedStr::from_static(""),
                 generation_id: 0_i32,
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 group_instance_id: None,
                 protocol_type: None,
                 protocol_name: None,
@@ -615,9 +615,9 @@ pub mod owned {
                     group_id: v.group_id.into(),
                     generation_id: v.generation_id,
                     member_id: v.member_id.into(),
-                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
-                    protocol_type: v.protocol_type.map(rt::CompactString::from),
-                    protocol_name: v.protocol_name.map(rt::CompactString::from),
+                    group_instance_id: v.group_instance_id.map(rt::OwnedStr::from),
+                    protocol_type: v.protocol_type.map(rt::OwnedStr::from),
+                    protocol_name: v.protocol_name.map(rt::OwnedStr::from),
                     assignments: v.assignments.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -630,21 +630,21 @@ pub mod owned {
     impl rt::OwnedStruct for SyncGroupRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let group_id = rt::CompactString::from(rt::read::str(c, v >= 4, "group_id")?);
+            let group_id = rt::owned::read_str(c, v >= 4, "group_id")?;
             let generation_id = rt::read::i32(c, "generation_id")?;
-            let member_id = rt::CompactString::from(rt::read::str(c, v >= 4, "member_id")?);
+            let member_id = rt::owned::read_str(c, v >= 4, "member_id")?;
             let group_instance_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 3, "group_instance_id")?
             } else {
                 None
             };
             let protocol_type = if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 5, "protocol_type")?
             } else {
                 None
             };
             let protocol_name = if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 5, "protocol_name")?
             } else {
                 None
             };
@@ -735,7 +735,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct SyncGroupRequestAssignment {
         /// `string`, versions 0+.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `bytes`, versions 0+.
         pub assignment: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
@@ -746,7 +746,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 assignment: rt::OwnedBytes::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -771,7 +771,7 @@ pub mod owned {
     impl rt::OwnedStruct for SyncGroupRequestAssignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let member_id = rt::CompactString::from(rt::read::str(c, v >= 4, "assignments[].member_id")?);
+            let member_id = rt::owned::read_str(c, v >= 4, "assignments[].member_id")?;
             let assignment = rt::owned::read_bytes(c, v >= 4, "assignments[].assignment")?;
             let unknown_tagged_fields = if v >= 4 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "assignments[]._tagged_fields")?)

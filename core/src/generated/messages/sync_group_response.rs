@@ -302,7 +302,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -317,9 +317,9 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub protocol_type: Option<rt::CompactString>,
+        pub protocol_type: Option<rt::OwnedStr>,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub protocol_name: Option<rt::CompactString>,
+        pub protocol_name: Option<rt::OwnedStr>,
         /// `bytes`, versions 0+.
         pub assignment: rt::OwnedBytes,
         /// Tagged fields this schema does not know.
@@ -347,8 +347,8 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    protocol_type: v.protocol_type.map(rt::CompactString::from),
-                    protocol_name: v.protocol_name.map(rt::CompactString::from),
+                    protocol_type: v.protocol_type.map(rt::OwnedStr::from),
+                    protocol_name: v.protocol_name.map(rt::OwnedStr::from),
                     assignment: v.assignment.into(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -368,12 +368,12 @@ pub mod owned {
             };
             let error_code = rt::read::i16(c, "error_code")?;
             let protocol_type = if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 5, "protocol_type")?
             } else {
                 None
             };
             let protocol_name = if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 4, v >= 5, "protocol_name")?
             } else {
                 None
             };

@@ -941,7 +941,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -953,9 +953,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TxnOffsetCommitRequest {
         /// `string`, versions 0+, entity `transactionalId`.
-        pub transactional_id: rt::CompactString,
+        pub transactional_id: rt::OwnedStr,
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: rt::CompactString,
+        pub group_id: rt::OwnedStr,
         /// `int64`, versions 0+, entity `producerId`.
         pub producer_id: i64,
         /// `int16`, versions 0+.
@@ -963,9 +963,9 @@ pub mod owned {
         /// `int32`, versions 3+, default `-1`.
         pub generation_id_or_member_epoch: i32,
         /// `string`, versions 3+, default ``.
-        pub member_id: rt::CompactString,
+        pub member_id: rt::OwnedStr,
         /// `string`, versions 3+, nullable at 3+, default `null`.
-        pub group_instance_id: Option<rt::CompactString>,
+        pub group_instance_id: Option<rt::OwnedStr>,
         /// `[]TxnOffsetCommitRequestTopic`, versions 0+.
         pub topics: Vec<TxnOffsetCommitRequestTopic>,
         /// Tagged fields this schema does not know.
@@ -976,12 +976,12 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                transactional_id: rt::CompactString::const_new(""),
-                group_id: rt::CompactString::const_new(""),
+                transactional_id: rt::OwnedStr::from_static(""),
+                group_id: rt::OwnedStr::from_static(""),
                 producer_id: 0_i64,
                 producer_epoch: 0_i16,
                 generation_id_or_member_epoch: -1_i32,
-                member_id: rt::CompactString::const_new(""),
+                member_id: rt::OwnedStr::from_static(""),
                 group_instance_id: None,
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1000,7 +1000,7 @@ pub mod owned {
                     producer_epoch: v.producer_epoch,
                     generation_id_or_member_epoch: v.generation_id_or_member_epoch,
                     member_id: v.member_id.into(),
-                    group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                    group_instance_id: v.group_instance_id.map(rt::OwnedStr::from),
                     topics: v.topics.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -1014,8 +1014,8 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let transactional_id = rt::CompactString::from(rt::read::str(c, v >= 3, "transactional_id")?);
-                let group_id = rt::CompactString::from(rt::read::str(c, v >= 3, "group_id")?);
+                let transactional_id = rt::owned::read_str(c, v >= 3, "transactional_id")?;
+                let group_id = rt::owned::read_str(c, v >= 3, "group_id")?;
                 let r: [u8; 10] = match rt::read::run::<10>(c) {
                     Some(r) => r,
                     None => {
@@ -1032,12 +1032,12 @@ pub mod owned {
                     -1_i32
                 };
                 let member_id = if v >= 3 {
-                    rt::CompactString::from(rt::read::str(c, v >= 3, "member_id")?)
+                    rt::owned::read_str(c, v >= 3, "member_id")?
                 } else {
-                    rt::CompactString::const_new("")
+                    rt::OwnedStr::from_static("")
                 };
                 let group_instance_id = if v >= 3 {
-                    rt::read::opt_str(c, v >= 3, v >= 3, "group_instance_id")?.map(rt::CompactString::from)
+                    rt::owned::read_opt_str(c, v >= 3, v >= 3, "group_instance_id")?
                 } else {
                     None
                 };
@@ -1145,7 +1145,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TxnOffsetCommitRequestTopic {
         /// `string`, versions 0-5, entity `topicName`, ignorable.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `uuid`, versions 6+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]TxnOffsetCommitRequestPartition`, versions 0+.
@@ -1158,7 +1158,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1186,9 +1186,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let name = if v <= 5 {
-                rt::CompactString::from(rt::read::str(c, v >= 3, "topics[].name")?)
+                rt::owned::read_str(c, v >= 3, "topics[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let topic_id = if v >= 6 {
                 rt::read::uuid(c, "topics[].topic_id")?
@@ -1263,7 +1263,7 @@ pub mod owned {
         /// `int32`, versions 2+, default `-1`, ignorable.
         pub committed_leader_epoch: i32,
         /// `string`, versions 0+, nullable at 0+.
-        pub committed_metadata: Option<rt::CompactString>,
+        pub committed_metadata: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1275,7 +1275,7 @@ pub mod owned {
                 partition_index: 0_i32,
                 committed_offset: 0_i64,
                 committed_leader_epoch: -1_i32,
-                committed_metadata: Some(rt::CompactString::const_new("")),
+                committed_metadata: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1289,7 +1289,7 @@ pub mod owned {
                     partition_index: v.partition_index,
                     committed_offset: v.committed_offset,
                     committed_leader_epoch: v.committed_leader_epoch,
-                    committed_metadata: v.committed_metadata.map(rt::CompactString::from),
+                    committed_metadata: v.committed_metadata.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -1316,8 +1316,8 @@ pub mod owned {
             } else {
                 -1_i32
             };
-            let committed_metadata = rt::read::opt_str(c, v >= 3, true, "topics[].partitions[].committed_metadata")?
-                .map(rt::CompactString::from);
+            let committed_metadata =
+                rt::owned::read_opt_str(c, v >= 3, true, "topics[].partitions[].committed_metadata")?;
             let unknown_tagged_fields = if v >= 3 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
             } else {

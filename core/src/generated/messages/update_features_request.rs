@@ -500,7 +500,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -615,7 +615,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct FeatureUpdateKey {
         /// `string`, versions 0+, map key.
-        pub feature: rt::CompactString,
+        pub feature: rt::OwnedStr,
         /// `int16`, versions 0+.
         pub max_version_level: i16,
         /// `bool`, versions 0.
@@ -630,7 +630,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                feature: rt::CompactString::const_new(""),
+                feature: rt::OwnedStr::from_static(""),
                 max_version_level: 0_i16,
                 allow_downgrade: false,
                 upgrade_type: 1_i8,
@@ -659,7 +659,7 @@ pub mod owned {
     impl rt::OwnedStruct for FeatureUpdateKey {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let feature = rt::CompactString::from(rt::read::str(c, true, "feature_updates[].feature")?);
+            let feature = rt::owned::read_str(c, true, "feature_updates[].feature")?;
             let max_version_level = rt::read::i16(c, "feature_updates[].max_version_level")?;
             let allow_downgrade = if v <= 0 {
                 rt::read::bool(c, "feature_updates[].allow_downgrade")?

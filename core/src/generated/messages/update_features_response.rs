@@ -442,7 +442,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -458,7 +458,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// `[]UpdatableFeatureResult`, versions 0-1, ignorable.
         pub results: Vec<UpdatableFeatureResult>,
         /// Tagged fields this schema does not know.
@@ -471,7 +471,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 results: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -485,7 +485,7 @@ pub mod owned {
                 Self {
                     throttle_time_ms: v.throttle_time_ms,
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     results: v.results.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -508,7 +508,7 @@ pub mod owned {
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
-            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, true, true, "error_message")?;
             let results = if v <= 1 {
                 rt::owned::read_array::<UpdatableFeatureResult, _>(c, true, v, "results")?
             } else {
@@ -561,11 +561,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct UpdatableFeatureResult {
         /// `string`, versions 0+, map key.
-        pub feature: rt::CompactString,
+        pub feature: rt::OwnedStr,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<rt::CompactString>,
+        pub error_message: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -574,9 +574,9 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                feature: rt::CompactString::const_new(""),
+                feature: rt::OwnedStr::from_static(""),
                 error_code: 0_i16,
-                error_message: Some(rt::CompactString::const_new("")),
+                error_message: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -589,7 +589,7 @@ pub mod owned {
                 Self {
                     feature: v.feature.into(),
                     error_code: v.error_code,
-                    error_message: v.error_message.map(rt::CompactString::from),
+                    error_message: v.error_message.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -601,10 +601,9 @@ pub mod owned {
     impl rt::OwnedStruct for UpdatableFeatureResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let feature = rt::CompactString::from(rt::read::str(c, true, "results[].feature")?);
+            let feature = rt::owned::read_str(c, true, "results[].feature")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
-            let error_message =
-                rt::read::opt_str(c, true, true, "results[].error_message")?.map(rt::CompactString::from);
+            let error_message = rt::owned::read_opt_str(c, true, true, "results[].error_message")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?);
             Ok(Self {

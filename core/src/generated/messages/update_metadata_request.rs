@@ -2134,7 +2134,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -2387,7 +2387,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct UpdateMetadataPartitionState {
         /// `string`, versions 0-4, entity `topicName`, ignorable.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub partition_index: i32,
         /// `int32`, versions 0+.
@@ -2412,7 +2412,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partition_index: 0_i32,
                 controller_epoch: 0_i32,
                 leader: 0_i32,
@@ -2452,9 +2452,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic_name = if v <= 4 {
-                rt::CompactString::from(rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?)
+                rt::owned::read_str(c, v >= 6, "ungrouped_partition_states[].topic_name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
@@ -2572,7 +2572,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct UpdateMetadataTopicState {
         /// `string`, versions 5+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `uuid`, versions 7+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]UpdateMetadataPartitionState`, versions 5+.
@@ -2585,7 +2585,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 partition_states: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2613,9 +2613,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let topic_name = if v >= 5 {
-                rt::CompactString::from(rt::read::str(c, v >= 6, "topic_states[].topic_name")?)
+                rt::owned::read_str(c, v >= 6, "topic_states[].topic_name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let topic_id = if v >= 7 {
                 rt::read::uuid(c, "topic_states[].topic_id")?
@@ -2714,13 +2714,13 @@ pub mod owned {
         /// `int32`, versions 0+, entity `brokerId`.
         pub id: i32,
         /// `string`, versions 0, ignorable.
-        pub v0_host: rt::CompactString,
+        pub v0_host: rt::OwnedStr,
         /// `int32`, versions 0, ignorable.
         pub v0_port: i32,
         /// `[]UpdateMetadataEndpoint`, versions 1+, ignorable.
         pub endpoints: Vec<UpdateMetadataEndpoint>,
         /// `string`, versions 2+, nullable at 2+, ignorable.
-        pub rack: Option<rt::CompactString>,
+        pub rack: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2730,10 +2730,10 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 id: 0_i32,
-                v0_host: rt::CompactString::const_new(""),
+                v0_host: rt::OwnedStr::from_static(""),
                 v0_port: 0_i32,
                 endpoints: Vec::new(),
-                rack: Some(rt::CompactString::const_new("")),
+                rack: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -2748,7 +2748,7 @@ pub mod owned {
                     v0_host: v.v0_host.into(),
                     v0_port: v.v0_port,
                     endpoints: v.endpoints.iter().map(|e| (&e).into()).collect(),
-                    rack: v.rack.map(rt::CompactString::from),
+                    rack: v.rack.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -2762,9 +2762,9 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let id = rt::read::i32(c, "live_brokers[].id")?;
             let v0_host = if v <= 0 {
-                rt::CompactString::from(rt::read::str(c, v >= 6, "live_brokers[].v0_host")?)
+                rt::owned::read_str(c, v >= 6, "live_brokers[].v0_host")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let v0_port = if v <= 0 {
                 rt::read::i32(c, "live_brokers[].v0_port")?
@@ -2777,9 +2777,9 @@ pub mod owned {
                 Vec::new()
             };
             let rack = if v >= 2 {
-                rt::read::opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let unknown_tagged_fields = if v >= 6 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "live_brokers[]._tagged_fields")?)
@@ -2856,9 +2856,9 @@ pub mod owned {
         /// `int32`, versions 1+.
         pub port: i32,
         /// `string`, versions 1+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `string`, versions 3+, ignorable.
-        pub listener: rt::CompactString,
+        pub listener: rt::OwnedStr,
         /// `int16`, versions 1+.
         pub security_protocol: i16,
         /// Tagged fields this schema does not know.
@@ -2870,8 +2870,8 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 port: 0_i32,
-                host: rt::CompactString::const_new(""),
-                listener: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
+                listener: rt::OwnedStr::from_static(""),
                 security_protocol: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2904,14 +2904,14 @@ pub mod owned {
                 0_i32
             };
             let host = if v >= 1 {
-                rt::CompactString::from(rt::read::str(c, v >= 6, "live_brokers[].endpoints[].host")?)
+                rt::owned::read_str(c, v >= 6, "live_brokers[].endpoints[].host")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let listener = if v >= 3 {
-                rt::CompactString::from(rt::read::str(c, v >= 6, "live_brokers[].endpoints[].listener")?)
+                rt::owned::read_str(c, v >= 6, "live_brokers[].endpoints[].listener")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let security_protocol = if v >= 1 {
                 rt::read::i16(c, "live_brokers[].endpoints[].security_protocol")?

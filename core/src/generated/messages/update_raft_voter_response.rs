@@ -501,7 +501,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -644,7 +644,7 @@ pub mod owned {
         /// `int32`, versions 0+, default `-1`.
         pub leader_epoch: i32,
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub port: i32,
         /// Tagged fields this schema does not know.
@@ -657,7 +657,7 @@ pub mod owned {
             Self {
                 leader_id: -1_i32,
                 leader_epoch: -1_i32,
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -694,7 +694,7 @@ pub mod owned {
             };
             let leader_id = rt::read::i32_at::<8, 0>(&r);
             let leader_epoch = rt::read::i32_at::<8, 4>(&r);
-            let host = rt::CompactString::from(rt::read::str(c, true, "current_leader.host")?);
+            let host = rt::owned::read_str(c, true, "current_leader.host")?;
             let port = rt::read::i32(c, "current_leader.port")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "current_leader._tagged_fields")?);

@@ -829,7 +829,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -841,7 +841,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct VoteRequest {
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub cluster_id: Option<rt::CompactString>,
+        pub cluster_id: Option<rt::OwnedStr>,
         /// `int32`, versions 1+, default `-1`, entity `brokerId`, ignorable.
         pub voter_id: i32,
         /// `[]TopicData`, versions 0+.
@@ -867,7 +867,7 @@ pub mod owned {
         fn from(v: &super::VoteRequest<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    cluster_id: v.cluster_id.map(rt::CompactString::from),
+                    cluster_id: v.cluster_id.map(rt::OwnedStr::from),
                     voter_id: v.voter_id,
                     topics: v.topics.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -882,7 +882,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             rt::outline(move || -> Result<Self, rt::DecodeError> {
-                let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?.map(rt::CompactString::from);
+                let cluster_id = rt::owned::read_opt_str(c, true, true, "cluster_id")?;
                 let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
                 let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
                 let unknown_tagged_fields =
@@ -931,7 +931,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `[]PartitionData`, versions 0+.
         pub partitions: Vec<PartitionData>,
         /// Tagged fields this schema does not know.
@@ -942,7 +942,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -967,7 +967,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
             let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);

@@ -998,7 +998,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1139,7 +1139,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: rt::CompactString,
+        pub topic_name: rt::OwnedStr,
         /// `[]PartitionData`, versions 0+.
         pub partitions: rt::SmallVec<[PartitionData; 4]>,
         /// Tagged fields this schema does not know.
@@ -1150,7 +1150,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic_name: rt::CompactString::const_new(""),
+                topic_name: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1175,7 +1175,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic_name = rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?);
+            let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
             let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
@@ -1217,7 +1217,7 @@ pub mod owned {
         /// `int32`, versions 1+, entity `brokerId`, map key.
         pub node_id: i32,
         /// `string`, versions 1+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 1+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -1229,7 +1229,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
-                host: rt::CompactString::const_new(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1261,9 +1261,9 @@ pub mod owned {
                 0_i32
             };
             let host = if v >= 1 {
-                rt::CompactString::from(rt::read::str(c, true, "node_endpoints[].host")?)
+                rt::owned::read_str(c, true, "node_endpoints[].host")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let port = if v >= 1 {
                 rt::read::u16(c, "node_endpoints[].port")?

@@ -787,7 +787,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -969,7 +969,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct WritableTxnMarkerTopicResult {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `[]WritableTxnMarkerPartitionResult`, versions 0+.
         pub partitions: rt::SmallVec<[WritableTxnMarkerPartitionResult; 4]>,
         /// Tagged fields this schema does not know.
@@ -980,7 +980,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1005,7 +1005,7 @@ pub mod owned {
     impl rt::OwnedStruct for WritableTxnMarkerTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, v >= 1, "markers[].topics[].name")?);
+            let name = rt::owned::read_str(c, v >= 1, "markers[].topics[].name")?;
             let partitions = rt::owned::read_array::<WritableTxnMarkerPartitionResult, _>(
                 c,
                 v >= 1,

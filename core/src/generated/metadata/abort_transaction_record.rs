@@ -201,7 +201,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -212,7 +212,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AbortTransactionRecord {
         /// `string`, tagged field 0 at versions 0+, nullable at 0+, default `null`.
-        pub reason: Option<rt::CompactString>,
+        pub reason: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -232,7 +232,7 @@ pub mod owned {
         fn from(v: &super::AbortTransactionRecord<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    reason: v.reason.map(rt::CompactString::from),
+                    reason: v.reason.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -244,7 +244,7 @@ pub mod owned {
     impl rt::OwnedStruct for AbortTransactionRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let mut reason_tag: Option<rt::CompactString> = None;
+            let mut reason_tag: Option<rt::OwnedStr> = None;
             let unknown_tagged_fields = {
                 let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
                 let mut unknown = 0u32;
@@ -254,7 +254,7 @@ pub mod owned {
                     let before = c.len();
                     match tag {
                         0 => {
-                            reason_tag = rt::read::opt_str(c, true, true, "reason")?.map(rt::CompactString::from);
+                            reason_tag = rt::owned::read_opt_str(c, true, true, "reason")?;
                             rt::read::check_tag_size(c, before, size, tag, "reason")?;
                             rt::read::tag_at_default(c, reason_tag.is_none());
                         }

@@ -339,7 +339,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -354,13 +354,13 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: rt::CompactString,
+        pub resource_name: rt::OwnedStr,
         /// `int8`, versions 0+.
         pub pattern_type: i8,
         /// `string`, versions 0+.
-        pub principal: rt::CompactString,
+        pub principal: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `int8`, versions 0+.
         pub operation: i8,
         /// `int8`, versions 0+.
@@ -375,10 +375,10 @@ pub mod owned {
             Self {
                 id: rt::Uuid::nil(),
                 resource_type: 0_i8,
-                resource_name: rt::CompactString::const_new(""),
+                resource_name: rt::OwnedStr::from_static(""),
                 pattern_type: 0_i8,
-                principal: rt::CompactString::const_new(""),
-                host: rt::CompactString::const_new(""),
+                principal: rt::OwnedStr::from_static(""),
+                host: rt::OwnedStr::from_static(""),
                 operation: 0_i8,
                 permission_type: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -420,10 +420,10 @@ pub mod owned {
             };
             let id = rt::read::uuid_at::<17, 0>(&r);
             let resource_type = rt::read::i8_at::<17, 16>(&r);
-            let resource_name = rt::CompactString::from(rt::read::str(c, true, "resource_name")?);
+            let resource_name = rt::owned::read_str(c, true, "resource_name")?;
             let pattern_type = rt::read::i8(c, "pattern_type")?;
-            let principal = rt::CompactString::from(rt::read::str(c, true, "principal")?);
-            let host = rt::CompactString::from(rt::read::str(c, true, "host")?);
+            let principal = rt::owned::read_str(c, true, "principal")?;
+            let host = rt::owned::read_str(c, true, "host")?;
             let r: [u8; 2] = match rt::read::run::<2>(c) {
                 Some(r) => r,
                 None => {

@@ -201,7 +201,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -212,7 +212,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct BeginTransactionRecord {
         /// `string`, tagged field 0 at versions 0+, nullable at 0+, default `null`.
-        pub name: Option<rt::CompactString>,
+        pub name: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -232,7 +232,7 @@ pub mod owned {
         fn from(v: &super::BeginTransactionRecord<'_>) -> Self {
             rt::outline(move || -> Self {
                 Self {
-                    name: v.name.map(rt::CompactString::from),
+                    name: v.name.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -244,7 +244,7 @@ pub mod owned {
     impl rt::OwnedStruct for BeginTransactionRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let mut name_tag: Option<rt::CompactString> = None;
+            let mut name_tag: Option<rt::OwnedStr> = None;
             let unknown_tagged_fields = {
                 let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
                 let mut unknown = 0u32;
@@ -254,7 +254,7 @@ pub mod owned {
                     let before = c.len();
                     match tag {
                         0 => {
-                            name_tag = rt::read::opt_str(c, true, true, "name")?.map(rt::CompactString::from);
+                            name_tag = rt::owned::read_opt_str(c, true, true, "name")?;
                             rt::read::check_tag_size(c, before, size, tag, "name")?;
                             rt::read::tag_at_default(c, name_tag.is_none());
                         }

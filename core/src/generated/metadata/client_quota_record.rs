@@ -409,7 +409,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -423,7 +423,7 @@ pub mod owned {
         /// `[]EntityData`, versions 0+.
         pub entity: Vec<EntityData>,
         /// `string`, versions 0+.
-        pub key: rt::CompactString,
+        pub key: rt::OwnedStr,
         /// `float64`, versions 0+.
         pub value: f64,
         /// `bool`, versions 0+.
@@ -437,7 +437,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 entity: Vec::new(),
-                key: rt::CompactString::const_new(""),
+                key: rt::OwnedStr::from_static(""),
                 value: 0.0_f64,
                 remove: false,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -466,7 +466,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let entity = rt::owned::read_array::<EntityData, _>(c, true, v, "entity")?;
-            let key = rt::CompactString::from(rt::read::str(c, true, "key")?);
+            let key = rt::owned::read_str(c, true, "key")?;
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {
@@ -528,9 +528,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct EntityData {
         /// `string`, versions 0+.
-        pub entity_type: rt::CompactString,
+        pub entity_type: rt::OwnedStr,
         /// `string`, versions 0+, nullable at 0+.
-        pub entity_name: Option<rt::CompactString>,
+        pub entity_name: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -539,8 +539,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                entity_type: rt::CompactString::const_new(""),
-                entity_name: Some(rt::CompactString::const_new("")),
+                entity_type: rt::OwnedStr::from_static(""),
+                entity_name: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -552,7 +552,7 @@ pub mod owned {
             rt::outline(move || -> Self {
                 Self {
                     entity_type: v.entity_type.into(),
-                    entity_name: v.entity_name.map(rt::CompactString::from),
+                    entity_name: v.entity_name.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -564,8 +564,8 @@ pub mod owned {
     impl rt::OwnedStruct for EntityData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let entity_type = rt::CompactString::from(rt::read::str(c, true, "entity[].entity_type")?);
-            let entity_name = rt::read::opt_str(c, true, true, "entity[].entity_name")?.map(rt::CompactString::from);
+            let entity_type = rt::owned::read_str(c, true, "entity[].entity_type")?;
+            let entity_name = rt::owned::read_opt_str(c, true, true, "entity[].entity_name")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entity[]._tagged_fields")?);
             Ok(Self {

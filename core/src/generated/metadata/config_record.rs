@@ -221,7 +221,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -234,11 +234,11 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: rt::CompactString,
+        pub resource_name: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `string`, versions 0+, nullable at 0+.
-        pub value: Option<rt::CompactString>,
+        pub value: Option<rt::OwnedStr>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -248,9 +248,9 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
-                resource_name: rt::CompactString::const_new(""),
-                name: rt::CompactString::const_new(""),
-                value: Some(rt::CompactString::const_new("")),
+                resource_name: rt::OwnedStr::from_static(""),
+                name: rt::OwnedStr::from_static(""),
+                value: Some(rt::OwnedStr::from_static("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -264,7 +264,7 @@ pub mod owned {
                     resource_type: v.resource_type,
                     resource_name: v.resource_name.into(),
                     name: v.name.into(),
-                    value: v.value.map(rt::CompactString::from),
+                    value: v.value.map(rt::OwnedStr::from),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
             })
@@ -277,9 +277,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
             let resource_type = rt::read::i8(c, "resource_type")?;
-            let resource_name = rt::CompactString::from(rt::read::str(c, true, "resource_name")?);
-            let name = rt::CompactString::from(rt::read::str(c, true, "name")?);
-            let value = rt::read::opt_str(c, true, true, "value")?.map(rt::CompactString::from);
+            let resource_name = rt::owned::read_str(c, true, "resource_name")?;
+            let name = rt::owned::read_str(c, true, "name")?;
+            let value = rt::owned::read_opt_str(c, true, true, "value")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
                 resource_type,

@@ -309,7 +309,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -321,11 +321,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DelegationTokenRecord {
         /// `string`, versions 0+.
-        pub owner: rt::CompactString,
+        pub owner: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub requester: rt::CompactString,
+        pub requester: rt::OwnedStr,
         /// `[]string`, versions 0+.
-        pub renewers: Vec<rt::CompactString>,
+        pub renewers: Vec<rt::OwnedStr>,
         /// `int64`, versions 0+.
         pub issue_timestamp: i64,
         /// `int64`, versions 0+.
@@ -333,7 +333,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub expiration_timestamp: i64,
         /// `string`, versions 0+.
-        pub token_id: rt::CompactString,
+        pub token_id: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -342,13 +342,13 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                owner: rt::CompactString::const_new(""),
-                requester: rt::CompactString::const_new(""),
+                owner: rt::OwnedStr::from_static(""),
+                requester: rt::OwnedStr::from_static(""),
                 renewers: Vec::new(),
                 issue_timestamp: 0_i64,
                 max_timestamp: 0_i64,
                 expiration_timestamp: 0_i64,
-                token_id: rt::CompactString::const_new(""),
+                token_id: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -361,7 +361,7 @@ pub mod owned {
                 Self {
                     owner: v.owner.into(),
                     requester: v.requester.into(),
-                    renewers: v.renewers.iter().map(rt::CompactString::from).collect(),
+                    renewers: v.renewers.iter().map(rt::OwnedStr::from).collect(),
                     issue_timestamp: v.issue_timestamp,
                     max_timestamp: v.max_timestamp,
                     expiration_timestamp: v.expiration_timestamp,
@@ -377,9 +377,9 @@ pub mod owned {
     impl rt::OwnedStruct for DelegationTokenRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let owner = rt::CompactString::from(rt::read::str(c, true, "owner")?);
-            let requester = rt::CompactString::from(rt::read::str(c, true, "requester")?);
-            let renewers = rt::owned::read_array::<rt::CompactString, _>(c, true, v, "renewers")?;
+            let owner = rt::owned::read_str(c, true, "owner")?;
+            let requester = rt::owned::read_str(c, true, "requester")?;
+            let renewers = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "renewers")?;
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
                 None => {
@@ -392,7 +392,7 @@ pub mod owned {
             let issue_timestamp = rt::read::i64_at::<24, 0>(&r);
             let max_timestamp = rt::read::i64_at::<24, 8>(&r);
             let expiration_timestamp = rt::read::i64_at::<24, 16>(&r);
-            let token_id = rt::CompactString::from(rt::read::str(c, true, "token_id")?);
+            let token_id = rt::owned::read_str(c, true, "token_id")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
                 owner,

@@ -990,7 +990,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1014,7 +1014,7 @@ pub mod owned {
         /// `[]BrokerFeature`, versions 0+.
         pub features: Vec<BrokerFeature>,
         /// `string`, versions 0+, nullable at 0+.
-        pub rack: Option<rt::CompactString>,
+        pub rack: Option<rt::OwnedStr>,
         /// `bool`, versions 0+, default `true`.
         pub fenced: bool,
         /// `bool`, versions 1+, default `false`.
@@ -1037,7 +1037,7 @@ pub mod owned {
                 broker_epoch: 0_i64,
                 end_points: Vec::new(),
                 features: Vec::new(),
-                rack: Some(rt::CompactString::const_new("")),
+                rack: Some(rt::OwnedStr::from_static("")),
                 fenced: true,
                 in_controlled_shutdown: false,
                 log_dirs: rt::SmallVec::new(),
@@ -1058,7 +1058,7 @@ pub mod owned {
                     broker_epoch: v.broker_epoch,
                     end_points: v.end_points.iter().map(|e| (&e).into()).collect(),
                     features: v.features.iter().map(|e| (&e).into()).collect(),
-                    rack: v.rack.map(rt::CompactString::from),
+                    rack: v.rack.map(rt::OwnedStr::from),
                     fenced: v.fenced,
                     in_controlled_shutdown: v.in_controlled_shutdown,
                     log_dirs: v.log_dirs.iter().collect(),
@@ -1092,7 +1092,7 @@ pub mod owned {
             let broker_epoch = rt::read::i64_at::<24, 16>(&r);
             let end_points = rt::owned::read_array::<BrokerEndpoint, _>(c, true, v, "end_points")?;
             let features = rt::owned::read_array::<BrokerFeature, _>(c, true, v, "features")?;
-            let rack = rt::read::opt_str(c, true, true, "rack")?.map(rt::CompactString::from);
+            let rack = rt::owned::read_opt_str(c, true, true, "rack")?;
             let fenced = rt::read::bool(c, "fenced")?;
             let in_controlled_shutdown = if v >= 1 {
                 rt::read::bool(c, "in_controlled_shutdown")?
@@ -1271,9 +1271,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct BrokerEndpoint {
         /// `string`, versions 0+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// `int16`, versions 0+.
@@ -1286,8 +1286,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
-                host: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 security_protocol: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1315,8 +1315,8 @@ pub mod owned {
     impl rt::OwnedStruct for BrokerEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "end_points[].name")?);
-            let host = rt::CompactString::from(rt::read::str(c, true, "end_points[].host")?);
+            let name = rt::owned::read_str(c, true, "end_points[].name")?;
+            let host = rt::owned::read_str(c, true, "end_points[].host")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
@@ -1379,7 +1379,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct BrokerFeature {
         /// `string`, versions 0+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int16`, versions 0+.
         pub min_supported_version: i16,
         /// `int16`, versions 0+.
@@ -1392,7 +1392,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 min_supported_version: 0_i16,
                 max_supported_version: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1419,7 +1419,7 @@ pub mod owned {
     impl rt::OwnedStruct for BrokerFeature {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "features[].name")?);
+            let name = rt::owned::read_str(c, true, "features[].name")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {

@@ -703,7 +703,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -822,9 +822,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ControllerEndpoint {
         /// `string`, versions 0+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `string`, versions 0+.
-        pub host: rt::CompactString,
+        pub host: rt::OwnedStr,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// `int16`, versions 0+.
@@ -837,8 +837,8 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
-                host: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
+                host: rt::OwnedStr::from_static(""),
                 port: 0_u16,
                 security_protocol: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -866,8 +866,8 @@ pub mod owned {
     impl rt::OwnedStruct for ControllerEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "end_points[].name")?);
-            let host = rt::CompactString::from(rt::read::str(c, true, "end_points[].host")?);
+            let name = rt::owned::read_str(c, true, "end_points[].name")?;
+            let host = rt::owned::read_str(c, true, "end_points[].host")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
@@ -930,7 +930,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ControllerFeature {
         /// `string`, versions 0+, map key.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int16`, versions 0+.
         pub min_supported_version: i16,
         /// `int16`, versions 0+.
@@ -943,7 +943,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 min_supported_version: 0_i16,
                 max_supported_version: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -970,7 +970,7 @@ pub mod owned {
     impl rt::OwnedStruct for ControllerFeature {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "features[].name")?);
+            let name = rt::owned::read_str(c, true, "features[].name")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {

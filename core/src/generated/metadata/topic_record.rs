@@ -179,7 +179,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -190,7 +190,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicRecord {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// Tagged fields this schema does not know.
@@ -201,7 +201,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 topic_id: rt::Uuid::nil(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -226,7 +226,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "name")?);
+            let name = rt::owned::read_str(c, true, "name")?;
             let topic_id = rt::read::uuid(c, "topic_id")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {

@@ -276,7 +276,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -287,7 +287,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct UserScramCredentialRecord {
         /// `string`, versions 0+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `int8`, versions 0+.
         pub mechanism: i8,
         /// `bytes`, versions 0+.
@@ -306,7 +306,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 mechanism: 0_i8,
                 salt: rt::OwnedBytes::new(),
                 stored_key: rt::OwnedBytes::new(),
@@ -339,7 +339,7 @@ pub mod owned {
     impl rt::OwnedStruct for UserScramCredentialRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name = rt::CompactString::from(rt::read::str(c, true, "name")?);
+            let name = rt::owned::read_str(c, true, "name")?;
             let mechanism = rt::read::i8(c, "mechanism")?;
             let salt = rt::owned::read_bytes(c, true, "salt")?;
             let stored_key = rt::owned::read_bytes(c, true, "stored_key")?;

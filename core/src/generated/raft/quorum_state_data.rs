@@ -540,7 +540,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -551,7 +551,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct QuorumStateData {
         /// `string`, versions 0.
-        pub cluster_id: rt::CompactString,
+        pub cluster_id: rt::OwnedStr,
         /// `int32`, versions 0+, default `-1`.
         pub leader_id: i32,
         /// `int32`, versions 0+, default `-1`.
@@ -572,7 +572,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                cluster_id: rt::CompactString::const_new(""),
+                cluster_id: rt::OwnedStr::from_static(""),
                 leader_id: -1_i32,
                 leader_epoch: -1_i32,
                 voted_id: -1_i32,
@@ -608,9 +608,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let cluster_id = if v <= 0 {
-                rt::CompactString::from(rt::read::str(c, true, "cluster_id")?)
+                rt::owned::read_str(c, true, "cluster_id")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,

@@ -1074,7 +1074,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1472,7 +1472,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicIdPartitionEntry {
         /// `string`, versions 0+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// `uuid`, versions 0+.
         pub id: rt::Uuid,
         /// `int32`, versions 0+.
@@ -1485,7 +1485,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 id: rt::Uuid::nil(),
                 partition: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1512,8 +1512,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicIdPartitionEntry {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
-            let name =
-                rt::CompactString::from(rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?);
+            let name = rt::owned::read_str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {

@@ -1623,7 +1623,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1992,7 +1992,7 @@ pub mod owned {
         /// `int64`, versions 10+.
         pub offset_sum: i64,
         /// `string`, versions 10+, nullable at 10+.
-        pub named_topology: Option<rt::CompactString>,
+        pub named_topology: Option<rt::OwnedStr>,
         /// `[]PartitionToOffsetSum`, versions 7-9.
         pub partition_to_offset_sum: rt::SmallVec<[PartitionToOffsetSum; 4]>,
         /// Tagged fields this schema does not know.
@@ -2006,7 +2006,7 @@ pub mod owned {
                 topic_group_id: 0_i32,
                 partition: 0_i32,
                 offset_sum: 0_i64,
-                named_topology: Some(rt::CompactString::const_new("")),
+                named_topology: Some(rt::OwnedStr::from_static("")),
                 partition_to_offset_sum: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2021,7 +2021,7 @@ pub mod owned {
                     topic_group_id: v.topic_group_id,
                     partition: v.partition,
                     offset_sum: v.offset_sum,
-                    named_topology: v.named_topology.map(rt::CompactString::from),
+                    named_topology: v.named_topology.map(rt::OwnedStr::from),
                     partition_to_offset_sum: v.partition_to_offset_sum.iter().map(|e| (&e).into()).collect(),
                     unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
                 }
@@ -2057,9 +2057,9 @@ pub mod owned {
                 offset_sum = 0_i64;
             }
             let named_topology = if v >= 10 {
-                rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?
             } else {
-                Some(rt::CompactString::const_new(""))
+                Some(rt::OwnedStr::from_static(""))
             };
             let partition_to_offset_sum = if (7..=9).contains(&v) {
                 rt::owned::read_array::<PartitionToOffsetSum, _>(

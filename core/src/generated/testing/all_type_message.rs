@@ -1209,7 +1209,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1238,13 +1238,13 @@ pub mod owned {
         /// `float64`, versions 0+, default `12.34`.
         pub my_float64: f64,
         /// `string`, versions 0, default `string`.
-        pub my_string: rt::CompactString,
+        pub my_string: rt::OwnedStr,
         /// `string`, versions 0, nullable at 0, default `null`.
-        pub my_nullable_string: Option<rt::CompactString>,
+        pub my_nullable_string: Option<rt::OwnedStr>,
         /// `string`, versions 1+, default `compact string`.
-        pub my_compact_string: rt::CompactString,
+        pub my_compact_string: rt::OwnedStr,
         /// `string`, versions 1+, nullable at 1+, default `null`.
-        pub my_compact_nullable_string: Option<rt::CompactString>,
+        pub my_compact_nullable_string: Option<rt::OwnedStr>,
         /// `bytes`, versions 0.
         pub my_bytes: rt::OwnedBytes,
         /// `bytes`, versions 0, nullable at 0, default `null`.
@@ -1284,9 +1284,9 @@ pub mod owned {
                 my_uint64: 914172222550880202_i64,
                 my_uuid: rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec),
                 my_float64: 12.34_f64,
-                my_string: rt::CompactString::const_new("string"),
+                my_string: rt::OwnedStr::from_static("string"),
                 my_nullable_string: None,
-                my_compact_string: rt::CompactString::const_new("compact string"),
+                my_compact_string: rt::OwnedStr::from_static("compact string"),
                 my_compact_nullable_string: None,
                 my_bytes: rt::OwnedBytes::new(),
                 my_nullable_bytes: None,
@@ -1319,9 +1319,9 @@ pub mod owned {
                     my_uuid: v.my_uuid,
                     my_float64: v.my_float64,
                     my_string: v.my_string.into(),
-                    my_nullable_string: v.my_nullable_string.map(rt::CompactString::from),
+                    my_nullable_string: v.my_nullable_string.map(rt::OwnedStr::from),
                     my_compact_string: v.my_compact_string.into(),
-                    my_compact_nullable_string: v.my_compact_nullable_string.map(rt::CompactString::from),
+                    my_compact_nullable_string: v.my_compact_nullable_string.map(rt::OwnedStr::from),
                     my_bytes: v.my_bytes.into(),
                     my_nullable_bytes: v.my_nullable_bytes.map(rt::OwnedBytes::from),
                     my_compact_bytes: v.my_compact_bytes.into(),
@@ -1369,22 +1369,22 @@ pub mod owned {
             let my_uuid = rt::read::uuid_at::<46, 22>(&r);
             let my_float64 = rt::read::f64_at::<46, 38>(&r);
             let my_string = if v <= 0 {
-                rt::CompactString::from(rt::read::str(c, v >= 1, "my_string")?)
+                rt::owned::read_str(c, v >= 1, "my_string")?
             } else {
-                rt::CompactString::const_new("string")
+                rt::OwnedStr::from_static("string")
             };
             let my_nullable_string = if v <= 0 {
-                rt::read::opt_str(c, v >= 1, v <= 0, "my_nullable_string")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 1, v <= 0, "my_nullable_string")?
             } else {
                 None
             };
             let my_compact_string = if v >= 1 {
-                rt::CompactString::from(rt::read::str(c, v >= 1, "my_compact_string")?)
+                rt::owned::read_str(c, v >= 1, "my_compact_string")?
             } else {
-                rt::CompactString::const_new("compact string")
+                rt::OwnedStr::from_static("compact string")
             };
             let my_compact_nullable_string = if v >= 1 {
-                rt::read::opt_str(c, v >= 1, v >= 1, "my_compact_nullable_string")?.map(rt::CompactString::from)
+                rt::owned::read_opt_str(c, v >= 1, v >= 1, "my_compact_nullable_string")?
             } else {
                 None
             };

@@ -1204,7 +1204,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1392,7 +1392,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MyStruct {
         /// `string`, versions 0+.
-        pub my_string: rt::CompactString,
+        pub my_string: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub my_int: i32,
         /// Tagged fields this schema does not know.
@@ -1403,7 +1403,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                my_string: rt::CompactString::const_new(""),
+                my_string: rt::OwnedStr::from_static(""),
                 my_int: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1428,7 +1428,7 @@ pub mod owned {
     impl rt::OwnedStruct for MyStruct {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let my_string = rt::CompactString::from(rt::read::str(c, v >= 1, "nullable_struct.my_string")?);
+            let my_string = rt::owned::read_str(c, v >= 1, "nullable_struct.my_string")?;
             let my_int = rt::read::i32(c, "nullable_struct.my_int")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "nullable_struct._tagged_fields")?)
@@ -1485,7 +1485,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MyStruct2 {
         /// `string`, versions 0+.
-        pub my_string: rt::CompactString,
+        pub my_string: rt::OwnedStr,
         /// `int32`, versions 0+.
         pub my_int: i32,
         /// Tagged fields this schema does not know.
@@ -1496,7 +1496,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                my_string: rt::CompactString::const_new(""),
+                my_string: rt::OwnedStr::from_static(""),
                 my_int: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1521,7 +1521,7 @@ pub mod owned {
     impl rt::OwnedStruct for MyStruct2 {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let my_string = rt::CompactString::from(rt::read::str(c, v >= 1, "nullable_struct2.my_string")?);
+            let my_string = rt::owned::read_str(c, v >= 1, "nullable_struct2.my_string")?;
             let my_int = rt::read::i32(c, "nullable_struct2.my_int")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "nullable_struct2._tagged_fields")?)
@@ -1578,7 +1578,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MyStruct3 {
         /// `string`, versions 1+.
-        pub my_string: rt::CompactString,
+        pub my_string: rt::OwnedStr,
         /// `int32`, versions 1+.
         pub my_int: i32,
         /// Tagged fields this schema does not know.
@@ -1589,7 +1589,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                my_string: rt::CompactString::const_new(""),
+                my_string: rt::OwnedStr::from_static(""),
                 my_int: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1615,9 +1615,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let my_string = if v >= 1 {
-                rt::CompactString::from(rt::read::str(c, v >= 1, "nullable_struct3.my_string")?)
+                rt::owned::read_str(c, v >= 1, "nullable_struct3.my_string")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let my_int = if v >= 1 {
                 rt::read::i32(c, "nullable_struct3.my_int")?
@@ -1700,7 +1700,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MyStruct4 {
         /// `string`, versions 1+.
-        pub my_string: rt::CompactString,
+        pub my_string: rt::OwnedStr,
         /// `int32`, versions 1+.
         pub my_int: i32,
         /// Tagged fields this schema does not know.
@@ -1711,7 +1711,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                my_string: rt::CompactString::const_new(""),
+                my_string: rt::OwnedStr::from_static(""),
                 my_int: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1737,9 +1737,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let my_string = if v >= 1 {
-                rt::CompactString::from(rt::read::str(c, v >= 1, "nullable_struct4.my_string")?)
+                rt::owned::read_str(c, v >= 1, "nullable_struct4.my_string")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let my_int = if v >= 1 {
                 rt::read::i32(c, "nullable_struct4.my_int")?

@@ -441,7 +441,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -556,7 +556,7 @@ pub mod owned {
         /// `int8`, versions 1+.
         pub color: i8,
         /// `string`, versions 2+.
-        pub name: rt::CompactString,
+        pub name: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -566,7 +566,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 color: 0_i8,
-                name: rt::CompactString::const_new(""),
+                name: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -596,9 +596,9 @@ pub mod owned {
                 0_i8
             };
             let name = if v >= 2 {
-                rt::CompactString::from(rt::read::str(c, v >= 1, "goats[].name")?)
+                rt::owned::read_str(c, v >= 1, "goats[].name")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "goats[]._tagged_fields")?)

@@ -1935,7 +1935,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -1950,13 +1950,13 @@ pub mod owned {
         /// `[]int32`, tagged field 0 at versions 1+.
         pub my_tagged_int_array: rt::SmallVec<[i32; 4]>,
         /// `string`, tagged field 1 at versions 1+, nullable at 1+, default `null`.
-        pub my_nullable_string: Option<rt::CompactString>,
+        pub my_nullable_string: Option<rt::OwnedStr>,
         /// `int16`, tagged field 2 at versions 1+, default `123`.
         pub my_int16: i16,
         /// `float64`, tagged field 3 at versions 1+, default `12.34`.
         pub my_float64: f64,
         /// `string`, tagged field 4 at versions 1+.
-        pub my_string: rt::CompactString,
+        pub my_string: rt::OwnedStr,
         /// `bytes`, tagged field 5 at versions 1+, nullable at 1+.
         pub my_bytes: Option<rt::OwnedBytes>,
         /// `uuid`, tagged field 6 at versions 1+, default `H3KKO4NTRPaCWtEmm3vW7A`.
@@ -1994,7 +1994,7 @@ pub mod owned {
                 my_nullable_string: None,
                 my_int16: 123_i16,
                 my_float64: 12.34_f64,
-                my_string: rt::CompactString::const_new(""),
+                my_string: rt::OwnedStr::from_static(""),
                 my_bytes: Some(rt::OwnedBytes::new()),
                 tagged_uuid: rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec),
                 tagged_long: 914172222550880202_i64,
@@ -2019,7 +2019,7 @@ pub mod owned {
                 Self {
                     process_id: v.process_id,
                     my_tagged_int_array: v.my_tagged_int_array.iter().collect(),
-                    my_nullable_string: v.my_nullable_string.map(rt::CompactString::from),
+                    my_nullable_string: v.my_nullable_string.map(rt::OwnedStr::from),
                     my_int16: v.my_int16,
                     my_float64: v.my_float64,
                     my_string: v.my_string.into(),
@@ -2088,10 +2088,10 @@ pub mod owned {
                     my_uint32 = 1234567_u32;
                 }
                 let mut my_tagged_int_array_tag: rt::SmallVec<[i32; 4]> = rt::SmallVec::new();
-                let mut my_nullable_string_tag: Option<rt::CompactString> = None;
+                let mut my_nullable_string_tag: Option<rt::OwnedStr> = None;
                 let mut my_int16_tag: i16 = 123_i16;
                 let mut my_float64_tag: f64 = 12.34_f64;
-                let mut my_string_tag: rt::CompactString = rt::CompactString::const_new("");
+                let mut my_string_tag: rt::OwnedStr = rt::OwnedStr::from_static("");
                 let mut my_bytes_tag: Option<rt::OwnedBytes> = Some(rt::OwnedBytes::new());
                 let mut tagged_uuid_tag: rt::Uuid = rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec);
                 let mut tagged_long_tag: i64 = 914172222550880202_i64;
@@ -2112,8 +2112,8 @@ pub mod owned {
                                 rt::read::tag_at_default(c, my_tagged_int_array_tag.is_empty());
                             }
                             1 => {
-                                my_nullable_string_tag = rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?
-                                    .map(rt::CompactString::from);
+                                my_nullable_string_tag =
+                                    rt::owned::read_opt_str(c, true, v >= 1, "my_nullable_string")?;
                                 rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
                                 rt::read::tag_at_default(c, my_nullable_string_tag.is_none());
                             }
@@ -2128,7 +2128,7 @@ pub mod owned {
                                 rt::read::tag_at_default(c, my_float64_tag.to_bits() == (12.34_f64).to_bits());
                             }
                             4 => {
-                                my_string_tag = rt::CompactString::from(rt::read::str(c, true, "my_string")?);
+                                my_string_tag = rt::owned::read_str(c, true, "my_string")?;
                                 rt::read::check_tag_size(c, before, size, tag, "my_string")?;
                                 rt::read::tag_at_default(c, my_string_tag.is_empty());
                             }
@@ -2671,7 +2671,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaggedStruct {
         /// `string`, versions 2+.
-        pub struct_id: rt::CompactString,
+        pub struct_id: rt::OwnedStr,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2680,7 +2680,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                struct_id: rt::CompactString::const_new(""),
+                struct_id: rt::OwnedStr::from_static(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -2704,9 +2704,9 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
             let struct_id = if v >= 2 {
-                rt::CompactString::from(rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?)
+                rt::owned::read_str(c, v >= 1, "my_tagged_struct.struct_id")?
             } else {
-                rt::CompactString::const_new("")
+                rt::OwnedStr::from_static("")
             };
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "my_tagged_struct._tagged_fields")?)

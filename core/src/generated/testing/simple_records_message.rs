@@ -194,7 +194,7 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// Owned twins of this module's structs (feature `alloc`): `OwnedStr` (inline up to 24
 /// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline), `OwnedBytes` and owned
 /// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
@@ -205,7 +205,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct SimpleRecordsMessage {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic: rt::CompactString,
+        pub topic: rt::OwnedStr,
         /// `records`, versions 0+, nullable at 0+.
         pub record_set: Option<rt::OwnedBytes>,
         /// Tagged fields this schema does not know.
@@ -216,7 +216,7 @@ pub mod owned {
         #[inline]
         fn default() -> Self {
             Self {
-                topic: rt::CompactString::const_new(""),
+                topic: rt::OwnedStr::from_static(""),
                 record_set: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -241,7 +241,7 @@ pub mod owned {
     impl rt::OwnedStruct for SimpleRecordsMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let topic = rt::CompactString::from(rt::read::str(c, v >= 1, "topic")?);
+            let topic = rt::owned::read_str(c, v >= 1, "topic")?;
             let record_set = rt::owned::read_opt_bytes(c, v >= 1, true, "record_set")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)

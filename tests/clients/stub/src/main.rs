@@ -33,7 +33,7 @@ use std::time::Duration;
 use kafka_wire::frame::{parse_request, Mode, RequestFrame};
 use kafka_wire::messages::ResponseHeader;
 use kafka_wire::records::{Batch, Batches};
-use kafka_wire::CompactString as Str;
+use kafka_wire::OwnedStr as Str;
 use kafka_wire::{ApiKey, EncodeError, Message, OwnedMessage, RequestBody, Uuid};
 
 /// The APIs the stub answers, and so advertises in ApiVersions.
