@@ -1075,7 +1075,7 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)],
         if !prefix.is_empty() {
             emit_read_run(&mut body, m, &fs);
         }
-        emit_size_write(&mut body, m, &plan, prefix);
+        emit_size_write(&mut body, m, &plan, prefix, true);
         o.push_str(&body);
     }
     let _ = writeln!(
@@ -1230,13 +1230,14 @@ fn emit_struct(
         emit_skip(o, m, &plan);
     }
     emit_visit(o, m, &plan, prefix, inline);
-    emit_size_write(o, m, &plan, prefix);
+    emit_size_write(o, m, &plan, prefix, false);
 }
 
-/// Put before a view's `check` and `skip`: with feature `small-code` they are left out, and
-/// the trait's defaults, which call `read`, take their place (one function per struct to link
-/// instead of three).
-const SHARED_READ_CFG: &str = "    #[cfg(not(feature = \"small-code\"))]\n";
+/// Put before a view's `check`, `skip` and `size`: with feature `small-code` they are left
+/// out, and the trait's defaults take their place: `check` and `skip` call `read` (one reader
+/// per struct to link instead of three), `size` writes into a counter (one writer instead of
+/// two).
+const SMALL_CODE_CFG: &str = "    #[cfg(not(feature = \"small-code\"))]\n";
 
 /// Opens a generated function, signature `sig` returning `ret` (empty for `()`). Every generated
 /// function is `#[inline]`, which makes it compiled in the crate that calls it: a program pays in
@@ -1545,7 +1546,7 @@ fn emit_check(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: bo
         close_fn(o, true);
         return;
     }
-    o.push_str(SHARED_READ_CFG);
+    o.push_str(SMALL_CODE_CFG);
     open_fn(o, inline, &format!("fn check(cur: &mut rt::Cursor<'a>, {v}: i16)"), ret);
     // A local copy of the cursor, kept in registers; handed back once every read succeeded.
     o.push_str("        let mut local = cur.fork();\n        let c = &mut local;\n");
@@ -1627,7 +1628,7 @@ fn emit_skip(o: &mut String, m: &Message, plan: &Plan) {
         }
     }
     let sig_v = if needs_v { "v" } else { "_v" };
-    o.push_str(SHARED_READ_CFG);
+    o.push_str(SMALL_CODE_CFG);
     open_fn(
         o,
         false,
@@ -1776,8 +1777,8 @@ fn not_in_version(x: &F, valid: Versions, fail: &str) -> Option<(String, bool)> 
 }
 
 /// The `size` and `write` functions (the same text for views and owned values; only the field
-/// accessors differ).
-fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str) {
+/// accessors differ). A view's `size` is left out with feature `small-code` ([`SMALL_CODE_CFG`]).
+fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned: bool) {
     let valid = m.valid;
     let (fs, tagged) = (plan.fields, &plan.tagged);
     let flex = &plan.flex;
@@ -1845,6 +1846,9 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str) {
         o.push_str("    const INLINE: bool = true;\n\n");
     }
     let sig = format!("fn size(&self, {}: i16)", if sv { "v" } else { "_v" });
+    if !owned {
+        o.push_str(SMALL_CODE_CFG);
+    }
     open_fn(o, false, &sig, "Result<usize, rt::EncodeError>");
     let _ = writeln!(o, "        let {}n: usize = {fixed};", if grows { "mut " } else { "" });
     o.push_str(&sb);

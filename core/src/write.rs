@@ -68,9 +68,13 @@ impl Sink for bytes::BytesMut {
 pub struct Writer<'b> {
     /// The bytes not written yet; empty after an error.
     rest: &'b mut [u8],
-    /// The length of the whole buffer.
+    /// The length of the whole buffer; for a counter, the bytes counted.
     len: usize,
     err: Option<EncodeError>,
+    /// A counter ([`Writer::counter`]) has no buffer: a write that does not fit is counted,
+    /// not failed.
+    #[cfg(feature = "small-code")]
+    counting: bool,
 }
 
 impl<'b> Writer<'b> {
@@ -80,6 +84,22 @@ impl<'b> Writer<'b> {
             len: buf.len(),
             rest: buf,
             err: None,
+            #[cfg(feature = "small-code")]
+            counting: false,
+        }
+    }
+
+    /// A writer without a buffer that counts the bytes written and keeps the first error other
+    /// than a short buffer: `finish` gives the encoded size. With feature `small-code`, a view
+    /// struct's `size` is its `write` into a counter (see [`crate::Struct`]). Writes still take
+    /// the fast path's one length check, which fails, and are counted on the cold path.
+    #[cfg(feature = "small-code")]
+    pub(crate) fn counter() -> Self {
+        Writer {
+            rest: &mut [],
+            len: 0,
+            err: None,
+            counting: true,
         }
     }
 
@@ -142,6 +162,13 @@ impl<'b> Writer<'b> {
     #[cold]
     #[inline(never)]
     fn short(&mut self, more: usize, f: &'static str) {
+        #[cfg(feature = "small-code")]
+        if self.counting {
+            if self.err.is_none() {
+                self.len = self.len.saturating_add(more);
+            }
+            return;
+        }
         let e = EncodeError::new(
             K::BufferTooShort {
                 needed: self.position().saturating_add(more),

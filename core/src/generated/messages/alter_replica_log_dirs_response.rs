@@ -93,6 +93,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -245,6 +246,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -404,6 +406,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

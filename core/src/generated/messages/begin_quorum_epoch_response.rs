@@ -129,6 +129,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochResponse<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -303,6 +304,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -494,6 +496,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -707,6 +710,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

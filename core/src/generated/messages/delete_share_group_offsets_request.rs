@@ -94,6 +94,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -211,6 +212,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -144,6 +144,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -467,6 +468,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

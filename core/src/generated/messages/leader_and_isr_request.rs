@@ -174,6 +174,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -577,6 +578,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -851,6 +853,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1034,6 +1037,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

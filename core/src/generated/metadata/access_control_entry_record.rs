@@ -131,6 +131,7 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -113,6 +113,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -254,6 +255,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -413,6 +415,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         Ok(())
     }
 
+    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
