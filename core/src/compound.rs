@@ -3,6 +3,10 @@
 //! The generated code reaches these through `rt::read`, `rt::write` and `rt::visit`, beside the
 //! wire primitives.
 //!
+//! The array, nullable-struct and tag-section readers are `#[inline(always)]`, except with
+//! feature `small-code`, where they are `#[inline(never)]`: one function per element type,
+//! called from every struct instead of copied into it (docs/FEATURES.md).
+//!
 //! Layer 5: uses error, the wire primitives (`read`, `write`), `visit`, `types` and `structs`.
 
 use crate::error::{DecodeError, EncodeError};
@@ -100,7 +104,8 @@ pub(crate) mod read {
 
     /// An array that may be null at this version. Every element is validated now, so iterating the
     /// result later cannot fail.
-    #[inline(always)]
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
     pub(crate) fn opt_array<'a, T: Elem<'a>>(
         c: &mut Cursor<'a>,
         compact: bool,
@@ -145,7 +150,8 @@ pub(crate) mod read {
 
     /// Validates an array (null or not) as [`opt_array`] does, building nothing: the arrays
     /// nested in an element that [`Struct::check`] validates.
-    #[inline(always)]
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
     pub(crate) fn check_array<'a, T: Elem<'a>>(
         c: &mut Cursor<'a>,
         compact: bool,
@@ -188,7 +194,8 @@ pub(crate) mod read {
     /// A nullable struct inside a tagged field: Kafka marks its presence with an unsigned varint
     /// (greater than zero, read as a 32-bit int, is present; otherwise null), not the int8 marker of
     /// untagged nullable structs.
-    #[inline(always)]
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
     pub(crate) fn opt_struct_tagged<'a, T: Struct<'a>>(
         c: &mut Cursor<'a>,
         nullable: bool,
@@ -214,7 +221,8 @@ pub(crate) mod read {
     }
 
     /// Reads a whole tagged-field section of a struct that knows no tags.
-    #[inline(always)]
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
     pub(crate) fn unknown_tags_only<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<TaggedFields<'a>, DecodeError> {
         let (n, section) = tag_section(c, f)?;
         if n == 0 {
@@ -230,7 +238,8 @@ pub(crate) mod read {
 
     /// A struct that may be null at this version: a marker byte (negative is null) comes first,
     /// at nullable versions only.
-    #[inline(always)]
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
     pub(crate) fn opt_struct<'a, T: Struct<'a>>(
         c: &mut Cursor<'a>,
         nullable: bool,
@@ -383,7 +392,8 @@ pub(crate) mod write {
         }
 
         /// The tagged-field section of a struct that knows no tags.
-        #[inline(always)]
+        #[cfg_attr(not(feature = "small-code"), inline(always))]
+        #[cfg_attr(feature = "small-code", inline(never))]
         pub(crate) fn unknown_tags_only<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) {
             if n == 0 {
                 return self.arr([0], "_tagged_fields");
@@ -484,7 +494,8 @@ pub(crate) mod visit {
     use core::ops::DerefMut;
 
     /// An array field, null or not; elements are visited as they are read.
-    #[inline(always)]
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
     pub(crate) fn array<'a, T: Elem<'a>, V: Visitor<'a> + ?Sized>(
         c: &mut Cursor<'a>,
         compact: bool,

@@ -10,6 +10,10 @@
 //! unsigned varints are at most five bytes, and bits beyond 32 in the fifth byte are dropped;
 //! strings are at most 32767 bytes; any non-zero byte is `true`.
 //!
+//! The readers of strings, bytes and tagged fields are `#[inline(always)]`, except with feature
+//! `small-code`, where they are `#[inline(never)]`: called from every struct that reads such a
+//! field instead of copied into it (docs/FEATURES.md).
+//!
 //! Layer 2, wire primitives: uses `error` only.
 
 use crate::error::{DecodeError, DecodeErrorKind as K};
@@ -364,7 +368,8 @@ pub(crate) fn varlong(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeErro
 
 /// A length prefix: `int16`/`int32` (classic) or unsigned varint minus one (compact).
 /// Negative means null.
-#[inline(always)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[cfg_attr(feature = "small-code", inline(never))]
 pub(crate) fn len_prefix<'a, C: Src<'a>>(
     c: &mut C,
     compact: bool,
@@ -410,7 +415,8 @@ pub(crate) fn utf8<'a>(c: &[u8], bytes: &'a [u8], f: &'static str) -> Result<&'a
 }
 
 /// A string that may be null at this version (`nullable`); `None` is null.
-#[inline(always)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[cfg_attr(feature = "small-code", inline(never))]
 pub(crate) fn opt_str<'a, C: Src<'a>>(
     c: &mut C,
     compact: bool,
@@ -429,7 +435,8 @@ pub(crate) type RawStr<'a> = (&'a [u8], &'a [u8]);
 
 /// A string's bytes, with every check of [`opt_str`] but UTF-8's; `None` is null. For a reader
 /// that validates the text where it keeps it.
-#[inline(always)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[cfg_attr(feature = "small-code", inline(never))]
 pub(crate) fn opt_str_raw<'a, C: Src<'a>>(
     c: &mut C,
     compact: bool,
@@ -464,7 +471,8 @@ pub(crate) fn opt_str_raw<'a, C: Src<'a>>(
 }
 
 /// A string that is never null.
-#[inline(always)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[cfg_attr(feature = "small-code", inline(never))]
 pub(crate) fn str<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a str, DecodeError> {
     match opt_str(c, compact, false, f)? {
         Some(s) => Ok(s),
@@ -473,7 +481,8 @@ pub(crate) fn str<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> 
 }
 
 /// Bytes (or records) that may be null at this version.
-#[inline(always)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[cfg_attr(feature = "small-code", inline(never))]
 pub(crate) fn opt_bytes<'a, C: Src<'a>>(
     c: &mut C,
     compact: bool,
@@ -498,7 +507,8 @@ pub(crate) fn opt_bytes<'a, C: Src<'a>>(
 }
 
 /// Bytes that are never null.
-#[inline(always)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[cfg_attr(feature = "small-code", inline(never))]
 pub(crate) fn bytes<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a [u8], DecodeError> {
     match opt_bytes(c, compact, false, f)? {
         Some(b) => Ok(b),
@@ -568,7 +578,8 @@ pub(crate) fn tag_header<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<(
 /// Reads the next tag header of a section; `next` is the lowest tag the encoder could write
 /// next (one past the previous tag), so a tag below it (out of order, or repeated) is noted as
 /// non-canonical.
-#[inline(always)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[cfg_attr(feature = "small-code", inline(never))]
 pub(crate) fn next_tag(c: &mut Cursor<'_>, next: &mut u64, f: &'static str) -> Result<(u32, u32), DecodeError> {
     let (tag, size) = tag_header(c, f)?;
     if u64::from(tag) < *next {
@@ -587,7 +598,8 @@ pub(crate) fn tag_at_default(c: &mut Cursor<'_>, is_default: bool) {
 }
 
 /// Skips an unknown tagged field's payload of `size` bytes.
-#[inline(always)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[cfg_attr(feature = "small-code", inline(never))]
 pub(crate) fn skip_tag<'a>(c: Cur<'a, '_>, size: u32, f: &'static str) -> Result<&'a [u8], DecodeError> {
     if (size as i32) < 0 || size as usize > c.len() {
         return Err(err(
@@ -603,7 +615,8 @@ pub(crate) fn skip_tag<'a>(c: Cur<'a, '_>, size: u32, f: &'static str) -> Result
 
 /// Checks that a known tagged field's value took exactly the `size` its header declared.
 /// `before` is the number of bytes that remained when the value started.
-#[inline(always)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[cfg_attr(feature = "small-code", inline(never))]
 pub(crate) fn check_tag_size(c: &[u8], before: usize, size: u32, tag: u32, f: &'static str) -> Result<(), DecodeError> {
     if before - c.len() == size as usize {
         Ok(())

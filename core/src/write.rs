@@ -9,6 +9,11 @@
 //! (`encode_to_slice`). Encoding into a [`Sink`] still sizes first and asks for exactly that
 //! many bytes, so a short sink is an error before any byte is written.
 //!
+//! The writers of strings, bytes and length prefixes are `#[inline(always)]`, except with
+//! feature `small-code`, where they are `#[inline(never)]` (docs/FEATURES.md); with it, a
+//! [`Writer`] can also count instead of write (`Writer::counter`), which is how a view struct's
+//! size is computed there.
+//!
 //! Layer 2, wire primitives: uses `error` only.
 
 use crate::error::{EncodeError, EncodeErrorKind as K};
@@ -312,7 +317,8 @@ impl<'b> Writer<'b> {
 
     /// A length prefix for arrays and bytes: `int32`, or unsigned varint of `len + 1`, after
     /// checking that the length fits.
-    #[inline(always)]
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
     pub(crate) fn len_prefix(&mut self, len: usize, compact: bool, f: &'static str) {
         if len > i32::MAX as usize - 1 {
             return self.fail(EncodeError::new(K::TooLong { length: len }, f));
@@ -338,7 +344,8 @@ impl<'b> Writer<'b> {
     }
 
     /// A string, after checking Kafka's 32767-byte limit.
-    #[inline(always)]
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
     pub(crate) fn str(&mut self, s: &str, compact: bool, f: &'static str) {
         if s.len() > 0x7fff {
             return self.fail(EncodeError::new(K::TooLong { length: s.len() }, f));
@@ -352,7 +359,8 @@ impl<'b> Writer<'b> {
     }
 
     /// A nullable string; `nullable` says whether null is allowed at this version.
-    #[inline(always)]
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
     pub(crate) fn opt_str(&mut self, s: Option<&str>, compact: bool, nullable: bool, f: &'static str) {
         match s {
             Some(s) => self.str(s, compact, f),
@@ -363,14 +371,16 @@ impl<'b> Writer<'b> {
     }
 
     /// Bytes.
-    #[inline(always)]
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
     pub(crate) fn bytes(&mut self, b: &[u8], compact: bool, f: &'static str) {
         self.len_prefix(b.len(), compact, f);
         self.put(b, f)
     }
 
     /// Nullable bytes.
-    #[inline(always)]
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
     pub(crate) fn opt_bytes(&mut self, b: Option<&[u8]>, compact: bool, nullable: bool, f: &'static str) {
         match b {
             Some(b) => self.bytes(b, compact, f),
