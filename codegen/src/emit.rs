@@ -496,23 +496,20 @@ impl<'f, 'm> Plan<'f, 'm> {
 }
 
 /// The cold path of a run of fixed-width fields read with one bounds check: on a short input,
-/// reads them one by one to name the field that ran out (`ind`: extra indentation).
+/// `rt::read::short_run!` names the field that ran out (`ind`: extra indentation).
 fn run_cold(run: &[&F], ind: &str) -> String {
-    let mut s = String::new();
-    for y in run {
-        let _ = writeln!(
-            s,
-            "                {ind}rt::read::{}(c, \"{}\")?;",
-            prim_fn(&y.f.ty),
-            y.path
-        );
-    }
-    let _ = writeln!(
-        s,
-        "                {ind}return Err(rt::read::short(c, \"{}\"));",
-        run[0].path
-    );
-    s
+    let fields: Vec<String> = run
+        .iter()
+        .map(|y| {
+            format!(
+                "\"{}\": {} = {}",
+                y.path,
+                prim_fn(&y.f.ty),
+                fixed_width(&y.f.ty).unwrap_or(0)
+            )
+        })
+        .collect();
+    format!("                {ind}rt::read::short_run!(c; {});\n", fields.join(", "))
 }
 
 /// Writes a run of fixed-width fields of an owned struct with one bounds check (one field

@@ -104,8 +104,8 @@ pub(crate) mod read {
 
     /// An array that may be null at this version. Every element is validated now, so iterating the
     /// result later cannot fail.
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
+    #[cfg(not(feature = "small-code"))]
+    #[inline(always)]
     pub(crate) fn opt_array<'a, T: Elem<'a>>(
         c: &mut Cursor<'a>,
         compact: bool,
@@ -129,7 +129,7 @@ pub(crate) mod read {
             // Validated bytes: find the end only; the elements are read when they are iterated.
             // Nothing here is checked again, so the array is canonical only if the bytes were.
             c.restore_odd(outer);
-            if skip_elems::<T>(c, n, version, compact).is_none() {
+            if skip_elems(c, n, version, compact, &T::skip_elem).is_none() {
                 return Err(short(c, f));
             }
         } else {
@@ -148,10 +148,94 @@ pub(crate) mod read {
         Ok(Some(Array::wire(bytes, n as u32, version, compact, canonical)))
     }
 
+    /// [`opt_array`] with `small-code`: a generic shim over one reader shared by every element
+    /// type ([`opt_array_dyn`]), which calls the element's check and skip through function
+    /// pointers.
+    #[cfg(feature = "small-code")]
+    #[inline(always)]
+    pub(crate) fn opt_array<'a, T: Elem<'a>>(
+        c: &mut Cursor<'a>,
+        compact: bool,
+        nullable: bool,
+        version: i16,
+        f: &'static str,
+    ) -> Result<Option<Array<'a, T>>, DecodeError> {
+        let r = opt_array_dyn(c, compact, nullable, version, f, ElemFns::of::<T>())?;
+        Ok(r.map(|(bytes, n, canonical)| Array::wire(bytes, n, version, compact, canonical)))
+    }
+
+    /// A validated array: its bytes, its element count and whether the bytes are canonical.
+    #[cfg(feature = "small-code")]
+    type WireArray<'a> = (&'a [u8], u32, bool);
+
+    /// What the shared array reader needs of an element type.
+    #[cfg(feature = "small-code")]
+    struct ElemFns<'a> {
+        width: Option<usize>,
+        copy_wire: bool,
+        check: fn(&mut Cursor<'a>, i16, bool, &'static str) -> Result<(), DecodeError>,
+        skip: fn(&mut Cursor<'a>, i16, bool) -> Option<()>,
+    }
+
+    #[cfg(feature = "small-code")]
+    impl<'a> ElemFns<'a> {
+        #[inline(always)]
+        fn of<T: Elem<'a>>() -> Self {
+            ElemFns {
+                width: T::WIDTH,
+                copy_wire: T::COPY_WIRE,
+                check: T::check_elem,
+                skip: T::skip_elem,
+            }
+        }
+    }
+
+    /// The body of [`opt_array`] once for every element type (`small-code`): the validated bytes,
+    /// the element count and whether the bytes are canonical, or `None` for a null array. The
+    /// same steps as the generic reader's, through `e`.
+    #[cfg(feature = "small-code")]
+    #[inline(never)]
+    fn opt_array_dyn<'a>(
+        c: &mut Cursor<'a>,
+        compact: bool,
+        nullable: bool,
+        version: i16,
+        f: &'static str,
+        e: ElemFns<'a>,
+    ) -> Result<Option<WireArray<'a>>, DecodeError> {
+        let n = array_count!(c, compact, nullable, f, Ok(None));
+        let start: &'a [u8] = c.rest();
+        if let Some(w) = e.width {
+            let bytes = take(c, n.saturating_mul(w), f)?;
+            if !e.copy_wire && bytes.iter().any(|&b| b > 1) {
+                c.odd();
+            }
+            return Ok(Some((bytes, n as u32, e.copy_wire)));
+        }
+        let outer = c.take_odd();
+        if c.validated {
+            c.restore_odd(outer);
+            if skip_elems(c, n, version, compact, &e.skip).is_none() {
+                return Err(short(c, f));
+            }
+        } else {
+            let mut l = c.fork();
+            for _ in 0..n {
+                (e.check)(&mut l, version, compact, f)?;
+            }
+            c.join(l);
+        }
+        let canonical = !c.is_odd();
+        c.restore_odd(outer);
+        let used = start.len().wrapping_sub(c.len());
+        let (bytes, _) = start.split_at_checked(used).unwrap_or((start, &[]));
+        Ok(Some((bytes, n as u32, canonical)))
+    }
+
     /// Validates an array (null or not) as [`opt_array`] does, building nothing: the arrays
     /// nested in an element that [`Struct::check`] validates.
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
+    #[cfg(not(feature = "small-code"))]
+    #[inline(always)]
     pub(crate) fn check_array<'a, T: Elem<'a>>(
         c: &mut Cursor<'a>,
         compact: bool,
@@ -175,6 +259,19 @@ pub(crate) mod read {
         }
         c.join(l);
         Ok(())
+    }
+
+    /// [`check_array`] with `small-code`: the shared reader, with the view it builds dropped.
+    #[cfg(feature = "small-code")]
+    #[inline(always)]
+    pub(crate) fn check_array<'a, T: Elem<'a>>(
+        c: &mut Cursor<'a>,
+        compact: bool,
+        nullable: bool,
+        version: i16,
+        f: &'static str,
+    ) -> Result<(), DecodeError> {
+        opt_array_dyn(c, compact, nullable, version, f, ElemFns::of::<T>()).map(|_| ())
     }
 
     /// An array that is never null.
@@ -256,9 +353,15 @@ pub(crate) mod read {
     /// reader, and the parse itself never takes this path.
     #[cold]
     #[inline(never)]
-    fn skip_elems<'a, T: Elem<'a>>(c: &mut Cursor<'a>, n: usize, version: i16, compact: bool) -> Option<()> {
+    fn skip_elems<'a, S: Fn(&mut Cursor<'a>, i16, bool) -> Option<()>>(
+        c: &mut Cursor<'a>,
+        n: usize,
+        version: i16,
+        compact: bool,
+        skip: &S,
+    ) -> Option<()> {
         for _ in 0..n {
-            T::skip_elem(c, version, compact)?;
+            skip(c, version, compact)?;
         }
         Some(())
     }

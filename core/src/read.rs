@@ -263,6 +263,46 @@ pub(crate) fn run<const N: usize>(c: Cur<'_, '_>) -> Option<[u8; N]> {
     Some(*h)
 }
 
+/// The cold path of a run of fixed-width fields read with one bounds check, on an input too
+/// short for it: returns from the calling reader the error of the first field that does not fit,
+/// at the position where it starts, short by as many bytes as it lacks. Each field is given as
+/// `path: primitive = width`. Without `small-code` the fields are read one by one, inlined (what
+/// the parse was tuned with); with it, one shared function walks a table of paths and widths.
+macro_rules! short_run {
+    ($c:expr; $f0:literal: $p0:ident = $w0:literal $(, $f:literal: $p:ident = $w:literal)* $(,)?) => {{
+        #[cfg(not(feature = "small-code"))]
+        {
+            $crate::read::$p0($c, $f0)?;
+            $($crate::read::$p($c, $f)?;)*
+            return Err($crate::read::short($c, $f0));
+        }
+        #[cfg(feature = "small-code")]
+        {
+            return Err($crate::read::short_run_table($c, &[($f0, $w0) $(, ($f, $w))*]));
+        }
+    }};
+}
+pub(crate) use short_run;
+
+/// [`short_run!`] with `small-code`: `fields` holds the run's field paths and widths in wire
+/// order.
+#[cfg(feature = "small-code")]
+#[cold]
+#[inline(never)]
+pub(crate) fn short_run_table(c: &[u8], fields: &'static [(&'static str, u8)]) -> DecodeError {
+    let mut rest = c.len();
+    for &(f, w) in fields {
+        let w = usize::from(w);
+        if rest < w {
+            return DecodeError::at(K::UnexpectedEof { needed: w - rest }, rest, f);
+        }
+        rest -= w;
+    }
+    // Not reached when the run did not fit; reported as `short` reports it, past the run.
+    let f = fields.first().map_or("", |&(f, _)| f);
+    DecodeError::at(K::UnexpectedEof { needed: 1 }, rest, f)
+}
+
 /// The error for a run that the field-by-field cold path did not pin on one field.
 #[cold]
 pub(crate) fn short(c: &[u8], f: &'static str) -> DecodeError {

@@ -66,10 +66,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "member_epoch")?;
-                rt::read::i32(c, "previous_member_epoch")?;
-                rt::read::i8(c, "state")?;
-                return Err(rt::read::short(c, "member_epoch"));
+                rt::read::short_run!(c; "member_epoch": i32 = 4, "previous_member_epoch": i32 = 4, "state": i8 = 1);
             }
         };
         let member_epoch = rt::read::i32_at::<9, 0>(&r);
@@ -726,10 +723,7 @@ pub mod owned {
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "member_epoch")?;
-                    rt::read::i32(c, "previous_member_epoch")?;
-                    rt::read::i8(c, "state")?;
-                    return Err(rt::read::short(c, "member_epoch"));
+                    rt::read::short_run!(c; "member_epoch": i32 = 4, "previous_member_epoch": i32 = 4, "state": i8 = 1);
                 }
             };
             let member_epoch = rt::read::i32_at::<9, 0>(&r);

@@ -61,9 +61,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "version")?;
-                rt::read::i64(c, "timestamp")?;
-                return Err(rt::read::short(c, "version"));
+                rt::read::short_run!(c; "version": i64 = 8, "timestamp": i64 = 8);
             }
         };
         let version = rt::read::i64_at::<16, 0>(&r);
@@ -261,9 +259,7 @@ pub mod owned {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "version")?;
-                    rt::read::i64(c, "timestamp")?;
-                    return Err(rt::read::short(c, "version"));
+                    rt::read::short_run!(c; "version": i64 = 8, "timestamp": i64 = 8);
                 }
             };
             let version = rt::read::i64_at::<16, 0>(&r);

@@ -63,9 +63,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMetadataValue<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "epoch")?;
-                rt::read::i64(c, "metadata_hash")?;
-                return Err(rt::read::short(c, "epoch"));
+                rt::read::short_run!(c; "epoch": i32 = 4, "metadata_hash": i64 = 8);
             }
         };
         let epoch = rt::read::i32_at::<12, 0>(&r);
@@ -237,9 +235,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "epoch")?;
-                    rt::read::i64(c, "metadata_hash")?;
-                    return Err(rt::read::short(c, "epoch"));
+                    rt::read::short_run!(c; "epoch": i32 = 4, "metadata_hash": i64 = 8);
                 }
             };
             let epoch = rt::read::i32_at::<12, 0>(&r);

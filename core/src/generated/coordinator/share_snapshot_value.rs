@@ -75,11 +75,7 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "snapshot_epoch")?;
-                rt::read::i32(c, "state_epoch")?;
-                rt::read::i32(c, "leader_epoch")?;
-                rt::read::i64(c, "start_offset")?;
-                return Err(rt::read::short(c, "snapshot_epoch"));
+                rt::read::short_run!(c; "snapshot_epoch": i32 = 4, "state_epoch": i32 = 4, "leader_epoch": i32 = 4, "start_offset": i64 = 8);
             }
         };
         let snapshot_epoch = rt::read::i32_at::<20, 0>(&r);
@@ -89,9 +85,7 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "create_timestamp")?;
-                rt::read::i64(c, "write_timestamp")?;
-                return Err(rt::read::short(c, "create_timestamp"));
+                rt::read::short_run!(c; "create_timestamp": i64 = 8, "write_timestamp": i64 = 8);
             }
         };
         let create_timestamp = rt::read::i64_at::<16, 0>(&r);
@@ -271,11 +265,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         let r: [u8; 19] = match rt::read::run::<19>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "state_batches[].first_offset")?;
-                rt::read::i64(c, "state_batches[].last_offset")?;
-                rt::read::i8(c, "state_batches[].delivery_state")?;
-                rt::read::i16(c, "state_batches[].delivery_count")?;
-                return Err(rt::read::short(c, "state_batches[].first_offset"));
+                rt::read::short_run!(c; "state_batches[].first_offset": i64 = 8, "state_batches[].last_offset": i64 = 8, "state_batches[].delivery_state": i8 = 1, "state_batches[].delivery_count": i16 = 2);
             }
         };
         let first_offset = rt::read::i64_at::<19, 0>(&r);
@@ -300,11 +290,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         match rt::read::run::<19>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i64(c, "state_batches[].first_offset")?;
-                rt::read::i64(c, "state_batches[].last_offset")?;
-                rt::read::i8(c, "state_batches[].delivery_state")?;
-                rt::read::i16(c, "state_batches[].delivery_count")?;
-                return Err(rt::read::short(c, "state_batches[].first_offset"));
+                rt::read::short_run!(c; "state_batches[].first_offset": i64 = 8, "state_batches[].last_offset": i64 = 8, "state_batches[].delivery_state": i8 = 1, "state_batches[].delivery_count": i16 = 2);
             }
         }
         rt::read::check_tags(c, "state_batches[]._tagged_fields")?;
@@ -713,11 +699,7 @@ pub mod owned {
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "snapshot_epoch")?;
-                    rt::read::i32(c, "state_epoch")?;
-                    rt::read::i32(c, "leader_epoch")?;
-                    rt::read::i64(c, "start_offset")?;
-                    return Err(rt::read::short(c, "snapshot_epoch"));
+                    rt::read::short_run!(c; "snapshot_epoch": i32 = 4, "state_epoch": i32 = 4, "leader_epoch": i32 = 4, "start_offset": i64 = 8);
                 }
             };
             let snapshot_epoch = rt::read::i32_at::<20, 0>(&r);
@@ -727,9 +709,7 @@ pub mod owned {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "create_timestamp")?;
-                    rt::read::i64(c, "write_timestamp")?;
-                    return Err(rt::read::short(c, "create_timestamp"));
+                    rt::read::short_run!(c; "create_timestamp": i64 = 8, "write_timestamp": i64 = 8);
                 }
             };
             let create_timestamp = rt::read::i64_at::<16, 0>(&r);
@@ -873,11 +853,7 @@ pub mod owned {
             let r: [u8; 19] = match rt::read::run::<19>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "state_batches[].first_offset")?;
-                    rt::read::i64(c, "state_batches[].last_offset")?;
-                    rt::read::i8(c, "state_batches[].delivery_state")?;
-                    rt::read::i16(c, "state_batches[].delivery_count")?;
-                    return Err(rt::read::short(c, "state_batches[].first_offset"));
+                    rt::read::short_run!(c; "state_batches[].first_offset": i64 = 8, "state_batches[].last_offset": i64 = 8, "state_batches[].delivery_state": i8 = 1, "state_batches[].delivery_count": i16 = 2);
                 }
             };
             let first_offset = rt::read::i64_at::<19, 0>(&r);

@@ -68,9 +68,7 @@ impl<'a> rt::Struct<'a> for ShareUpdateKey<'a> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
-                rt::read::uuid(c, "topic_id")?;
-                rt::read::i32(c, "partition")?;
-                return Err(rt::read::short(c, "topic_id"));
+                rt::read::short_run!(c; "topic_id": uuid = 16, "partition": i32 = 4);
             }
         };
         let topic_id = rt::read::uuid_at::<20, 0>(&r);
@@ -263,9 +261,7 @@ pub mod owned {
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::uuid(c, "topic_id")?;
-                    rt::read::i32(c, "partition")?;
-                    return Err(rt::read::short(c, "topic_id"));
+                    rt::read::short_run!(c; "topic_id": uuid = 16, "partition": i32 = 4);
                 }
             };
             let topic_id = rt::read::uuid_at::<20, 0>(&r);

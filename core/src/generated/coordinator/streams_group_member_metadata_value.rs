@@ -82,9 +82,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "rebalance_timeout_ms")?;
-                rt::read::i32(c, "topology_epoch")?;
-                return Err(rt::read::short(c, "rebalance_timeout_ms"));
+                rt::read::short_run!(c; "rebalance_timeout_ms": i32 = 4, "topology_epoch": i32 = 4);
             }
         };
         let rebalance_timeout_ms = rt::read::i32_at::<8, 0>(&r);
@@ -802,9 +800,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "rebalance_timeout_ms")?;
-                    rt::read::i32(c, "topology_epoch")?;
-                    return Err(rt::read::short(c, "rebalance_timeout_ms"));
+                    rt::read::short_run!(c; "rebalance_timeout_ms": i32 = 4, "topology_epoch": i32 = 4);
                 }
             };
             let rebalance_timeout_ms = rt::read::i32_at::<8, 0>(&r);

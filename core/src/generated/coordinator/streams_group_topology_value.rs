@@ -432,12 +432,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "subtopologies[].state_changelog_topics[].partitions")?;
-                rt::read::i16(c, "subtopologies[].state_changelog_topics[].replication_factor")?;
-                return Err(rt::read::short(
-                    c,
-                    "subtopologies[].state_changelog_topics[].partitions",
-                ));
+                rt::read::short_run!(c; "subtopologies[].state_changelog_topics[].partitions": i32 = 4, "subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
             }
         };
         let partitions = rt::read::i32_at::<6, 0>(&r);
@@ -464,12 +459,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "subtopologies[].state_changelog_topics[].partitions")?;
-                rt::read::i16(c, "subtopologies[].state_changelog_topics[].replication_factor")?;
-                return Err(rt::read::short(
-                    c,
-                    "subtopologies[].state_changelog_topics[].partitions",
-                ));
+                rt::read::short_run!(c; "subtopologies[].state_changelog_topics[].partitions": i32 = 4, "subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
             }
         }
         rt::read::check_array::<TopicConfig<'a>>(
@@ -1827,12 +1817,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "subtopologies[].state_changelog_topics[].partitions")?;
-                    rt::read::i16(c, "subtopologies[].state_changelog_topics[].replication_factor")?;
-                    return Err(rt::read::short(
-                        c,
-                        "subtopologies[].state_changelog_topics[].partitions",
-                    ));
+                    rt::read::short_run!(c; "subtopologies[].state_changelog_topics[].partitions": i32 = 4, "subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
                 }
             };
             let partitions = rt::read::i32_at::<6, 0>(&r);

@@ -86,9 +86,7 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         let r: [u8; 5] = match rt::read::run::<5>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "transaction_timeout_ms")?;
-                rt::read::i8(c, "transaction_status")?;
-                return Err(rt::read::short(c, "transaction_timeout_ms"));
+                rt::read::short_run!(c; "transaction_timeout_ms": i32 = 4, "transaction_status": i8 = 1);
             }
         };
         let transaction_timeout_ms = rt::read::i32_at::<5, 0>(&r);
@@ -98,9 +96,7 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "transaction_last_update_timestamp_ms")?;
-                rt::read::i64(c, "transaction_start_timestamp_ms")?;
-                return Err(rt::read::short(c, "transaction_last_update_timestamp_ms"));
+                rt::read::short_run!(c; "transaction_last_update_timestamp_ms": i64 = 8, "transaction_start_timestamp_ms": i64 = 8);
             }
         };
         let transaction_last_update_timestamp_ms = rt::read::i64_at::<16, 0>(&r);
@@ -880,9 +876,7 @@ pub mod owned {
             let r: [u8; 5] = match rt::read::run::<5>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "transaction_timeout_ms")?;
-                    rt::read::i8(c, "transaction_status")?;
-                    return Err(rt::read::short(c, "transaction_timeout_ms"));
+                    rt::read::short_run!(c; "transaction_timeout_ms": i32 = 4, "transaction_status": i8 = 1);
                 }
             };
             let transaction_timeout_ms = rt::read::i32_at::<5, 0>(&r);
@@ -892,9 +886,7 @@ pub mod owned {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "transaction_last_update_timestamp_ms")?;
-                    rt::read::i64(c, "transaction_start_timestamp_ms")?;
-                    return Err(rt::read::short(c, "transaction_last_update_timestamp_ms"));
+                    rt::read::short_run!(c; "transaction_last_update_timestamp_ms": i64 = 8, "transaction_start_timestamp_ms": i64 = 8);
                 }
             };
             let transaction_last_update_timestamp_ms = rt::read::i64_at::<16, 0>(&r);

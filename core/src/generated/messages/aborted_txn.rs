@@ -63,11 +63,7 @@ impl<'a> rt::Struct<'a> for AbortedTxn<'a> {
         let r: [u8; 32] = match rt::read::run::<32>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "producer_id")?;
-                rt::read::i64(c, "first_offset")?;
-                rt::read::i64(c, "last_offset")?;
-                rt::read::i64(c, "last_stable_offset")?;
-                return Err(rt::read::short(c, "producer_id"));
+                rt::read::short_run!(c; "producer_id": i64 = 8, "first_offset": i64 = 8, "last_offset": i64 = 8, "last_stable_offset": i64 = 8);
             }
         };
         let producer_id = rt::read::i64_at::<32, 0>(&r);
@@ -289,11 +285,7 @@ pub mod owned {
             let r: [u8; 32] = match rt::read::run::<32>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "producer_id")?;
-                    rt::read::i64(c, "first_offset")?;
-                    rt::read::i64(c, "last_offset")?;
-                    rt::read::i64(c, "last_stable_offset")?;
-                    return Err(rt::read::short(c, "producer_id"));
+                    rt::read::short_run!(c; "producer_id": i64 = 8, "first_offset": i64 = 8, "last_offset": i64 = 8, "last_stable_offset": i64 = 8);
                 }
             };
             let producer_id = rt::read::i64_at::<32, 0>(&r);

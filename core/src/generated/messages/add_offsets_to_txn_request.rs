@@ -65,9 +65,7 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
         let r: [u8; 10] = match rt::read::run::<10>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "producer_id")?;
-                rt::read::i16(c, "producer_epoch")?;
-                return Err(rt::read::short(c, "producer_id"));
+                rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2);
             }
         };
         let producer_id = rt::read::i64_at::<10, 0>(&r);
@@ -312,9 +310,7 @@ pub mod owned {
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "producer_id")?;
-                    rt::read::i16(c, "producer_epoch")?;
-                    return Err(rt::read::short(c, "producer_id"));
+                    rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2);
                 }
             };
             let producer_id = rt::read::i64_at::<10, 0>(&r);

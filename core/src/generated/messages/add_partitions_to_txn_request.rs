@@ -81,9 +81,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
                 let r: [u8; 10] = match rt::read::run::<10>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i64(c, "v3_and_below_producer_id")?;
-                        rt::read::i16(c, "v3_and_below_producer_epoch")?;
-                        return Err(rt::read::short(c, "v3_and_below_producer_id"));
+                        rt::read::short_run!(c; "v3_and_below_producer_id": i64 = 8, "v3_and_below_producer_epoch": i16 = 2);
                     }
                 };
                 v3_and_below_producer_id = rt::read::i64_at::<10, 0>(&r);
@@ -330,10 +328,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             let r: [u8; 11] = match rt::read::run::<11>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "transactions[].producer_id")?;
-                    rt::read::i16(c, "transactions[].producer_epoch")?;
-                    rt::read::bool(c, "transactions[].verify_only")?;
-                    return Err(rt::read::short(c, "transactions[].producer_id"));
+                    rt::read::short_run!(c; "transactions[].producer_id": i64 = 8, "transactions[].producer_epoch": i16 = 2, "transactions[].verify_only": bool = 1);
                 }
             };
             producer_id = rt::read::i64_at::<11, 0>(&r);
@@ -379,10 +374,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
                     rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&_r));
                 }
                 None => {
-                    rt::read::i64(c, "transactions[].producer_id")?;
-                    rt::read::i16(c, "transactions[].producer_epoch")?;
-                    rt::read::bool(c, "transactions[].verify_only")?;
-                    return Err(rt::read::short(c, "transactions[].producer_id"));
+                    rt::read::short_run!(c; "transactions[].producer_id": i64 = 8, "transactions[].producer_epoch": i16 = 2, "transactions[].verify_only": bool = 1);
                 }
             }
         }
@@ -1128,9 +1120,7 @@ pub mod owned {
                     let r: [u8; 10] = match rt::read::run::<10>(c) {
                         Some(r) => r,
                         None => {
-                            rt::read::i64(c, "v3_and_below_producer_id")?;
-                            rt::read::i16(c, "v3_and_below_producer_epoch")?;
-                            return Err(rt::read::short(c, "v3_and_below_producer_id"));
+                            rt::read::short_run!(c; "v3_and_below_producer_id": i64 = 8, "v3_and_below_producer_epoch": i16 = 2);
                         }
                     };
                     v3_and_below_producer_id = rt::read::i64_at::<10, 0>(&r);
@@ -1321,10 +1311,7 @@ pub mod owned {
                 let r: [u8; 11] = match rt::read::run::<11>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i64(c, "transactions[].producer_id")?;
-                        rt::read::i16(c, "transactions[].producer_epoch")?;
-                        rt::read::bool(c, "transactions[].verify_only")?;
-                        return Err(rt::read::short(c, "transactions[].producer_id"));
+                        rt::read::short_run!(c; "transactions[].producer_id": i64 = 8, "transactions[].producer_epoch": i16 = 2, "transactions[].verify_only": bool = 1);
                     }
                 };
                 producer_id = rt::read::i64_at::<11, 0>(&r);

@@ -649,18 +649,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(
-                    c,
-                    "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
-                )?;
-                rt::read::i16(
-                    c,
-                    "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
-                )?;
-                return Err(rt::read::short(
-                    c,
-                    "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
-                ));
+                rt::read::short_run!(c; "results_by_topic_v3_and_below[].results_by_partition[].partition_index": i32 = 4, "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -688,18 +677,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(
-                    c,
-                    "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
-                )?;
-                rt::read::i16(
-                    c,
-                    "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
-                )?;
-                return Err(rt::read::short(
-                    c,
-                    "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
-                ));
+                rt::read::short_run!(c; "results_by_topic_v3_and_below[].results_by_partition[].partition_index": i32 = 4, "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code": i16 = 2);
             }
         }
         if v >= 3 {
@@ -1611,18 +1589,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(
-                        c,
-                        "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
-                    )?;
-                    rt::read::i16(
-                        c,
-                        "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
-                    )?;
-                    return Err(rt::read::short(
-                        c,
-                        "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
-                    ));
+                    rt::read::short_run!(c; "results_by_topic_v3_and_below[].results_by_partition[].partition_index": i32 = 4, "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);

@@ -71,10 +71,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         let r: [u8; 24] = match rt::read::run::<24>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "timeout_ms")?;
-                rt::read::i32(c, "voter_id")?;
-                rt::read::uuid(c, "voter_directory_id")?;
-                return Err(rt::read::short(c, "timeout_ms"));
+                rt::read::short_run!(c; "timeout_ms": i32 = 4, "voter_id": i32 = 4, "voter_directory_id": uuid = 16);
             }
         };
         let timeout_ms = rt::read::i32_at::<24, 0>(&r);
@@ -573,10 +570,7 @@ pub mod owned {
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "timeout_ms")?;
-                    rt::read::i32(c, "voter_id")?;
-                    rt::read::uuid(c, "voter_directory_id")?;
-                    return Err(rt::read::short(c, "timeout_ms"));
+                    rt::read::short_run!(c; "timeout_ms": i32 = 4, "voter_id": i32 = 4, "voter_directory_id": uuid = 16);
                 }
             };
             let timeout_ms = rt::read::i32_at::<24, 0>(&r);

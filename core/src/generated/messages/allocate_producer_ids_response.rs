@@ -63,11 +63,7 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
         let r: [u8; 18] = match rt::read::run::<18>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                rt::read::i64(c, "producer_id_start")?;
-                rt::read::i32(c, "producer_id_len")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
+                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "producer_id_start": i64 = 8, "producer_id_len": i32 = 4);
             }
         };
         let throttle_time_ms = rt::read::i32_at::<18, 0>(&r);
@@ -293,11 +289,7 @@ pub mod owned {
             let r: [u8; 18] = match rt::read::run::<18>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    rt::read::i64(c, "producer_id_start")?;
-                    rt::read::i32(c, "producer_id_len")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "producer_id_start": i64 = 8, "producer_id_len": i32 = 4);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<18, 0>(&r);

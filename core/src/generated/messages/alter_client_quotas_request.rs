@@ -479,9 +479,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
             None => {
-                rt::read::f64(c, "entries[].ops[].value")?;
-                rt::read::bool(c, "entries[].ops[].remove")?;
-                return Err(rt::read::short(c, "entries[].ops[].value"));
+                rt::read::short_run!(c; "entries[].ops[].value": f64 = 8, "entries[].ops[].remove": bool = 1);
             }
         };
         let value = rt::read::f64_at::<9, 0>(&r);
@@ -510,9 +508,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
                 rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&_r));
             }
             None => {
-                rt::read::f64(c, "entries[].ops[].value")?;
-                rt::read::bool(c, "entries[].ops[].remove")?;
-                return Err(rt::read::short(c, "entries[].ops[].value"));
+                rt::read::short_run!(c; "entries[].ops[].value": f64 = 8, "entries[].ops[].remove": bool = 1);
             }
         }
         if v >= 1 {
@@ -1159,9 +1155,7 @@ pub mod owned {
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::f64(c, "entries[].ops[].value")?;
-                    rt::read::bool(c, "entries[].ops[].remove")?;
-                    return Err(rt::read::short(c, "entries[].ops[].value"));
+                    rt::read::short_run!(c; "entries[].ops[].value": f64 = 8, "entries[].ops[].remove": bool = 1);
                 }
             };
             let value = rt::read::f64_at::<9, 0>(&r);

@@ -329,9 +329,7 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                rt::read::i16(c, "responses[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -354,9 +352,7 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                rt::read::i16(c, "responses[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
@@ -906,9 +902,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                    rt::read::i16(c, "responses[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);

@@ -63,9 +63,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "broker_id")?;
-                    rt::read::i64(c, "broker_epoch")?;
-                    return Err(rt::read::short(c, "broker_id"));
+                    rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8);
                 }
             };
             let broker_id = rt::read::i32_at::<12, 0>(&r);
@@ -358,9 +356,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         };
         let partition_index = rt::read::i32_at::<8, 0>(&r);
@@ -401,9 +397,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<8>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         }
         if v <= 2 {
@@ -629,12 +623,7 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].new_isr_with_epochs[].broker_id")?;
-                    rt::read::i64(c, "topics[].partitions[].new_isr_with_epochs[].broker_epoch")?;
-                    return Err(rt::read::short(
-                        c,
-                        "topics[].partitions[].new_isr_with_epochs[].broker_id",
-                    ));
+                    rt::read::short_run!(c; "topics[].partitions[].new_isr_with_epochs[].broker_id": i32 = 4, "topics[].partitions[].new_isr_with_epochs[].broker_epoch": i64 = 8);
                 }
             };
             broker_id = rt::read::i32_at::<12, 0>(&r);
@@ -661,12 +650,7 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
             match rt::read::run::<12>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].new_isr_with_epochs[].broker_id")?;
-                    rt::read::i64(c, "topics[].partitions[].new_isr_with_epochs[].broker_epoch")?;
-                    return Err(rt::read::short(
-                        c,
-                        "topics[].partitions[].new_isr_with_epochs[].broker_id",
-                    ));
+                    rt::read::short_run!(c; "topics[].partitions[].new_isr_with_epochs[].broker_id": i32 = 4, "topics[].partitions[].new_isr_with_epochs[].broker_epoch": i64 = 8);
                 }
             }
         }
@@ -1144,9 +1128,7 @@ pub mod owned {
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "broker_id")?;
-                        rt::read::i64(c, "broker_epoch")?;
-                        return Err(rt::read::short(c, "broker_id"));
+                        rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8);
                     }
                 };
                 let broker_id = rt::read::i32_at::<12, 0>(&r);
@@ -1351,9 +1333,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
                 }
             };
             let partition_index = rt::read::i32_at::<8, 0>(&r);
@@ -1516,12 +1496,7 @@ pub mod owned {
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "topics[].partitions[].new_isr_with_epochs[].broker_id")?;
-                        rt::read::i64(c, "topics[].partitions[].new_isr_with_epochs[].broker_epoch")?;
-                        return Err(rt::read::short(
-                            c,
-                            "topics[].partitions[].new_isr_with_epochs[].broker_id",
-                        ));
+                        rt::read::short_run!(c; "topics[].partitions[].new_isr_with_epochs[].broker_id": i32 = 4, "topics[].partitions[].new_isr_with_epochs[].broker_epoch": i64 = 8);
                     }
                 };
                 broker_id = rt::read::i32_at::<12, 0>(&r);

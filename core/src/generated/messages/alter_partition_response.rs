@@ -62,9 +62,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -357,11 +355,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         };
         let partition_index = rt::read::i32_at::<14, 0>(&r);
@@ -396,11 +390,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<14>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         }
         rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].isr")?;
@@ -860,9 +850,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "throttle_time_ms")?;
-                        rt::read::i16(c, "error_code")?;
-                        return Err(rt::read::short(c, "throttle_time_ms"));
+                        rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                     }
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -1069,11 +1057,7 @@ pub mod owned {
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
                 }
             };
             let partition_index = rt::read::i32_at::<14, 0>(&r);

@@ -327,9 +327,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "results[].partitions[].partition_index")?;
-                rt::read::i16(c, "results[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "results[].partitions[].partition_index"));
+                rt::read::short_run!(c; "results[].partitions[].partition_index": i32 = 4, "results[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -354,9 +352,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "results[].partitions[].partition_index")?;
-                rt::read::i16(c, "results[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "results[].partitions[].partition_index"));
+                rt::read::short_run!(c; "results[].partitions[].partition_index": i32 = 4, "results[].partitions[].error_code": i16 = 2);
             }
         }
         if v >= 2 {
@@ -834,9 +830,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "results[].partitions[].partition_index")?;
-                    rt::read::i16(c, "results[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "results[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "results[].partitions[].partition_index": i32 = 4, "results[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);

@@ -64,9 +64,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -334,9 +332,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                rt::read::i16(c, "responses[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -359,9 +355,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                rt::read::i16(c, "responses[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
@@ -731,9 +725,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "throttle_time_ms")?;
-                        rt::read::i16(c, "error_code")?;
-                        return Err(rt::read::short(c, "throttle_time_ms"));
+                        rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                     }
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -917,9 +909,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                    rt::read::i16(c, "responses[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);

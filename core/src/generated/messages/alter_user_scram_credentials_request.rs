@@ -295,9 +295,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
         let r: [u8; 5] = match rt::read::run::<5>(c) {
             Some(r) => r,
             None => {
-                rt::read::i8(c, "upsertions[].mechanism")?;
-                rt::read::i32(c, "upsertions[].iterations")?;
-                return Err(rt::read::short(c, "upsertions[].mechanism"));
+                rt::read::short_run!(c; "upsertions[].mechanism": i8 = 1, "upsertions[].iterations": i32 = 4);
             }
         };
         let mechanism = rt::read::i8_at::<5, 0>(&r);
@@ -324,9 +322,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
         match rt::read::run::<5>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i8(c, "upsertions[].mechanism")?;
-                rt::read::i32(c, "upsertions[].iterations")?;
-                return Err(rt::read::short(c, "upsertions[].mechanism"));
+                rt::read::short_run!(c; "upsertions[].mechanism": i8 = 1, "upsertions[].iterations": i32 = 4);
             }
         }
         rt::read::bytes(c, true, "upsertions[].salt")?;
@@ -847,9 +843,7 @@ pub mod owned {
             let r: [u8; 5] = match rt::read::run::<5>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i8(c, "upsertions[].mechanism")?;
-                    rt::read::i32(c, "upsertions[].iterations")?;
-                    return Err(rt::read::short(c, "upsertions[].mechanism"));
+                    rt::read::short_run!(c; "upsertions[].mechanism": i8 = 1, "upsertions[].iterations": i32 = 4);
                 }
             };
             let mechanism = rt::read::i8_at::<5, 0>(&r);

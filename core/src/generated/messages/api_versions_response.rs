@@ -360,10 +360,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "api_keys[].api_key")?;
-                rt::read::i16(c, "api_keys[].min_version")?;
-                rt::read::i16(c, "api_keys[].max_version")?;
-                return Err(rt::read::short(c, "api_keys[].api_key"));
+                rt::read::short_run!(c; "api_keys[].api_key": i16 = 2, "api_keys[].min_version": i16 = 2, "api_keys[].max_version": i16 = 2);
             }
         };
         let api_key = rt::read::i16_at::<6, 0>(&r);
@@ -390,10 +387,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i16(c, "api_keys[].api_key")?;
-                rt::read::i16(c, "api_keys[].min_version")?;
-                rt::read::i16(c, "api_keys[].max_version")?;
-                return Err(rt::read::short(c, "api_keys[].api_key"));
+                rt::read::short_run!(c; "api_keys[].api_key": i16 = 2, "api_keys[].min_version": i16 = 2, "api_keys[].max_version": i16 = 2);
             }
         }
         if v >= 3 {
@@ -530,9 +524,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "supported_features[].min_version")?;
-                    rt::read::i16(c, "supported_features[].max_version")?;
-                    return Err(rt::read::short(c, "supported_features[].min_version"));
+                    rt::read::short_run!(c; "supported_features[].min_version": i16 = 2, "supported_features[].max_version": i16 = 2);
                 }
             };
             min_version = rt::read::i16_at::<4, 0>(&r);
@@ -566,9 +558,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
             match rt::read::run::<4>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i16(c, "supported_features[].min_version")?;
-                    rt::read::i16(c, "supported_features[].max_version")?;
-                    return Err(rt::read::short(c, "supported_features[].min_version"));
+                    rt::read::short_run!(c; "supported_features[].min_version": i16 = 2, "supported_features[].max_version": i16 = 2);
                 }
             }
         }
@@ -758,9 +748,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "finalized_features[].max_version_level")?;
-                    rt::read::i16(c, "finalized_features[].min_version_level")?;
-                    return Err(rt::read::short(c, "finalized_features[].max_version_level"));
+                    rt::read::short_run!(c; "finalized_features[].max_version_level": i16 = 2, "finalized_features[].min_version_level": i16 = 2);
                 }
             };
             max_version_level = rt::read::i16_at::<4, 0>(&r);
@@ -794,9 +782,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
             match rt::read::run::<4>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i16(c, "finalized_features[].max_version_level")?;
-                    rt::read::i16(c, "finalized_features[].min_version_level")?;
-                    return Err(rt::read::short(c, "finalized_features[].max_version_level"));
+                    rt::read::short_run!(c; "finalized_features[].max_version_level": i16 = 2, "finalized_features[].min_version_level": i16 = 2);
                 }
             }
         }
@@ -1561,10 +1547,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "api_keys[].api_key")?;
-                    rt::read::i16(c, "api_keys[].min_version")?;
-                    rt::read::i16(c, "api_keys[].max_version")?;
-                    return Err(rt::read::short(c, "api_keys[].api_key"));
+                    rt::read::short_run!(c; "api_keys[].api_key": i16 = 2, "api_keys[].min_version": i16 = 2, "api_keys[].max_version": i16 = 2);
                 }
             };
             let api_key = rt::read::i16_at::<6, 0>(&r);
@@ -1700,9 +1683,7 @@ pub mod owned {
                 let r: [u8; 4] = match rt::read::run::<4>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i16(c, "supported_features[].min_version")?;
-                        rt::read::i16(c, "supported_features[].max_version")?;
-                        return Err(rt::read::short(c, "supported_features[].min_version"));
+                        rt::read::short_run!(c; "supported_features[].min_version": i16 = 2, "supported_features[].max_version": i16 = 2);
                     }
                 };
                 min_version = rt::read::i16_at::<4, 0>(&r);
@@ -1852,9 +1833,7 @@ pub mod owned {
                 let r: [u8; 4] = match rt::read::run::<4>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i16(c, "finalized_features[].max_version_level")?;
-                        rt::read::i16(c, "finalized_features[].min_version_level")?;
-                        return Err(rt::read::short(c, "finalized_features[].max_version_level"));
+                        rt::read::short_run!(c; "finalized_features[].max_version_level": i16 = 2, "finalized_features[].min_version_level": i16 = 2);
                     }
                 };
                 max_version_level = rt::read::i16_at::<4, 0>(&r);

@@ -62,9 +62,7 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "broker_id")?;
-                    rt::read::i64(c, "broker_epoch")?;
-                    return Err(rt::read::short(c, "broker_id"));
+                    rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8);
                 }
             };
             let broker_id = rt::read::i32_at::<12, 0>(&r);
@@ -789,9 +787,7 @@ pub mod owned {
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "broker_id")?;
-                        rt::read::i64(c, "broker_epoch")?;
-                        return Err(rt::read::short(c, "broker_id"));
+                        rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8);
                     }
                 };
                 let broker_id = rt::read::i32_at::<12, 0>(&r);

@@ -61,9 +61,7 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -451,12 +449,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "directories[].topics[].partitions[].error_code")?;
-                return Err(rt::read::short(
-                    c,
-                    "directories[].topics[].partitions[].partition_index",
-                ));
+                rt::read::short_run!(c; "directories[].topics[].partitions[].partition_index": i32 = 4, "directories[].topics[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -478,12 +471,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "directories[].topics[].partitions[].error_code")?;
-                return Err(rt::read::short(
-                    c,
-                    "directories[].topics[].partitions[].partition_index",
-                ));
+                rt::read::short_run!(c; "directories[].topics[].partitions[].partition_index": i32 = 4, "directories[].topics[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::check_tags(c, "directories[].topics[].partitions[]._tagged_fields")?;
@@ -839,9 +827,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "throttle_time_ms")?;
-                        rt::read::i16(c, "error_code")?;
-                        return Err(rt::read::short(c, "throttle_time_ms"));
+                        rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                     }
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -1083,12 +1069,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
-                    rt::read::i16(c, "directories[].topics[].partitions[].error_code")?;
-                    return Err(rt::read::short(
-                        c,
-                        "directories[].topics[].partitions[].partition_index",
-                    ));
+                    rt::read::short_run!(c; "directories[].topics[].partitions[].partition_index": i32 = 4, "directories[].topics[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);

@@ -600,9 +600,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].leader_id"));
+                rt::read::short_run!(c; "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         };
         let leader_id = rt::read::i32_at::<8, 0>(&r);
@@ -633,9 +631,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<8>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].leader_id"));
+                rt::read::short_run!(c; "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         }
         if v >= 1 {
@@ -1448,9 +1444,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].leader_id"));
+                    rt::read::short_run!(c; "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
                 }
             };
             let leader_id = rt::read::i32_at::<8, 0>(&r);

@@ -615,11 +615,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         };
         let partition_index = rt::read::i32_at::<14, 0>(&r);
@@ -648,11 +644,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<14>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         }
         if v >= 1 {
@@ -1450,11 +1442,7 @@ pub mod owned {
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
                 }
             };
             let partition_index = rt::read::i32_at::<14, 0>(&r);

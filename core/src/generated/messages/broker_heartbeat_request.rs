@@ -73,12 +73,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         let r: [u8; 22] = match rt::read::run::<22>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "broker_id")?;
-                rt::read::i64(c, "broker_epoch")?;
-                rt::read::i64(c, "current_metadata_offset")?;
-                rt::read::bool(c, "want_fence")?;
-                rt::read::bool(c, "want_shut_down")?;
-                return Err(rt::read::short(c, "broker_id"));
+                rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8, "current_metadata_offset": i64 = 8, "want_fence": bool = 1, "want_shut_down": bool = 1);
             }
         };
         let broker_id = rt::read::i32_at::<22, 0>(&r);
@@ -498,12 +493,7 @@ pub mod owned {
             let r: [u8; 22] = match rt::read::run::<22>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "broker_id")?;
-                    rt::read::i64(c, "broker_epoch")?;
-                    rt::read::i64(c, "current_metadata_offset")?;
-                    rt::read::bool(c, "want_fence")?;
-                    rt::read::bool(c, "want_shut_down")?;
-                    return Err(rt::read::short(c, "broker_id"));
+                    rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8, "current_metadata_offset": i64 = 8, "want_fence": bool = 1, "want_shut_down": bool = 1);
                 }
             };
             let broker_id = rt::read::i32_at::<22, 0>(&r);

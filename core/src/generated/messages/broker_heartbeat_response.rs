@@ -66,12 +66,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                rt::read::bool(c, "is_caught_up")?;
-                rt::read::bool(c, "is_fenced")?;
-                rt::read::bool(c, "should_shut_down")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
+                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "is_caught_up": bool = 1, "is_fenced": bool = 1, "should_shut_down": bool = 1);
             }
         };
         let throttle_time_ms = rt::read::i32_at::<9, 0>(&r);
@@ -322,12 +317,7 @@ pub mod owned {
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    rt::read::bool(c, "is_caught_up")?;
-                    rt::read::bool(c, "is_fenced")?;
-                    rt::read::bool(c, "should_shut_down")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "is_caught_up": bool = 1, "is_fenced": bool = 1, "should_shut_down": bool = 1);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<9, 0>(&r);

@@ -257,9 +257,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
-                rt::read::u16(c, "listeners[].port")?;
-                rt::read::i16(c, "listeners[].security_protocol")?;
-                return Err(rt::read::short(c, "listeners[].port"));
+                rt::read::short_run!(c; "listeners[].port": u16 = 2, "listeners[].security_protocol": i16 = 2);
             }
         };
         let port = rt::read::u16_at::<4, 0>(&r);
@@ -284,9 +282,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         match rt::read::run::<4>(c) {
             Some(_r) => {}
             None => {
-                rt::read::u16(c, "listeners[].port")?;
-                rt::read::i16(c, "listeners[].security_protocol")?;
-                return Err(rt::read::short(c, "listeners[].port"));
+                rt::read::short_run!(c; "listeners[].port": u16 = 2, "listeners[].security_protocol": i16 = 2);
             }
         }
         rt::read::check_tags(c, "listeners[]._tagged_fields")?;
@@ -411,9 +407,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "features[].min_supported_version")?;
-                rt::read::i16(c, "features[].max_supported_version")?;
-                return Err(rt::read::short(c, "features[].min_supported_version"));
+                rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
             }
         };
         let min_supported_version = rt::read::i16_at::<4, 0>(&r);
@@ -436,9 +430,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         match rt::read::run::<4>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i16(c, "features[].min_supported_version")?;
-                rt::read::i16(c, "features[].max_supported_version")?;
-                return Err(rt::read::short(c, "features[].min_supported_version"));
+                rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
             }
         }
         rt::read::check_tags(c, "features[]._tagged_fields")?;
@@ -1068,9 +1060,7 @@ pub mod owned {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::u16(c, "listeners[].port")?;
-                    rt::read::i16(c, "listeners[].security_protocol")?;
-                    return Err(rt::read::short(c, "listeners[].port"));
+                    rt::read::short_run!(c; "listeners[].port": u16 = 2, "listeners[].security_protocol": i16 = 2);
                 }
             };
             let port = rt::read::u16_at::<4, 0>(&r);
@@ -1171,9 +1161,7 @@ pub mod owned {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "features[].min_supported_version")?;
-                    rt::read::i16(c, "features[].max_supported_version")?;
-                    return Err(rt::read::short(c, "features[].min_supported_version"));
+                    rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
                 }
             };
             let min_supported_version = rt::read::i16_at::<4, 0>(&r);

@@ -60,10 +60,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationResponse<'a> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                rt::read::i64(c, "broker_epoch")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
+                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "broker_epoch": i64 = 8);
             }
         };
         let throttle_time_ms = rt::read::i32_at::<14, 0>(&r);
@@ -259,10 +256,7 @@ pub mod owned {
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    rt::read::i64(c, "broker_epoch")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "broker_epoch": i64 = 8);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<14, 0>(&r);

@@ -293,9 +293,7 @@ impl<'a> rt::Struct<'a> for LeaderEpochState<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].min_leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].min_leader_epoch": i32 = 4);
             }
         };
         let partition_index = rt::read::i32_at::<8, 0>(&r);
@@ -316,9 +314,7 @@ impl<'a> rt::Struct<'a> for LeaderEpochState<'a> {
         match rt::read::run::<8>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].min_leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].min_leader_epoch": i32 = 4);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
@@ -729,9 +725,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i32(c, "topics[].partitions[].min_leader_epoch")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].min_leader_epoch": i32 = 4);
                 }
             };
             let partition_index = rt::read::i32_at::<8, 0>(&r);

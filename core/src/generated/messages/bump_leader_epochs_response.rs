@@ -66,9 +66,7 @@ impl<'a> rt::Struct<'a> for BumpLeaderEpochsResponse<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -313,9 +311,7 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -336,9 +332,7 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
@@ -645,9 +639,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "throttle_time_ms")?;
-                        rt::read::i16(c, "error_code")?;
-                        return Err(rt::read::short(c, "throttle_time_ms"));
+                        rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                     }
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -810,9 +802,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);

@@ -184,9 +184,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "groups[].group_epoch")?;
-                    rt::read::i32(c, "groups[].assignment_epoch")?;
-                    return Err(rt::read::short(c, "groups[].group_epoch"));
+                    rt::read::short_run!(c; "groups[].group_epoch": i32 = 4, "groups[].assignment_epoch": i32 = 4);
                 }
             };
             let group_epoch = rt::read::i32_at::<8, 0>(&r);
@@ -223,9 +221,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             match rt::read::run::<8>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "groups[].group_epoch")?;
-                    rt::read::i32(c, "groups[].assignment_epoch")?;
-                    return Err(rt::read::short(c, "groups[].group_epoch"));
+                    rt::read::short_run!(c; "groups[].group_epoch": i32 = 4, "groups[].assignment_epoch": i32 = 4);
                 }
             }
             rt::read::str(c, true, "groups[].assignor_name")?;
@@ -1768,9 +1764,7 @@ pub mod owned {
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "groups[].group_epoch")?;
-                        rt::read::i32(c, "groups[].assignment_epoch")?;
-                        return Err(rt::read::short(c, "groups[].group_epoch"));
+                        rt::read::short_run!(c; "groups[].group_epoch": i32 = 4, "groups[].assignment_epoch": i32 = 4);
                     }
                 };
                 let group_epoch = rt::read::i32_at::<8, 0>(&r);

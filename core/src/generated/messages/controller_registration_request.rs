@@ -67,10 +67,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         let r: [u8; 21] = match rt::read::run::<21>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "controller_id")?;
-                rt::read::uuid(c, "incarnation_id")?;
-                rt::read::bool(c, "zk_migration_ready")?;
-                return Err(rt::read::short(c, "controller_id"));
+                rt::read::short_run!(c; "controller_id": i32 = 4, "incarnation_id": uuid = 16, "zk_migration_ready": bool = 1);
             }
         };
         let controller_id = rt::read::i32_at::<21, 0>(&r);
@@ -191,9 +188,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
-                rt::read::u16(c, "listeners[].port")?;
-                rt::read::i16(c, "listeners[].security_protocol")?;
-                return Err(rt::read::short(c, "listeners[].port"));
+                rt::read::short_run!(c; "listeners[].port": u16 = 2, "listeners[].security_protocol": i16 = 2);
             }
         };
         let port = rt::read::u16_at::<4, 0>(&r);
@@ -218,9 +213,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         match rt::read::run::<4>(c) {
             Some(_r) => {}
             None => {
-                rt::read::u16(c, "listeners[].port")?;
-                rt::read::i16(c, "listeners[].security_protocol")?;
-                return Err(rt::read::short(c, "listeners[].port"));
+                rt::read::short_run!(c; "listeners[].port": u16 = 2, "listeners[].security_protocol": i16 = 2);
             }
         }
         rt::read::check_tags(c, "listeners[]._tagged_fields")?;
@@ -345,9 +338,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "features[].min_supported_version")?;
-                rt::read::i16(c, "features[].max_supported_version")?;
-                return Err(rt::read::short(c, "features[].min_supported_version"));
+                rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
             }
         };
         let min_supported_version = rt::read::i16_at::<4, 0>(&r);
@@ -370,9 +361,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         match rt::read::run::<4>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i16(c, "features[].min_supported_version")?;
-                rt::read::i16(c, "features[].max_supported_version")?;
-                return Err(rt::read::short(c, "features[].min_supported_version"));
+                rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
             }
         }
         rt::read::check_tags(c, "features[]._tagged_fields")?;
@@ -770,10 +759,7 @@ pub mod owned {
             let r: [u8; 21] = match rt::read::run::<21>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "controller_id")?;
-                    rt::read::uuid(c, "incarnation_id")?;
-                    rt::read::bool(c, "zk_migration_ready")?;
-                    return Err(rt::read::short(c, "controller_id"));
+                    rt::read::short_run!(c; "controller_id": i32 = 4, "incarnation_id": uuid = 16, "zk_migration_ready": bool = 1);
                 }
             };
             let controller_id = rt::read::i32_at::<21, 0>(&r);
@@ -875,9 +861,7 @@ pub mod owned {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::u16(c, "listeners[].port")?;
-                    rt::read::i16(c, "listeners[].security_protocol")?;
-                    return Err(rt::read::short(c, "listeners[].port"));
+                    rt::read::short_run!(c; "listeners[].port": u16 = 2, "listeners[].security_protocol": i16 = 2);
                 }
             };
             let port = rt::read::u16_at::<4, 0>(&r);
@@ -978,9 +962,7 @@ pub mod owned {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "features[].min_supported_version")?;
-                    rt::read::i16(c, "features[].max_supported_version")?;
-                    return Err(rt::read::short(c, "features[].min_supported_version"));
+                    rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
                 }
             };
             let min_supported_version = rt::read::i16_at::<4, 0>(&r);

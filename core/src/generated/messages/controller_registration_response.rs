@@ -60,9 +60,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationResponse<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
+                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
             }
         };
         let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -262,9 +260,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);

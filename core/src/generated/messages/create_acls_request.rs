@@ -189,9 +189,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         let r: [u8; 2] = match rt::read::run::<2>(c) {
             Some(r) => r,
             None => {
-                rt::read::i8(c, "creations[].operation")?;
-                rt::read::i8(c, "creations[].permission_type")?;
-                return Err(rt::read::short(c, "creations[].operation"));
+                rt::read::short_run!(c; "creations[].operation": i8 = 1, "creations[].permission_type": i8 = 1);
             }
         };
         let operation = rt::read::i8_at::<2, 0>(&r);
@@ -228,9 +226,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         match rt::read::run::<2>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i8(c, "creations[].operation")?;
-                rt::read::i8(c, "creations[].permission_type")?;
-                return Err(rt::read::short(c, "creations[].operation"));
+                rt::read::short_run!(c; "creations[].operation": i8 = 1, "creations[].permission_type": i8 = 1);
             }
         }
         if v >= 2 {
@@ -697,9 +693,7 @@ pub mod owned {
             let r: [u8; 2] = match rt::read::run::<2>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i8(c, "creations[].operation")?;
-                    rt::read::i8(c, "creations[].permission_type")?;
-                    return Err(rt::read::short(c, "creations[].operation"));
+                    rt::read::short_run!(c; "creations[].operation": i8 = 1, "creations[].permission_type": i8 = 1);
                 }
             };
             let operation = rt::read::i8_at::<2, 0>(&r);

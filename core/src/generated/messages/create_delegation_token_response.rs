@@ -98,10 +98,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
         let r: [u8; 24] = match rt::read::run::<24>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "issue_timestamp_ms")?;
-                rt::read::i64(c, "expiry_timestamp_ms")?;
-                rt::read::i64(c, "max_timestamp_ms")?;
-                return Err(rt::read::short(c, "issue_timestamp_ms"));
+                rt::read::short_run!(c; "issue_timestamp_ms": i64 = 8, "expiry_timestamp_ms": i64 = 8, "max_timestamp_ms": i64 = 8);
             }
         };
         let issue_timestamp_ms = rt::read::i64_at::<24, 0>(&r);
@@ -582,10 +579,7 @@ pub mod owned {
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "issue_timestamp_ms")?;
-                    rt::read::i64(c, "expiry_timestamp_ms")?;
-                    rt::read::i64(c, "max_timestamp_ms")?;
-                    return Err(rt::read::short(c, "issue_timestamp_ms"));
+                    rt::read::short_run!(c; "issue_timestamp_ms": i64 = 8, "expiry_timestamp_ms": i64 = 8, "max_timestamp_ms": i64 = 8);
                 }
             };
             let issue_timestamp_ms = rt::read::i64_at::<24, 0>(&r);

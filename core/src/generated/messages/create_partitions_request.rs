@@ -63,9 +63,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
             let r: [u8; 5] = match rt::read::run::<5>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "timeout_ms")?;
-                    rt::read::bool(c, "validate_only")?;
-                    return Err(rt::read::short(c, "timeout_ms"));
+                    rt::read::short_run!(c; "timeout_ms": i32 = 4, "validate_only": bool = 1);
                 }
             };
             let timeout_ms = rt::read::i32_at::<5, 0>(&r);
@@ -674,9 +672,7 @@ pub mod owned {
                 let r: [u8; 5] = match rt::read::run::<5>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "timeout_ms")?;
-                        rt::read::bool(c, "validate_only")?;
-                        return Err(rt::read::short(c, "timeout_ms"));
+                        rt::read::short_run!(c; "timeout_ms": i32 = 4, "validate_only": bool = 1);
                     }
                 };
                 let timeout_ms = rt::read::i32_at::<5, 0>(&r);

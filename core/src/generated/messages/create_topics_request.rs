@@ -202,9 +202,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].num_partitions")?;
-                rt::read::i16(c, "topics[].replication_factor")?;
-                return Err(rt::read::short(c, "topics[].num_partitions"));
+                rt::read::short_run!(c; "topics[].num_partitions": i32 = 4, "topics[].replication_factor": i16 = 2);
             }
         };
         let num_partitions = rt::read::i32_at::<6, 0>(&r);
@@ -235,9 +233,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].num_partitions")?;
-                rt::read::i16(c, "topics[].replication_factor")?;
-                return Err(rt::read::short(c, "topics[].num_partitions"));
+                rt::read::short_run!(c; "topics[].num_partitions": i32 = 4, "topics[].replication_factor": i16 = 2);
             }
         }
         rt::read::check_array::<CreatableReplicaAssignment<'a>>(c, v >= 5, false, v, "topics[].assignments")?;
@@ -1118,9 +1114,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].num_partitions")?;
-                    rt::read::i16(c, "topics[].replication_factor")?;
-                    return Err(rt::read::short(c, "topics[].num_partitions"));
+                    rt::read::short_run!(c; "topics[].num_partitions": i32 = 4, "topics[].replication_factor": i16 = 2);
                 }
             };
             let num_partitions = rt::read::i32_at::<6, 0>(&r);

@@ -217,9 +217,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].num_partitions")?;
-                    rt::read::i16(c, "topics[].replication_factor")?;
-                    return Err(rt::read::short(c, "topics[].num_partitions"));
+                    rt::read::short_run!(c; "topics[].num_partitions": i32 = 4, "topics[].replication_factor": i16 = 2);
                 }
             };
             num_partitions = rt::read::i32_at::<6, 0>(&r);
@@ -516,10 +514,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
             let r: [u8; 3] = match rt::read::run::<3>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::bool(c, "topics[].configs[].read_only")?;
-                    rt::read::i8(c, "topics[].configs[].config_source")?;
-                    rt::read::bool(c, "topics[].configs[].is_sensitive")?;
-                    return Err(rt::read::short(c, "topics[].configs[].read_only"));
+                    rt::read::short_run!(c; "topics[].configs[].read_only": bool = 1, "topics[].configs[].config_source": i8 = 1, "topics[].configs[].is_sensitive": bool = 1);
                 }
             };
             read_only = rt::read::canon_bool(c, rt::read::u8_at::<3, 0>(&r));
@@ -563,10 +558,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
                     rt::read::canon_bool(c, rt::read::u8_at::<3, 2>(&_r));
                 }
                 None => {
-                    rt::read::bool(c, "topics[].configs[].read_only")?;
-                    rt::read::i8(c, "topics[].configs[].config_source")?;
-                    rt::read::bool(c, "topics[].configs[].is_sensitive")?;
-                    return Err(rt::read::short(c, "topics[].configs[].read_only"));
+                    rt::read::short_run!(c; "topics[].configs[].read_only": bool = 1, "topics[].configs[].config_source": i8 = 1, "topics[].configs[].is_sensitive": bool = 1);
                 }
             }
         }
@@ -1237,9 +1229,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "topics[].num_partitions")?;
-                        rt::read::i16(c, "topics[].replication_factor")?;
-                        return Err(rt::read::short(c, "topics[].num_partitions"));
+                        rt::read::short_run!(c; "topics[].num_partitions": i32 = 4, "topics[].replication_factor": i16 = 2);
                     }
                 };
                 num_partitions = rt::read::i32_at::<6, 0>(&r);
@@ -1443,10 +1433,7 @@ pub mod owned {
                 let r: [u8; 3] = match rt::read::run::<3>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::bool(c, "topics[].configs[].read_only")?;
-                        rt::read::i8(c, "topics[].configs[].config_source")?;
-                        rt::read::bool(c, "topics[].configs[].is_sensitive")?;
-                        return Err(rt::read::short(c, "topics[].configs[].read_only"));
+                        rt::read::short_run!(c; "topics[].configs[].read_only": bool = 1, "topics[].configs[].config_source": i8 = 1, "topics[].configs[].is_sensitive": bool = 1);
                     }
                 };
                 read_only = rt::read::canon_bool(c, rt::read::u8_at::<3, 0>(&r));

@@ -378,9 +378,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         let r: [u8; 2] = match rt::read::run::<2>(c) {
             Some(r) => r,
             None => {
-                rt::read::i8(c, "filter_results[].matching_acls[].operation")?;
-                rt::read::i8(c, "filter_results[].matching_acls[].permission_type")?;
-                return Err(rt::read::short(c, "filter_results[].matching_acls[].operation"));
+                rt::read::short_run!(c; "filter_results[].matching_acls[].operation": i8 = 1, "filter_results[].matching_acls[].permission_type": i8 = 1);
             }
         };
         let operation = rt::read::i8_at::<2, 0>(&r);
@@ -421,9 +419,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         match rt::read::run::<2>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i8(c, "filter_results[].matching_acls[].operation")?;
-                rt::read::i8(c, "filter_results[].matching_acls[].permission_type")?;
-                return Err(rt::read::short(c, "filter_results[].matching_acls[].operation"));
+                rt::read::short_run!(c; "filter_results[].matching_acls[].operation": i8 = 1, "filter_results[].matching_acls[].permission_type": i8 = 1);
             }
         }
         if v >= 2 {
@@ -1184,9 +1180,7 @@ pub mod owned {
             let r: [u8; 2] = match rt::read::run::<2>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i8(c, "filter_results[].matching_acls[].operation")?;
-                    rt::read::i8(c, "filter_results[].matching_acls[].permission_type")?;
-                    return Err(rt::read::short(c, "filter_results[].matching_acls[].operation"));
+                    rt::read::short_run!(c; "filter_results[].matching_acls[].operation": i8 = 1, "filter_results[].matching_acls[].permission_type": i8 = 1);
                 }
             };
             let operation = rt::read::i8_at::<2, 0>(&r);

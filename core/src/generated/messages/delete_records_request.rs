@@ -329,9 +329,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i64(c, "topics[].partitions[].offset")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].offset": i64 = 8);
             }
         };
         let partition_index = rt::read::i32_at::<12, 0>(&r);
@@ -356,9 +354,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
         match rt::read::run::<12>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i64(c, "topics[].partitions[].offset")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].offset": i64 = 8);
             }
         }
         if v >= 2 {
@@ -839,9 +835,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i64(c, "topics[].partitions[].offset")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].offset": i64 = 8);
                 }
             };
             let partition_index = rt::read::i32_at::<12, 0>(&r);

@@ -63,9 +63,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
+                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
             }
         };
         let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -192,9 +190,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
         let r: [u8; 18] = match rt::read::run::<18>(c) {
             Some(r) => r,
             None => {
-                rt::read::uuid(c, "responses[].topic_id")?;
-                rt::read::i16(c, "responses[].error_code")?;
-                return Err(rt::read::short(c, "responses[].topic_id"));
+                rt::read::short_run!(c; "responses[].topic_id": uuid = 16, "responses[].error_code": i16 = 2);
             }
         };
         let topic_id = rt::read::uuid_at::<18, 0>(&r);
@@ -219,9 +215,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
         match rt::read::run::<18>(c) {
             Some(_r) => {}
             None => {
-                rt::read::uuid(c, "responses[].topic_id")?;
-                rt::read::i16(c, "responses[].error_code")?;
-                return Err(rt::read::short(c, "responses[].topic_id"));
+                rt::read::short_run!(c; "responses[].topic_id": uuid = 16, "responses[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "responses[].error_message")?;
@@ -543,9 +537,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -643,9 +635,7 @@ pub mod owned {
             let r: [u8; 18] = match rt::read::run::<18>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::uuid(c, "responses[].topic_id")?;
-                    rt::read::i16(c, "responses[].error_code")?;
-                    return Err(rt::read::short(c, "responses[].topic_id"));
+                    rt::read::short_run!(c; "responses[].topic_id": uuid = 16, "responses[].error_code": i16 = 2);
                 }
             };
             let topic_id = rt::read::uuid_at::<18, 0>(&r);

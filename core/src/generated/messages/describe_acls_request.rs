@@ -83,9 +83,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         let r: [u8; 2] = match rt::read::run::<2>(c) {
             Some(r) => r,
             None => {
-                rt::read::i8(c, "operation")?;
-                rt::read::i8(c, "permission_type")?;
-                return Err(rt::read::short(c, "operation"));
+                rt::read::short_run!(c; "operation": i8 = 1, "permission_type": i8 = 1);
             }
         };
         let operation = rt::read::i8_at::<2, 0>(&r);
@@ -426,9 +424,7 @@ pub mod owned {
             let r: [u8; 2] = match rt::read::run::<2>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i8(c, "operation")?;
-                    rt::read::i8(c, "permission_type")?;
-                    return Err(rt::read::short(c, "operation"));
+                    rt::read::short_run!(c; "operation": i8 = 1, "permission_type": i8 = 1);
                 }
             };
             let operation = rt::read::i8_at::<2, 0>(&r);

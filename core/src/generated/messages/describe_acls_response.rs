@@ -65,9 +65,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -393,9 +391,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
         let r: [u8; 2] = match rt::read::run::<2>(c) {
             Some(r) => r,
             None => {
-                rt::read::i8(c, "resources[].acls[].operation")?;
-                rt::read::i8(c, "resources[].acls[].permission_type")?;
-                return Err(rt::read::short(c, "resources[].acls[].operation"));
+                rt::read::short_run!(c; "resources[].acls[].operation": i8 = 1, "resources[].acls[].permission_type": i8 = 1);
             }
         };
         let operation = rt::read::i8_at::<2, 0>(&r);
@@ -424,9 +420,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
         match rt::read::run::<2>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i8(c, "resources[].acls[].operation")?;
-                rt::read::i8(c, "resources[].acls[].permission_type")?;
-                return Err(rt::read::short(c, "resources[].acls[].operation"));
+                rt::read::short_run!(c; "resources[].acls[].operation": i8 = 1, "resources[].acls[].permission_type": i8 = 1);
             }
         }
         if v >= 2 {
@@ -850,9 +844,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "throttle_time_ms")?;
-                        rt::read::i16(c, "error_code")?;
-                        return Err(rt::read::short(c, "throttle_time_ms"));
+                        rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                     }
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -1080,9 +1072,7 @@ pub mod owned {
             let r: [u8; 2] = match rt::read::run::<2>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i8(c, "resources[].acls[].operation")?;
-                    rt::read::i8(c, "resources[].acls[].permission_type")?;
-                    return Err(rt::read::short(c, "resources[].acls[].operation"));
+                    rt::read::short_run!(c; "resources[].acls[].operation": i8 = 1, "resources[].acls[].permission_type": i8 = 1);
                 }
             };
             let operation = rt::read::i8_at::<2, 0>(&r);

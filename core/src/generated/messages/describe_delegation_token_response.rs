@@ -210,10 +210,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         let r: [u8; 24] = match rt::read::run::<24>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "tokens[].issue_timestamp")?;
-                rt::read::i64(c, "tokens[].expiry_timestamp")?;
-                rt::read::i64(c, "tokens[].max_timestamp")?;
-                return Err(rt::read::short(c, "tokens[].issue_timestamp"));
+                rt::read::short_run!(c; "tokens[].issue_timestamp": i64 = 8, "tokens[].expiry_timestamp": i64 = 8, "tokens[].max_timestamp": i64 = 8);
             }
         };
         let issue_timestamp = rt::read::i64_at::<24, 0>(&r);
@@ -258,10 +255,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         match rt::read::run::<24>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i64(c, "tokens[].issue_timestamp")?;
-                rt::read::i64(c, "tokens[].expiry_timestamp")?;
-                rt::read::i64(c, "tokens[].max_timestamp")?;
-                return Err(rt::read::short(c, "tokens[].issue_timestamp"));
+                rt::read::short_run!(c; "tokens[].issue_timestamp": i64 = 8, "tokens[].expiry_timestamp": i64 = 8, "tokens[].max_timestamp": i64 = 8);
             }
         }
         rt::read::str(c, v >= 2, "tokens[].token_id")?;
@@ -1104,10 +1098,7 @@ pub mod owned {
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "tokens[].issue_timestamp")?;
-                    rt::read::i64(c, "tokens[].expiry_timestamp")?;
-                    rt::read::i64(c, "tokens[].max_timestamp")?;
-                    return Err(rt::read::short(c, "tokens[].issue_timestamp"));
+                    rt::read::short_run!(c; "tokens[].issue_timestamp": i64 = 8, "tokens[].expiry_timestamp": i64 = 8, "tokens[].max_timestamp": i64 = 8);
                 }
             };
             let issue_timestamp = rt::read::i64_at::<24, 0>(&r);

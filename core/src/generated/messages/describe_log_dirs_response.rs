@@ -200,9 +200,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
                 let r: [u8; 16] = match rt::read::run::<16>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i64(c, "results[].total_bytes")?;
-                        rt::read::i64(c, "results[].usable_bytes")?;
-                        return Err(rt::read::short(c, "results[].total_bytes"));
+                        rt::read::short_run!(c; "results[].total_bytes": i64 = 8, "results[].usable_bytes": i64 = 8);
                     }
                 };
                 total_bytes = rt::read::i64_at::<16, 0>(&r);
@@ -246,9 +244,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
                 match rt::read::run::<16>(c) {
                     Some(_r) => {}
                     None => {
-                        rt::read::i64(c, "results[].total_bytes")?;
-                        rt::read::i64(c, "results[].usable_bytes")?;
-                        return Err(rt::read::short(c, "results[].total_bytes"));
+                        rt::read::short_run!(c; "results[].total_bytes": i64 = 8, "results[].usable_bytes": i64 = 8);
                     }
                 }
             }
@@ -588,11 +584,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
         let r: [u8; 21] = match rt::read::run::<21>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "results[].topics[].partitions[].partition_index")?;
-                rt::read::i64(c, "results[].topics[].partitions[].partition_size")?;
-                rt::read::i64(c, "results[].topics[].partitions[].offset_lag")?;
-                rt::read::bool(c, "results[].topics[].partitions[].is_future_key")?;
-                return Err(rt::read::short(c, "results[].topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "results[].topics[].partitions[].partition_index": i32 = 4, "results[].topics[].partitions[].partition_size": i64 = 8, "results[].topics[].partitions[].offset_lag": i64 = 8, "results[].topics[].partitions[].is_future_key": bool = 1);
             }
         };
         let partition_index = rt::read::i32_at::<21, 0>(&r);
@@ -623,11 +615,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
                 rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&_r));
             }
             None => {
-                rt::read::i32(c, "results[].topics[].partitions[].partition_index")?;
-                rt::read::i64(c, "results[].topics[].partitions[].partition_size")?;
-                rt::read::i64(c, "results[].topics[].partitions[].offset_lag")?;
-                rt::read::bool(c, "results[].topics[].partitions[].is_future_key")?;
-                return Err(rt::read::short(c, "results[].topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "results[].topics[].partitions[].partition_index": i32 = 4, "results[].topics[].partitions[].partition_size": i64 = 8, "results[].topics[].partitions[].offset_lag": i64 = 8, "results[].topics[].partitions[].is_future_key": bool = 1);
             }
         }
         if v >= 2 {
@@ -1229,9 +1217,7 @@ pub mod owned {
                     let r: [u8; 16] = match rt::read::run::<16>(c) {
                         Some(r) => r,
                         None => {
-                            rt::read::i64(c, "results[].total_bytes")?;
-                            rt::read::i64(c, "results[].usable_bytes")?;
-                            return Err(rt::read::short(c, "results[].total_bytes"));
+                            rt::read::short_run!(c; "results[].total_bytes": i64 = 8, "results[].usable_bytes": i64 = 8);
                         }
                     };
                     total_bytes = rt::read::i64_at::<16, 0>(&r);
@@ -1460,11 +1446,7 @@ pub mod owned {
             let r: [u8; 21] = match rt::read::run::<21>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "results[].topics[].partitions[].partition_index")?;
-                    rt::read::i64(c, "results[].topics[].partitions[].partition_size")?;
-                    rt::read::i64(c, "results[].topics[].partitions[].offset_lag")?;
-                    rt::read::bool(c, "results[].topics[].partitions[].is_future_key")?;
-                    return Err(rt::read::short(c, "results[].topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "results[].topics[].partitions[].partition_index": i32 = 4, "results[].topics[].partitions[].partition_size": i64 = 8, "results[].topics[].partitions[].offset_lag": i64 = 8, "results[].topics[].partitions[].is_future_key": bool = 1);
                 }
             };
             let partition_index = rt::read::i32_at::<21, 0>(&r);

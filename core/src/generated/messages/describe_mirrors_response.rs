@@ -69,9 +69,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -480,11 +478,7 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         let r: [u8; 28] = match rt::read::run::<28>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "mirrors[].topics[].partitions[].partition_index")?;
-                rt::read::i64(c, "mirrors[].topics[].partitions[].source_offset")?;
-                rt::read::i64(c, "mirrors[].topics[].partitions[].destination_offset")?;
-                rt::read::i64(c, "mirrors[].topics[].partitions[].lag")?;
-                return Err(rt::read::short(c, "mirrors[].topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "mirrors[].topics[].partitions[].partition_index": i32 = 4, "mirrors[].topics[].partitions[].source_offset": i64 = 8, "mirrors[].topics[].partitions[].destination_offset": i64 = 8, "mirrors[].topics[].partitions[].lag": i64 = 8);
             }
         };
         let partition_index = rt::read::i32_at::<28, 0>(&r);
@@ -513,11 +507,7 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         match rt::read::run::<28>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "mirrors[].topics[].partitions[].partition_index")?;
-                rt::read::i64(c, "mirrors[].topics[].partitions[].source_offset")?;
-                rt::read::i64(c, "mirrors[].topics[].partitions[].destination_offset")?;
-                rt::read::i64(c, "mirrors[].topics[].partitions[].lag")?;
-                return Err(rt::read::short(c, "mirrors[].topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "mirrors[].topics[].partitions[].partition_index": i32 = 4, "mirrors[].topics[].partitions[].source_offset": i64 = 8, "mirrors[].topics[].partitions[].destination_offset": i64 = 8, "mirrors[].topics[].partitions[].lag": i64 = 8);
             }
         }
         rt::read::str(c, true, "mirrors[].topics[].partitions[].state")?;
@@ -1024,9 +1014,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "throttle_time_ms")?;
-                        rt::read::i16(c, "error_code")?;
-                        return Err(rt::read::short(c, "throttle_time_ms"));
+                        rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                     }
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -1301,11 +1289,7 @@ pub mod owned {
             let r: [u8; 28] = match rt::read::run::<28>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "mirrors[].topics[].partitions[].partition_index")?;
-                    rt::read::i64(c, "mirrors[].topics[].partitions[].source_offset")?;
-                    rt::read::i64(c, "mirrors[].topics[].partitions[].destination_offset")?;
-                    rt::read::i64(c, "mirrors[].topics[].partitions[].lag")?;
-                    return Err(rt::read::short(c, "mirrors[].topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "mirrors[].topics[].partitions[].partition_index": i32 = 4, "mirrors[].topics[].partitions[].source_offset": i64 = 8, "mirrors[].topics[].partitions[].destination_offset": i64 = 8, "mirrors[].topics[].partitions[].lag": i64 = 8);
                 }
             };
             let partition_index = rt::read::i32_at::<28, 0>(&r);

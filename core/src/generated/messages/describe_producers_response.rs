@@ -299,9 +299,7 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -327,9 +325,7 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?;
@@ -487,16 +483,7 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
         let r: [u8; 36] = match rt::read::run::<36>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "topics[].partitions[].active_producers[].producer_id")?;
-                rt::read::i32(c, "topics[].partitions[].active_producers[].producer_epoch")?;
-                rt::read::i32(c, "topics[].partitions[].active_producers[].last_sequence")?;
-                rt::read::i64(c, "topics[].partitions[].active_producers[].last_timestamp")?;
-                rt::read::i32(c, "topics[].partitions[].active_producers[].coordinator_epoch")?;
-                rt::read::i64(c, "topics[].partitions[].active_producers[].current_txn_start_offset")?;
-                return Err(rt::read::short(
-                    c,
-                    "topics[].partitions[].active_producers[].producer_id",
-                ));
+                rt::read::short_run!(c; "topics[].partitions[].active_producers[].producer_id": i64 = 8, "topics[].partitions[].active_producers[].producer_epoch": i32 = 4, "topics[].partitions[].active_producers[].last_sequence": i32 = 4, "topics[].partitions[].active_producers[].last_timestamp": i64 = 8, "topics[].partitions[].active_producers[].coordinator_epoch": i32 = 4, "topics[].partitions[].active_producers[].current_txn_start_offset": i64 = 8);
             }
         };
         let producer_id = rt::read::i64_at::<36, 0>(&r);
@@ -526,16 +513,7 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
         match rt::read::run::<36>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i64(c, "topics[].partitions[].active_producers[].producer_id")?;
-                rt::read::i32(c, "topics[].partitions[].active_producers[].producer_epoch")?;
-                rt::read::i32(c, "topics[].partitions[].active_producers[].last_sequence")?;
-                rt::read::i64(c, "topics[].partitions[].active_producers[].last_timestamp")?;
-                rt::read::i32(c, "topics[].partitions[].active_producers[].coordinator_epoch")?;
-                rt::read::i64(c, "topics[].partitions[].active_producers[].current_txn_start_offset")?;
-                return Err(rt::read::short(
-                    c,
-                    "topics[].partitions[].active_producers[].producer_id",
-                ));
+                rt::read::short_run!(c; "topics[].partitions[].active_producers[].producer_id": i64 = 8, "topics[].partitions[].active_producers[].producer_epoch": i32 = 4, "topics[].partitions[].active_producers[].last_sequence": i32 = 4, "topics[].partitions[].active_producers[].last_timestamp": i64 = 8, "topics[].partitions[].active_producers[].coordinator_epoch": i32 = 4, "topics[].partitions[].active_producers[].current_txn_start_offset": i64 = 8);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[].active_producers[]._tagged_fields")?;
@@ -1166,9 +1144,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -1296,16 +1272,7 @@ pub mod owned {
             let r: [u8; 36] = match rt::read::run::<36>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "topics[].partitions[].active_producers[].producer_id")?;
-                    rt::read::i32(c, "topics[].partitions[].active_producers[].producer_epoch")?;
-                    rt::read::i32(c, "topics[].partitions[].active_producers[].last_sequence")?;
-                    rt::read::i64(c, "topics[].partitions[].active_producers[].last_timestamp")?;
-                    rt::read::i32(c, "topics[].partitions[].active_producers[].coordinator_epoch")?;
-                    rt::read::i64(c, "topics[].partitions[].active_producers[].current_txn_start_offset")?;
-                    return Err(rt::read::short(
-                        c,
-                        "topics[].partitions[].active_producers[].producer_id",
-                    ));
+                    rt::read::short_run!(c; "topics[].partitions[].active_producers[].producer_id": i64 = 8, "topics[].partitions[].active_producers[].producer_epoch": i32 = 4, "topics[].partitions[].active_producers[].last_sequence": i32 = 4, "topics[].partitions[].active_producers[].last_timestamp": i64 = 8, "topics[].partitions[].active_producers[].coordinator_epoch": i32 = 4, "topics[].partitions[].active_producers[].current_txn_start_offset": i64 = 8);
                 }
             };
             let producer_id = rt::read::i64_at::<36, 0>(&r);

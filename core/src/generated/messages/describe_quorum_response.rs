@@ -517,9 +517,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -532,10 +530,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                rt::read::i64(c, "topics[].partitions[].high_watermark")?;
-                return Err(rt::read::short(c, "topics[].partitions[].leader_id"));
+                rt::read::short_run!(c; "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].high_watermark": i64 = 8);
             }
         };
         let leader_id = rt::read::i32_at::<16, 0>(&r);
@@ -566,9 +561,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         }
         if v >= 2 {
@@ -577,10 +570,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<16>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                rt::read::i64(c, "topics[].partitions[].high_watermark")?;
-                return Err(rt::read::short(c, "topics[].partitions[].leader_id"));
+                rt::read::short_run!(c; "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].high_watermark": i64 = 8);
             }
         }
         rt::read::check_array::<ReplicaState<'a>>(c, true, false, v, "topics[].partitions[].current_voters")?;
@@ -985,12 +975,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "topics[].partitions[].current_voters[].last_fetch_timestamp")?;
-                    rt::read::i64(c, "topics[].partitions[].current_voters[].last_caught_up_timestamp")?;
-                    return Err(rt::read::short(
-                        c,
-                        "topics[].partitions[].current_voters[].last_fetch_timestamp",
-                    ));
+                    rt::read::short_run!(c; "topics[].partitions[].current_voters[].last_fetch_timestamp": i64 = 8, "topics[].partitions[].current_voters[].last_caught_up_timestamp": i64 = 8);
                 }
             };
             last_fetch_timestamp = rt::read::i64_at::<16, 0>(&r);
@@ -1025,12 +1010,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             match rt::read::run::<16>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i64(c, "topics[].partitions[].current_voters[].last_fetch_timestamp")?;
-                    rt::read::i64(c, "topics[].partitions[].current_voters[].last_caught_up_timestamp")?;
-                    return Err(rt::read::short(
-                        c,
-                        "topics[].partitions[].current_voters[].last_fetch_timestamp",
-                    ));
+                    rt::read::short_run!(c; "topics[].partitions[].current_voters[].last_fetch_timestamp": i64 = 8, "topics[].partitions[].current_voters[].last_caught_up_timestamp": i64 = 8);
                 }
             }
         }
@@ -2172,9 +2152,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -2187,10 +2165,7 @@ pub mod owned {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                    rt::read::i64(c, "topics[].partitions[].high_watermark")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].leader_id"));
+                    rt::read::short_run!(c; "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].high_watermark": i64 = 8);
                 }
             };
             let leader_id = rt::read::i32_at::<16, 0>(&r);
@@ -2466,12 +2441,7 @@ pub mod owned {
                 let r: [u8; 16] = match rt::read::run::<16>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i64(c, "topics[].partitions[].current_voters[].last_fetch_timestamp")?;
-                        rt::read::i64(c, "topics[].partitions[].current_voters[].last_caught_up_timestamp")?;
-                        return Err(rt::read::short(
-                            c,
-                            "topics[].partitions[].current_voters[].last_fetch_timestamp",
-                        ));
+                        rt::read::short_run!(c; "topics[].partitions[].current_voters[].last_fetch_timestamp": i64 = 8, "topics[].partitions[].current_voters[].last_caught_up_timestamp": i64 = 8);
                     }
                 };
                 last_fetch_timestamp = rt::read::i64_at::<16, 0>(&r);

@@ -483,10 +483,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?;
-                rt::read::i64(c, "groups[].topics[].partitions[].start_offset")?;
-                rt::read::i32(c, "groups[].topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "groups[].topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "groups[].topics[].partitions[].partition_index": i32 = 4, "groups[].topics[].partitions[].start_offset": i64 = 8, "groups[].topics[].partitions[].leader_epoch": i32 = 4);
             }
         };
         let partition_index = rt::read::i32_at::<16, 0>(&r);
@@ -519,10 +516,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
         match rt::read::run::<16>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?;
-                rt::read::i64(c, "groups[].topics[].partitions[].start_offset")?;
-                rt::read::i32(c, "groups[].topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "groups[].topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "groups[].topics[].partitions[].partition_index": i32 = 4, "groups[].topics[].partitions[].start_offset": i64 = 8, "groups[].topics[].partitions[].leader_epoch": i32 = 4);
             }
         }
         if v >= 1 {
@@ -1295,10 +1289,7 @@ pub mod owned {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?;
-                    rt::read::i64(c, "groups[].topics[].partitions[].start_offset")?;
-                    rt::read::i32(c, "groups[].topics[].partitions[].leader_epoch")?;
-                    return Err(rt::read::short(c, "groups[].topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "groups[].topics[].partitions[].partition_index": i32 = 4, "groups[].topics[].partitions[].start_offset": i64 = 8, "groups[].topics[].partitions[].leader_epoch": i32 = 4);
                 }
             };
             let partition_index = rt::read::i32_at::<16, 0>(&r);

@@ -183,9 +183,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
         let r: [u8; 17] = match rt::read::run::<17>(c) {
             Some(r) => r,
             None => {
-                rt::read::uuid(c, "topics[].topic_id")?;
-                rt::read::bool(c, "topics[].is_internal")?;
-                return Err(rt::read::short(c, "topics[].topic_id"));
+                rt::read::short_run!(c; "topics[].topic_id": uuid = 16, "topics[].is_internal": bool = 1);
             }
         };
         let topic_id = rt::read::uuid_at::<17, 0>(&r);
@@ -217,9 +215,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
                 rt::read::canon_bool(c, rt::read::u8_at::<17, 16>(&_r));
             }
             None => {
-                rt::read::uuid(c, "topics[].topic_id")?;
-                rt::read::bool(c, "topics[].is_internal")?;
-                return Err(rt::read::short(c, "topics[].topic_id"));
+                rt::read::short_run!(c; "topics[].topic_id": uuid = 16, "topics[].is_internal": bool = 1);
             }
         }
         rt::read::check_array::<DescribeTopicPartitionsResponsePartition<'a>>(
@@ -506,11 +502,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+                rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         };
         let error_code = rt::read::i16_at::<14, 0>(&r);
@@ -546,11 +538,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
         match rt::read::run::<14>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+                rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         }
         rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].replica_nodes")?;
@@ -1297,9 +1285,7 @@ pub mod owned {
             let r: [u8; 17] = match rt::read::run::<17>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::uuid(c, "topics[].topic_id")?;
-                    rt::read::bool(c, "topics[].is_internal")?;
-                    return Err(rt::read::short(c, "topics[].topic_id"));
+                    rt::read::short_run!(c; "topics[].topic_id": uuid = 16, "topics[].is_internal": bool = 1);
                 }
             };
             let topic_id = rt::read::uuid_at::<17, 0>(&r);
@@ -1515,11 +1501,7 @@ pub mod owned {
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+                    rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
                 }
             };
             let error_code = rt::read::i16_at::<14, 0>(&r);

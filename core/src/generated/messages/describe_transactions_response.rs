@@ -181,11 +181,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         let r: [u8; 22] = match rt::read::run::<22>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "transaction_states[].transaction_timeout_ms")?;
-                rt::read::i64(c, "transaction_states[].transaction_start_time_ms")?;
-                rt::read::i64(c, "transaction_states[].producer_id")?;
-                rt::read::i16(c, "transaction_states[].producer_epoch")?;
-                return Err(rt::read::short(c, "transaction_states[].transaction_timeout_ms"));
+                rt::read::short_run!(c; "transaction_states[].transaction_timeout_ms": i32 = 4, "transaction_states[].transaction_start_time_ms": i64 = 8, "transaction_states[].producer_id": i64 = 8, "transaction_states[].producer_epoch": i16 = 2);
             }
         };
         let transaction_timeout_ms = rt::read::i32_at::<22, 0>(&r);
@@ -218,11 +214,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         match rt::read::run::<22>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "transaction_states[].transaction_timeout_ms")?;
-                rt::read::i64(c, "transaction_states[].transaction_start_time_ms")?;
-                rt::read::i64(c, "transaction_states[].producer_id")?;
-                rt::read::i16(c, "transaction_states[].producer_epoch")?;
-                return Err(rt::read::short(c, "transaction_states[].transaction_timeout_ms"));
+                rt::read::short_run!(c; "transaction_states[].transaction_timeout_ms": i32 = 4, "transaction_states[].transaction_start_time_ms": i64 = 8, "transaction_states[].producer_id": i64 = 8, "transaction_states[].producer_epoch": i16 = 2);
             }
         }
         rt::read::check_array::<TopicData<'a>>(c, true, false, v, "transaction_states[].topics")?;
@@ -903,11 +895,7 @@ pub mod owned {
             let r: [u8; 22] = match rt::read::run::<22>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "transaction_states[].transaction_timeout_ms")?;
-                    rt::read::i64(c, "transaction_states[].transaction_start_time_ms")?;
-                    rt::read::i64(c, "transaction_states[].producer_id")?;
-                    rt::read::i16(c, "transaction_states[].producer_epoch")?;
-                    return Err(rt::read::short(c, "transaction_states[].transaction_timeout_ms"));
+                    rt::read::short_run!(c; "transaction_states[].transaction_timeout_ms": i32 = 4, "transaction_states[].transaction_start_time_ms": i64 = 8, "transaction_states[].producer_id": i64 = 8, "transaction_states[].producer_epoch": i16 = 2);
                 }
             };
             let transaction_timeout_ms = rt::read::i32_at::<22, 0>(&r);

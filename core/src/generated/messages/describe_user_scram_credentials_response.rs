@@ -64,9 +64,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -340,9 +338,7 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
         let r: [u8; 5] = match rt::read::run::<5>(c) {
             Some(r) => r,
             None => {
-                rt::read::i8(c, "results[].credential_infos[].mechanism")?;
-                rt::read::i32(c, "results[].credential_infos[].iterations")?;
-                return Err(rt::read::short(c, "results[].credential_infos[].mechanism"));
+                rt::read::short_run!(c; "results[].credential_infos[].mechanism": i8 = 1, "results[].credential_infos[].iterations": i32 = 4);
             }
         };
         let mechanism = rt::read::i8_at::<5, 0>(&r);
@@ -363,9 +359,7 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
         match rt::read::run::<5>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i8(c, "results[].credential_infos[].mechanism")?;
-                rt::read::i32(c, "results[].credential_infos[].iterations")?;
-                return Err(rt::read::short(c, "results[].credential_infos[].mechanism"));
+                rt::read::short_run!(c; "results[].credential_infos[].mechanism": i8 = 1, "results[].credential_infos[].iterations": i32 = 4);
             }
         }
         rt::read::check_tags(c, "results[].credential_infos[]._tagged_fields")?;
@@ -727,9 +721,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "throttle_time_ms")?;
-                        rt::read::i16(c, "error_code")?;
-                        return Err(rt::read::short(c, "throttle_time_ms"));
+                        rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                     }
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -912,9 +904,7 @@ pub mod owned {
             let r: [u8; 5] = match rt::read::run::<5>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i8(c, "results[].credential_infos[].mechanism")?;
-                    rt::read::i32(c, "results[].credential_infos[].iterations")?;
-                    return Err(rt::read::short(c, "results[].credential_infos[].mechanism"));
+                    rt::read::short_run!(c; "results[].credential_infos[].mechanism": i8 = 1, "results[].credential_infos[].iterations": i32 = 4);
                 }
             };
             let mechanism = rt::read::i8_at::<5, 0>(&r);

@@ -378,12 +378,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "replica_election_results[].partition_result[].partition_id")?;
-                rt::read::i16(c, "replica_election_results[].partition_result[].error_code")?;
-                return Err(rt::read::short(
-                    c,
-                    "replica_election_results[].partition_result[].partition_id",
-                ));
+                rt::read::short_run!(c; "replica_election_results[].partition_result[].partition_id": i32 = 4, "replica_election_results[].partition_result[].error_code": i16 = 2);
             }
         };
         let partition_id = rt::read::i32_at::<6, 0>(&r);
@@ -415,12 +410,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "replica_election_results[].partition_result[].partition_id")?;
-                rt::read::i16(c, "replica_election_results[].partition_result[].error_code")?;
-                return Err(rt::read::short(
-                    c,
-                    "replica_election_results[].partition_result[].partition_id",
-                ));
+                rt::read::short_run!(c; "replica_election_results[].partition_result[].partition_id": i32 = 4, "replica_election_results[].partition_result[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(
@@ -1014,12 +1004,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "replica_election_results[].partition_result[].partition_id")?;
-                    rt::read::i16(c, "replica_election_results[].partition_result[].error_code")?;
-                    return Err(rt::read::short(
-                        c,
-                        "replica_election_results[].partition_result[].partition_id",
-                    ));
+                    rt::read::short_run!(c; "replica_election_results[].partition_result[].partition_id": i32 = 4, "replica_election_results[].partition_result[].error_code": i16 = 2);
                 }
             };
             let partition_id = rt::read::i32_at::<6, 0>(&r);

@@ -586,10 +586,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         };
         let partition_index = rt::read::i32_at::<12, 0>(&r);
@@ -628,10 +625,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<12>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         }
         if v <= 0 {
@@ -846,12 +840,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].preferred_candidates[].candidate_id")?;
-                    rt::read::uuid(c, "topics[].partitions[].preferred_candidates[].candidate_directory_id")?;
-                    return Err(rt::read::short(
-                        c,
-                        "topics[].partitions[].preferred_candidates[].candidate_id",
-                    ));
+                    rt::read::short_run!(c; "topics[].partitions[].preferred_candidates[].candidate_id": i32 = 4, "topics[].partitions[].preferred_candidates[].candidate_directory_id": uuid = 16);
                 }
             };
             candidate_id = rt::read::i32_at::<20, 0>(&r);
@@ -881,12 +870,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
             match rt::read::run::<20>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].preferred_candidates[].candidate_id")?;
-                    rt::read::uuid(c, "topics[].partitions[].preferred_candidates[].candidate_directory_id")?;
-                    return Err(rt::read::short(
-                        c,
-                        "topics[].partitions[].preferred_candidates[].candidate_id",
-                    ));
+                    rt::read::short_run!(c; "topics[].partitions[].preferred_candidates[].candidate_id": i32 = 4, "topics[].partitions[].preferred_candidates[].candidate_directory_id": uuid = 16);
                 }
             }
         }
@@ -1760,10 +1744,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
                 }
             };
             let partition_index = rt::read::i32_at::<12, 0>(&r);
@@ -1908,12 +1889,7 @@ pub mod owned {
                 let r: [u8; 20] = match rt::read::run::<20>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "topics[].partitions[].preferred_candidates[].candidate_id")?;
-                        rt::read::uuid(c, "topics[].partitions[].preferred_candidates[].candidate_directory_id")?;
-                        return Err(rt::read::short(
-                            c,
-                            "topics[].partitions[].preferred_candidates[].candidate_id",
-                        ));
+                        rt::read::short_run!(c; "topics[].partitions[].preferred_candidates[].candidate_id": i32 = 4, "topics[].partitions[].preferred_candidates[].candidate_directory_id": uuid = 16);
                     }
                 };
                 candidate_id = rt::read::i32_at::<20, 0>(&r);

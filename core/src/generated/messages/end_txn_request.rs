@@ -65,10 +65,7 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
         let r: [u8; 11] = match rt::read::run::<11>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "producer_id")?;
-                rt::read::i16(c, "producer_epoch")?;
-                rt::read::bool(c, "committed")?;
-                return Err(rt::read::short(c, "producer_id"));
+                rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2, "committed": bool = 1);
             }
         };
         let producer_id = rt::read::i64_at::<11, 0>(&r);
@@ -312,10 +309,7 @@ pub mod owned {
             let r: [u8; 11] = match rt::read::run::<11>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "producer_id")?;
-                    rt::read::i16(c, "producer_epoch")?;
-                    rt::read::bool(c, "committed")?;
-                    return Err(rt::read::short(c, "producer_id"));
+                    rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2, "committed": bool = 1);
                 }
             };
             let producer_id = rt::read::i64_at::<11, 0>(&r);

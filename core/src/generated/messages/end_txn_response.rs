@@ -63,9 +63,7 @@ impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
+                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
             }
         };
         let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -76,9 +74,7 @@ impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "producer_id")?;
-                    rt::read::i16(c, "producer_epoch")?;
-                    return Err(rt::read::short(c, "producer_id"));
+                    rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2);
                 }
             };
             producer_id = rt::read::i64_at::<10, 0>(&r);
@@ -334,9 +330,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -347,9 +341,7 @@ pub mod owned {
                 let r: [u8; 10] = match rt::read::run::<10>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i64(c, "producer_id")?;
-                        rt::read::i16(c, "producer_epoch")?;
-                        return Err(rt::read::short(c, "producer_id"));
+                        rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2);
                     }
                 };
                 producer_id = rt::read::i64_at::<10, 0>(&r);

@@ -95,9 +95,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "max_wait_ms")?;
-                    rt::read::i32(c, "min_bytes")?;
-                    return Err(rt::read::short(c, "max_wait_ms"));
+                    rt::read::short_run!(c; "max_wait_ms": i32 = 4, "min_bytes": i32 = 4);
                 }
             };
             let max_wait_ms = rt::read::i32_at::<8, 0>(&r);
@@ -118,9 +116,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "session_id")?;
-                        rt::read::i32(c, "session_epoch")?;
-                        return Err(rt::read::short(c, "session_id"));
+                        rt::read::short_run!(c; "session_id": i32 = 4, "session_epoch": i32 = 4);
                     }
                 };
                 session_id = rt::read::i32_at::<8, 0>(&r);
@@ -434,9 +430,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "replica_state.replica_id")?;
-                    rt::read::i64(c, "replica_state.replica_epoch")?;
-                    return Err(rt::read::short(c, "replica_state.replica_id"));
+                    rt::read::short_run!(c; "replica_state.replica_id": i32 = 4, "replica_state.replica_epoch": i64 = 8);
                 }
             };
             replica_id = rt::read::i32_at::<12, 0>(&r);
@@ -466,9 +460,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             match rt::read::run::<12>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "replica_state.replica_id")?;
-                    rt::read::i64(c, "replica_state.replica_epoch")?;
-                    return Err(rt::read::short(c, "replica_state.replica_id"));
+                    rt::read::short_run!(c; "replica_state.replica_id": i32 = 4, "replica_state.replica_epoch": i64 = 8);
                 }
             }
         }
@@ -1988,9 +1980,7 @@ pub mod owned {
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "max_wait_ms")?;
-                        rt::read::i32(c, "min_bytes")?;
-                        return Err(rt::read::short(c, "max_wait_ms"));
+                        rt::read::short_run!(c; "max_wait_ms": i32 = 4, "min_bytes": i32 = 4);
                     }
                 };
                 let max_wait_ms = rt::read::i32_at::<8, 0>(&r);
@@ -2011,9 +2001,7 @@ pub mod owned {
                     let r: [u8; 8] = match rt::read::run::<8>(c) {
                         Some(r) => r,
                         None => {
-                            rt::read::i32(c, "session_id")?;
-                            rt::read::i32(c, "session_epoch")?;
-                            return Err(rt::read::short(c, "session_id"));
+                            rt::read::short_run!(c; "session_id": i32 = 4, "session_epoch": i32 = 4);
                         }
                     };
                     session_id = rt::read::i32_at::<8, 0>(&r);
@@ -2259,9 +2247,7 @@ pub mod owned {
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "replica_state.replica_id")?;
-                        rt::read::i64(c, "replica_state.replica_epoch")?;
-                        return Err(rt::read::short(c, "replica_state.replica_id"));
+                        rt::read::short_run!(c; "replica_state.replica_id": i32 = 4, "replica_state.replica_epoch": i64 = 8);
                     }
                 };
                 replica_id = rt::read::i32_at::<12, 0>(&r);

@@ -76,9 +76,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i16(c, "error_code")?;
-                        rt::read::i32(c, "session_id")?;
-                        return Err(rt::read::short(c, "error_code"));
+                        rt::read::short_run!(c; "error_code": i16 = 2, "session_id": i32 = 4);
                     }
                 };
                 error_code = rt::read::i16_at::<6, 0>(&r);
@@ -760,10 +758,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                rt::read::i16(c, "responses[].partitions[].error_code")?;
-                rt::read::i64(c, "responses[].partitions[].high_watermark")?;
-                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2, "responses[].partitions[].high_watermark": i64 = 8);
             }
         };
         let partition_index = rt::read::i32_at::<14, 0>(&r);
@@ -1189,9 +1184,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?;
-                    rt::read::i64(c, "responses[].partitions[].diverging_epoch.end_offset")?;
-                    return Err(rt::read::short(c, "responses[].partitions[].diverging_epoch.epoch"));
+                    rt::read::short_run!(c; "responses[].partitions[].diverging_epoch.epoch": i32 = 4, "responses[].partitions[].diverging_epoch.end_offset": i64 = 8);
                 }
             };
             epoch = rt::read::i32_at::<12, 0>(&r);
@@ -1221,9 +1214,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
             match rt::read::run::<12>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?;
-                    rt::read::i64(c, "responses[].partitions[].diverging_epoch.end_offset")?;
-                    return Err(rt::read::short(c, "responses[].partitions[].diverging_epoch.epoch"));
+                    rt::read::short_run!(c; "responses[].partitions[].diverging_epoch.epoch": i32 = 4, "responses[].partitions[].diverging_epoch.end_offset": i64 = 8);
                 }
             }
         }
@@ -1403,9 +1394,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
-                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
-                    return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                    rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
                 }
             };
             leader_id = rt::read::i32_at::<8, 0>(&r);
@@ -1435,9 +1424,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             match rt::read::run::<8>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
-                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
-                    return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                    rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
                 }
             }
         }
@@ -1617,9 +1604,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "responses[].partitions[].snapshot_id.end_offset")?;
-                rt::read::i32(c, "responses[].partitions[].snapshot_id.epoch")?;
-                return Err(rt::read::short(c, "responses[].partitions[].snapshot_id.end_offset"));
+                rt::read::short_run!(c; "responses[].partitions[].snapshot_id.end_offset": i64 = 8, "responses[].partitions[].snapshot_id.epoch": i32 = 4);
             }
         };
         let end_offset = rt::read::i64_at::<12, 0>(&r);
@@ -1644,9 +1629,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         match rt::read::run::<12>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i64(c, "responses[].partitions[].snapshot_id.end_offset")?;
-                rt::read::i32(c, "responses[].partitions[].snapshot_id.epoch")?;
-                return Err(rt::read::short(c, "responses[].partitions[].snapshot_id.end_offset"));
+                rt::read::short_run!(c; "responses[].partitions[].snapshot_id.end_offset": i64 = 8, "responses[].partitions[].snapshot_id.epoch": i32 = 4);
             }
         }
         if v >= 12 {
@@ -1789,12 +1772,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?;
-                    rt::read::i64(c, "responses[].partitions[].aborted_transactions[].first_offset")?;
-                    return Err(rt::read::short(
-                        c,
-                        "responses[].partitions[].aborted_transactions[].producer_id",
-                    ));
+                    rt::read::short_run!(c; "responses[].partitions[].aborted_transactions[].producer_id": i64 = 8, "responses[].partitions[].aborted_transactions[].first_offset": i64 = 8);
                 }
             };
             producer_id = rt::read::i64_at::<16, 0>(&r);
@@ -1824,12 +1802,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
             match rt::read::run::<16>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?;
-                    rt::read::i64(c, "responses[].partitions[].aborted_transactions[].first_offset")?;
-                    return Err(rt::read::short(
-                        c,
-                        "responses[].partitions[].aborted_transactions[].producer_id",
-                    ));
+                    rt::read::short_run!(c; "responses[].partitions[].aborted_transactions[].producer_id": i64 = 8, "responses[].partitions[].aborted_transactions[].first_offset": i64 = 8);
                 }
             }
         }
@@ -2682,9 +2655,7 @@ pub mod owned {
                     let r: [u8; 6] = match rt::read::run::<6>(c) {
                         Some(r) => r,
                         None => {
-                            rt::read::i16(c, "error_code")?;
-                            rt::read::i32(c, "session_id")?;
-                            return Err(rt::read::short(c, "error_code"));
+                            rt::read::short_run!(c; "error_code": i16 = 2, "session_id": i32 = 4);
                         }
                     };
                     error_code = rt::read::i16_at::<6, 0>(&r);
@@ -3160,10 +3131,7 @@ pub mod owned {
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                    rt::read::i16(c, "responses[].partitions[].error_code")?;
-                    rt::read::i64(c, "responses[].partitions[].high_watermark")?;
-                    return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2, "responses[].partitions[].high_watermark": i64 = 8);
                 }
             };
             let partition_index = rt::read::i32_at::<14, 0>(&r);
@@ -3458,9 +3426,7 @@ pub mod owned {
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?;
-                        rt::read::i64(c, "responses[].partitions[].diverging_epoch.end_offset")?;
-                        return Err(rt::read::short(c, "responses[].partitions[].diverging_epoch.epoch"));
+                        rt::read::short_run!(c; "responses[].partitions[].diverging_epoch.epoch": i32 = 4, "responses[].partitions[].diverging_epoch.end_offset": i64 = 8);
                     }
                 };
                 epoch = rt::read::i32_at::<12, 0>(&r);
@@ -3622,9 +3588,7 @@ pub mod owned {
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
-                        rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
-                        return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                        rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
                     }
                 };
                 leader_id = rt::read::i32_at::<8, 0>(&r);
@@ -3783,9 +3747,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "responses[].partitions[].snapshot_id.end_offset")?;
-                    rt::read::i32(c, "responses[].partitions[].snapshot_id.epoch")?;
-                    return Err(rt::read::short(c, "responses[].partitions[].snapshot_id.end_offset"));
+                    rt::read::short_run!(c; "responses[].partitions[].snapshot_id.end_offset": i64 = 8, "responses[].partitions[].snapshot_id.epoch": i32 = 4);
                 }
             };
             let end_offset = rt::read::i64_at::<12, 0>(&r);
@@ -3915,12 +3877,7 @@ pub mod owned {
                 let r: [u8; 16] = match rt::read::run::<16>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?;
-                        rt::read::i64(c, "responses[].partitions[].aborted_transactions[].first_offset")?;
-                        return Err(rt::read::short(
-                            c,
-                            "responses[].partitions[].aborted_transactions[].producer_id",
-                        ));
+                        rt::read::short_run!(c; "responses[].partitions[].aborted_transactions[].producer_id": i64 = 8, "responses[].partitions[].aborted_transactions[].first_offset": i64 = 8);
                     }
                 };
                 producer_id = rt::read::i64_at::<16, 0>(&r);

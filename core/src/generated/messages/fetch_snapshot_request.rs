@@ -65,9 +65,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "replica_id")?;
-                    rt::read::i32(c, "max_bytes")?;
-                    return Err(rt::read::short(c, "replica_id"));
+                    rt::read::short_run!(c; "replica_id": i32 = 4, "max_bytes": i32 = 4);
                 }
             };
             let replica_id = rt::read::i32_at::<8, 0>(&r);
@@ -370,9 +368,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition")?;
-                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].current_leader_epoch": i32 = 4);
             }
         };
         let partition = rt::read::i32_at::<8, 0>(&r);
@@ -587,9 +583,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
-                rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
+                rt::read::short_run!(c; "topics[].partitions[].snapshot_id.end_offset": i64 = 8, "topics[].partitions[].snapshot_id.epoch": i32 = 4);
             }
         };
         let end_offset = rt::read::i64_at::<12, 0>(&r);
@@ -610,9 +604,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         match rt::read::run::<12>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
-                rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
+                rt::read::short_run!(c; "topics[].partitions[].snapshot_id.end_offset": i64 = 8, "topics[].partitions[].snapshot_id.epoch": i32 = 4);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
@@ -1037,9 +1029,7 @@ pub mod owned {
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "replica_id")?;
-                        rt::read::i32(c, "max_bytes")?;
-                        return Err(rt::read::short(c, "replica_id"));
+                        rt::read::short_run!(c; "replica_id": i32 = 4, "max_bytes": i32 = 4);
                     }
                 };
                 let replica_id = rt::read::i32_at::<8, 0>(&r);
@@ -1261,9 +1251,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition")?;
-                    rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].current_leader_epoch": i32 = 4);
                 }
             };
             let partition = rt::read::i32_at::<8, 0>(&r);
@@ -1405,9 +1393,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
-                    rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
+                    rt::read::short_run!(c; "topics[].partitions[].snapshot_id.end_offset": i64 = 8, "topics[].partitions[].snapshot_id.epoch": i32 = 4);
                 }
             };
             let end_offset = rt::read::i64_at::<12, 0>(&r);

@@ -64,9 +64,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -597,9 +595,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].index"));
+                rt::read::short_run!(c; "topics[].partitions[].index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         };
         let index = rt::read::i32_at::<6, 0>(&r);
@@ -608,9 +604,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "topics[].partitions[].size")?;
-                rt::read::i64(c, "topics[].partitions[].position")?;
-                return Err(rt::read::short(c, "topics[].partitions[].size"));
+                rt::read::short_run!(c; "topics[].partitions[].size": i64 = 8, "topics[].partitions[].position": i64 = 8);
             }
         };
         let size = rt::read::i64_at::<16, 0>(&r);
@@ -838,9 +832,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
-                rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
+                rt::read::short_run!(c; "topics[].partitions[].snapshot_id.end_offset": i64 = 8, "topics[].partitions[].snapshot_id.epoch": i32 = 4);
             }
         };
         let end_offset = rt::read::i64_at::<12, 0>(&r);
@@ -861,9 +853,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         match rt::read::run::<12>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
-                rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
+                rt::read::short_run!(c; "topics[].partitions[].snapshot_id.end_offset": i64 = 8, "topics[].partitions[].snapshot_id.epoch": i32 = 4);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
@@ -984,9 +974,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].current_leader.leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].current_leader.leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].current_leader.leader_id"));
+                rt::read::short_run!(c; "topics[].partitions[].current_leader.leader_id": i32 = 4, "topics[].partitions[].current_leader.leader_epoch": i32 = 4);
             }
         };
         let leader_id = rt::read::i32_at::<8, 0>(&r);
@@ -1008,9 +996,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         match rt::read::run::<8>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].current_leader.leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].current_leader.leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].current_leader.leader_id"));
+                rt::read::short_run!(c; "topics[].partitions[].current_leader.leader_id": i32 = 4, "topics[].partitions[].current_leader.leader_epoch": i32 = 4);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[].current_leader._tagged_fields")?;
@@ -1578,9 +1564,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "throttle_time_ms")?;
-                        rt::read::i16(c, "error_code")?;
-                        return Err(rt::read::short(c, "throttle_time_ms"));
+                        rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                     }
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -1946,9 +1930,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].index")?;
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].index"));
+                    rt::read::short_run!(c; "topics[].partitions[].index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
                 }
             };
             let index = rt::read::i32_at::<6, 0>(&r);
@@ -1957,9 +1939,7 @@ pub mod owned {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "topics[].partitions[].size")?;
-                    rt::read::i64(c, "topics[].partitions[].position")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].size"));
+                    rt::read::short_run!(c; "topics[].partitions[].size": i64 = 8, "topics[].partitions[].position": i64 = 8);
                 }
             };
             let size = rt::read::i64_at::<16, 0>(&r);
@@ -2105,9 +2085,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
-                    rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
+                    rt::read::short_run!(c; "topics[].partitions[].snapshot_id.end_offset": i64 = 8, "topics[].partitions[].snapshot_id.epoch": i32 = 4);
                 }
             };
             let end_offset = rt::read::i64_at::<12, 0>(&r);
@@ -2217,9 +2195,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].current_leader.leader_id")?;
-                    rt::read::i32(c, "topics[].partitions[].current_leader.leader_epoch")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].current_leader.leader_id"));
+                    rt::read::short_run!(c; "topics[].partitions[].current_leader.leader_id": i32 = 4, "topics[].partitions[].current_leader.leader_epoch": i32 = 4);
                 }
             };
             let leader_id = rt::read::i32_at::<8, 0>(&r);

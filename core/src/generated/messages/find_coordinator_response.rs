@@ -323,9 +323,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "coordinators[].port")?;
-                    rt::read::i16(c, "coordinators[].error_code")?;
-                    return Err(rt::read::short(c, "coordinators[].port"));
+                    rt::read::short_run!(c; "coordinators[].port": i32 = 4, "coordinators[].error_code": i16 = 2);
                 }
             };
             port = rt::read::i32_at::<6, 0>(&r);
@@ -373,9 +371,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
             match rt::read::run::<6>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "coordinators[].port")?;
-                    rt::read::i16(c, "coordinators[].error_code")?;
-                    return Err(rt::read::short(c, "coordinators[].port"));
+                    rt::read::short_run!(c; "coordinators[].port": i32 = 4, "coordinators[].error_code": i16 = 2);
                 }
             }
         }
@@ -1133,9 +1129,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "coordinators[].port")?;
-                        rt::read::i16(c, "coordinators[].error_code")?;
-                        return Err(rt::read::short(c, "coordinators[].port"));
+                        rt::read::short_run!(c; "coordinators[].port": i32 = 4, "coordinators[].error_code": i16 = 2);
                     }
                 };
                 port = rt::read::i32_at::<6, 0>(&r);

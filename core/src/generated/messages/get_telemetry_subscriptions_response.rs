@@ -78,11 +78,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         let r: [u8; 26] = match rt::read::run::<26>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                rt::read::uuid(c, "client_instance_id")?;
-                rt::read::i32(c, "subscription_id")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
+                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "client_instance_id": uuid = 16, "subscription_id": i32 = 4);
             }
         };
         let throttle_time_ms = rt::read::i32_at::<26, 0>(&r);
@@ -93,10 +89,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "push_interval_ms")?;
-                rt::read::i32(c, "telemetry_max_bytes")?;
-                rt::read::bool(c, "delta_temporality")?;
-                return Err(rt::read::short(c, "push_interval_ms"));
+                rt::read::short_run!(c; "push_interval_ms": i32 = 4, "telemetry_max_bytes": i32 = 4, "delta_temporality": bool = 1);
             }
         };
         let push_interval_ms = rt::read::i32_at::<9, 0>(&r);
@@ -453,11 +446,7 @@ pub mod owned {
             let r: [u8; 26] = match rt::read::run::<26>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    rt::read::uuid(c, "client_instance_id")?;
-                    rt::read::i32(c, "subscription_id")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "client_instance_id": uuid = 16, "subscription_id": i32 = 4);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<26, 0>(&r);
@@ -468,10 +457,7 @@ pub mod owned {
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "push_interval_ms")?;
-                    rt::read::i32(c, "telemetry_max_bytes")?;
-                    rt::read::bool(c, "delta_temporality")?;
-                    return Err(rt::read::short(c, "push_interval_ms"));
+                    rt::read::short_run!(c; "push_interval_ms": i32 = 4, "telemetry_max_bytes": i32 = 4, "delta_temporality": bool = 1);
                 }
             };
             let push_interval_ms = rt::read::i32_at::<9, 0>(&r);

@@ -76,9 +76,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "producer_id")?;
-                    rt::read::i16(c, "producer_epoch")?;
-                    return Err(rt::read::short(c, "producer_id"));
+                    rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2);
                 }
             };
             producer_id = rt::read::i64_at::<10, 0>(&r);
@@ -93,9 +91,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
             let r: [u8; 2] = match rt::read::run::<2>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::bool(c, "enable2_pc")?;
-                    rt::read::bool(c, "keep_prepared_txn")?;
-                    return Err(rt::read::short(c, "enable2_pc"));
+                    rt::read::short_run!(c; "enable2_pc": bool = 1, "keep_prepared_txn": bool = 1);
                 }
             };
             enable2_pc = rt::read::canon_bool(c, rt::read::u8_at::<2, 0>(&r));
@@ -449,9 +445,7 @@ pub mod owned {
                 let r: [u8; 10] = match rt::read::run::<10>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i64(c, "producer_id")?;
-                        rt::read::i16(c, "producer_epoch")?;
-                        return Err(rt::read::short(c, "producer_id"));
+                        rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2);
                     }
                 };
                 producer_id = rt::read::i64_at::<10, 0>(&r);
@@ -466,9 +460,7 @@ pub mod owned {
                 let r: [u8; 2] = match rt::read::run::<2>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::bool(c, "enable2_pc")?;
-                        rt::read::bool(c, "keep_prepared_txn")?;
-                        return Err(rt::read::short(c, "enable2_pc"));
+                        rt::read::short_run!(c; "enable2_pc": bool = 1, "keep_prepared_txn": bool = 1);
                     }
                 };
                 enable2_pc = rt::read::canon_bool(c, rt::read::u8_at::<2, 0>(&r));

@@ -69,11 +69,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                rt::read::i64(c, "producer_id")?;
-                rt::read::i16(c, "producer_epoch")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
+                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "producer_id": i64 = 8, "producer_epoch": i16 = 2);
             }
         };
         let throttle_time_ms = rt::read::i32_at::<16, 0>(&r);
@@ -86,9 +82,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "ongoing_txn_producer_id")?;
-                    rt::read::i16(c, "ongoing_txn_producer_epoch")?;
-                    return Err(rt::read::short(c, "ongoing_txn_producer_id"));
+                    rt::read::short_run!(c; "ongoing_txn_producer_id": i64 = 8, "ongoing_txn_producer_epoch": i16 = 2);
                 }
             };
             ongoing_txn_producer_id = rt::read::i64_at::<10, 0>(&r);
@@ -410,11 +404,7 @@ pub mod owned {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    rt::read::i64(c, "producer_id")?;
-                    rt::read::i16(c, "producer_epoch")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "producer_id": i64 = 8, "producer_epoch": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<16, 0>(&r);
@@ -427,9 +417,7 @@ pub mod owned {
                 let r: [u8; 10] = match rt::read::run::<10>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i64(c, "ongoing_txn_producer_id")?;
-                        rt::read::i16(c, "ongoing_txn_producer_epoch")?;
-                        return Err(rt::read::short(c, "ongoing_txn_producer_id"));
+                        rt::read::short_run!(c; "ongoing_txn_producer_id": i64 = 8, "ongoing_txn_producer_epoch": i16 = 2);
                     }
                 };
                 ongoing_txn_producer_id = rt::read::i64_at::<10, 0>(&r);

@@ -294,10 +294,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition")?;
-                rt::read::i32(c, "topics[].partitions[].state_epoch")?;
-                rt::read::i64(c, "topics[].partitions[].start_offset")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].state_epoch": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
             }
         };
         let partition = rt::read::i32_at::<16, 0>(&r);
@@ -320,10 +317,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<16>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition")?;
-                rt::read::i32(c, "topics[].partitions[].state_epoch")?;
-                rt::read::i64(c, "topics[].partitions[].start_offset")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].state_epoch": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
@@ -787,10 +781,7 @@ pub mod owned {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition")?;
-                    rt::read::i32(c, "topics[].partitions[].state_epoch")?;
-                    rt::read::i64(c, "topics[].partitions[].start_offset")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].state_epoch": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
                 }
             };
             let partition = rt::read::i32_at::<16, 0>(&r);

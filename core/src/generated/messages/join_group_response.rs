@@ -83,9 +83,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "error_code")?;
-                rt::read::i32(c, "generation_id")?;
-                return Err(rt::read::short(c, "error_code"));
+                rt::read::short_run!(c; "error_code": i16 = 2, "generation_id": i32 = 4);
             }
         };
         let error_code = rt::read::i16_at::<6, 0>(&r);
@@ -732,9 +730,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "error_code")?;
-                    rt::read::i32(c, "generation_id")?;
-                    return Err(rt::read::short(c, "error_code"));
+                    rt::read::short_run!(c; "error_code": i16 = 2, "generation_id": i32 = 4);
                 }
             };
             let error_code = rt::read::i16_at::<6, 0>(&r);

@@ -63,9 +63,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "version")?;
-                rt::read::i16(c, "k_raft_version")?;
-                return Err(rt::read::short(c, "version"));
+                rt::read::short_run!(c; "version": i16 = 2, "k_raft_version": i16 = 2);
             }
         };
         let version = rt::read::i16_at::<4, 0>(&r);
@@ -237,9 +235,7 @@ pub mod owned {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "version")?;
-                    rt::read::i16(c, "k_raft_version")?;
-                    return Err(rt::read::short(c, "version"));
+                    rt::read::short_run!(c; "version": i16 = 2, "k_raft_version": i16 = 2);
                 }
             };
             let version = rt::read::i16_at::<4, 0>(&r);

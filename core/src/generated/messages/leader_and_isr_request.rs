@@ -354,11 +354,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "ungrouped_partition_states[].partition_index")?;
-                rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?;
-                rt::read::i32(c, "ungrouped_partition_states[].leader")?;
-                rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?;
-                return Err(rt::read::short(c, "ungrouped_partition_states[].partition_index"));
+                rt::read::short_run!(c; "ungrouped_partition_states[].partition_index": i32 = 4, "ungrouped_partition_states[].controller_epoch": i32 = 4, "ungrouped_partition_states[].leader": i32 = 4, "ungrouped_partition_states[].leader_epoch": i32 = 4);
             }
         };
         let partition_index = rt::read::i32_at::<16, 0>(&r);
@@ -421,11 +417,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         match rt::read::run::<16>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "ungrouped_partition_states[].partition_index")?;
-                rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?;
-                rt::read::i32(c, "ungrouped_partition_states[].leader")?;
-                rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?;
-                return Err(rt::read::short(c, "ungrouped_partition_states[].partition_index"));
+                rt::read::short_run!(c; "ungrouped_partition_states[].partition_index": i32 = 4, "ungrouped_partition_states[].controller_epoch": i32 = 4, "ungrouped_partition_states[].leader": i32 = 4, "ungrouped_partition_states[].leader_epoch": i32 = 4);
             }
         }
         rt::read::check_array::<i32>(c, v >= 4, false, v, "ungrouped_partition_states[].isr")?;
@@ -2166,11 +2158,7 @@ pub mod owned {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "ungrouped_partition_states[].partition_index")?;
-                    rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?;
-                    rt::read::i32(c, "ungrouped_partition_states[].leader")?;
-                    rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?;
-                    return Err(rt::read::short(c, "ungrouped_partition_states[].partition_index"));
+                    rt::read::short_run!(c; "ungrouped_partition_states[].partition_index": i32 = 4, "ungrouped_partition_states[].controller_epoch": i32 = 4, "ungrouped_partition_states[].leader": i32 = 4, "ungrouped_partition_states[].leader_epoch": i32 = 4);
                 }
             };
             let partition_index = rt::read::i32_at::<16, 0>(&r);

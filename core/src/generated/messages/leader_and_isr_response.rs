@@ -223,9 +223,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "partition_errors[].partition_index")?;
-                rt::read::i16(c, "partition_errors[].error_code")?;
-                return Err(rt::read::short(c, "partition_errors[].partition_index"));
+                rt::read::short_run!(c; "partition_errors[].partition_index": i32 = 4, "partition_errors[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -254,9 +252,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "partition_errors[].partition_index")?;
-                rt::read::i16(c, "partition_errors[].error_code")?;
-                return Err(rt::read::short(c, "partition_errors[].partition_index"));
+                rt::read::short_run!(c; "partition_errors[].partition_index": i32 = 4, "partition_errors[].error_code": i16 = 2);
             }
         }
         if v >= 4 {
@@ -1019,9 +1015,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "partition_errors[].partition_index")?;
-                    rt::read::i16(c, "partition_errors[].error_code")?;
-                    return Err(rt::read::short(c, "partition_errors[].partition_index"));
+                    rt::read::short_run!(c; "partition_errors[].partition_index": i32 = 4, "partition_errors[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);

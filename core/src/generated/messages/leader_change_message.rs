@@ -63,9 +63,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "version")?;
-                rt::read::i32(c, "leader_id")?;
-                return Err(rt::read::short(c, "version"));
+                rt::read::short_run!(c; "version": i16 = 2, "leader_id": i32 = 4);
             }
         };
         let version = rt::read::i16_at::<6, 0>(&r);
@@ -555,9 +553,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "version")?;
-                    rt::read::i32(c, "leader_id")?;
-                    return Err(rt::read::short(c, "version"));
+                    rt::read::short_run!(c; "version": i16 = 2, "leader_id": i32 = 4);
                 }
             };
             let version = rt::read::i16_at::<6, 0>(&r);

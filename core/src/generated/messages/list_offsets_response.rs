@@ -346,9 +346,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -364,9 +362,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "topics[].partitions[].timestamp")?;
-                    rt::read::i64(c, "topics[].partitions[].offset")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].timestamp"));
+                    rt::read::short_run!(c; "topics[].partitions[].timestamp": i64 = 8, "topics[].partitions[].offset": i64 = 8);
                 }
             };
             timestamp = rt::read::i64_at::<16, 0>(&r);
@@ -404,9 +400,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         }
         if v <= 0 {
@@ -416,9 +410,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             match rt::read::run::<16>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i64(c, "topics[].partitions[].timestamp")?;
-                    rt::read::i64(c, "topics[].partitions[].offset")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].timestamp"));
+                    rt::read::short_run!(c; "topics[].partitions[].timestamp": i64 = 8, "topics[].partitions[].offset": i64 = 8);
                 }
             }
         }
@@ -1086,9 +1078,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -1104,9 +1094,7 @@ pub mod owned {
                 let r: [u8; 16] = match rt::read::run::<16>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i64(c, "topics[].partitions[].timestamp")?;
-                        rt::read::i64(c, "topics[].partitions[].offset")?;
-                        return Err(rt::read::short(c, "topics[].partitions[].timestamp"));
+                        rt::read::short_run!(c; "topics[].partitions[].timestamp": i64 = 8, "topics[].partitions[].offset": i64 = 8);
                     }
                 };
                 timestamp = rt::read::i64_at::<16, 0>(&r);

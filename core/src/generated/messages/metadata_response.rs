@@ -689,10 +689,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
         let r: [u8; 10] = match rt::read::run::<10>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+                rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4);
             }
         };
         let error_code = rt::read::i16_at::<10, 0>(&r);
@@ -735,10 +732,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
         match rt::read::run::<10>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+                rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4);
             }
         }
         if v >= 7 {
@@ -1904,10 +1898,7 @@ pub mod owned {
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+                    rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4);
                 }
             };
             let error_code = rt::read::i16_at::<10, 0>(&r);

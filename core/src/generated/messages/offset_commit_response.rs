@@ -366,9 +366,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -393,9 +391,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         }
         if v >= 8 {
@@ -920,9 +916,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);

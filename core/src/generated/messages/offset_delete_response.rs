@@ -61,9 +61,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "error_code")?;
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    return Err(rt::read::short(c, "error_code"));
+                    rt::read::short_run!(c; "error_code": i16 = 2, "throttle_time_ms": i32 = 4);
                 }
             };
             let error_code = rt::read::i16_at::<6, 0>(&r);
@@ -289,9 +287,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -311,9 +307,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         }
         cur.join(local);
@@ -610,9 +604,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i16(c, "error_code")?;
-                        rt::read::i32(c, "throttle_time_ms")?;
-                        return Err(rt::read::short(c, "error_code"));
+                        rt::read::short_run!(c; "error_code": i16 = 2, "throttle_time_ms": i32 = 4);
                     }
                 };
                 let error_code = rt::read::i16_at::<6, 0>(&r);
@@ -768,9 +760,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);

@@ -658,9 +658,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i64(c, "topics[].partitions[].committed_offset")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
                 }
             };
             partition_index = rt::read::i32_at::<12, 0>(&r);
@@ -708,9 +706,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
             match rt::read::run::<12>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i64(c, "topics[].partitions[].committed_offset")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
                 }
             }
         }
@@ -1169,10 +1165,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?;
-                    rt::read::i64(c, "groups[].topics[].partitions[].committed_offset")?;
-                    rt::read::i32(c, "groups[].topics[].partitions[].committed_leader_epoch")?;
-                    return Err(rt::read::short(c, "groups[].topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "groups[].topics[].partitions[].partition_index": i32 = 4, "groups[].topics[].partitions[].committed_offset": i64 = 8, "groups[].topics[].partitions[].committed_leader_epoch": i32 = 4);
                 }
             };
             partition_index = rt::read::i32_at::<16, 0>(&r);
@@ -1217,10 +1210,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
             match rt::read::run::<16>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?;
-                    rt::read::i64(c, "groups[].topics[].partitions[].committed_offset")?;
-                    rt::read::i32(c, "groups[].topics[].partitions[].committed_leader_epoch")?;
-                    return Err(rt::read::short(c, "groups[].topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "groups[].topics[].partitions[].partition_index": i32 = 4, "groups[].topics[].partitions[].committed_offset": i64 = 8, "groups[].topics[].partitions[].committed_leader_epoch": i32 = 4);
                 }
             }
         }
@@ -2357,9 +2347,7 @@ pub mod owned {
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                        rt::read::i64(c, "topics[].partitions[].committed_offset")?;
-                        return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                        rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
                     }
                 };
                 partition_index = rt::read::i32_at::<12, 0>(&r);
@@ -2685,10 +2673,7 @@ pub mod owned {
                 let r: [u8; 16] = match rt::read::run::<16>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?;
-                        rt::read::i64(c, "groups[].topics[].partitions[].committed_offset")?;
-                        rt::read::i32(c, "groups[].topics[].partitions[].committed_leader_epoch")?;
-                        return Err(rt::read::short(c, "groups[].topics[].partitions[].partition_index"));
+                        rt::read::short_run!(c; "groups[].topics[].partitions[].partition_index": i32 = 4, "groups[].topics[].partitions[].committed_offset": i64 = 8, "groups[].topics[].partitions[].committed_leader_epoch": i32 = 4);
                     }
                 };
                 partition_index = rt::read::i32_at::<16, 0>(&r);

@@ -340,9 +340,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                rt::read::i32(c, "topics[].partitions[].partition")?;
-                return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+                rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition": i32 = 4);
             }
         };
         let error_code = rt::read::i16_at::<6, 0>(&r);
@@ -375,9 +373,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                rt::read::i32(c, "topics[].partitions[].partition")?;
-                return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+                rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition": i32 = 4);
             }
         }
         if v >= 1 {
@@ -927,9 +923,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    rt::read::i32(c, "topics[].partitions[].partition")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+                    rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition": i32 = 4);
                 }
             };
             let error_code = rt::read::i16_at::<6, 0>(&r);

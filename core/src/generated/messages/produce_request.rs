@@ -71,9 +71,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "acks")?;
-                    rt::read::i32(c, "timeout_ms")?;
-                    return Err(rt::read::short(c, "acks"));
+                    rt::read::short_run!(c; "acks": i16 = 2, "timeout_ms": i32 = 4);
                 }
             };
             let acks = rt::read::i16_at::<6, 0>(&r);
@@ -794,9 +792,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i16(c, "acks")?;
-                        rt::read::i32(c, "timeout_ms")?;
-                        return Err(rt::read::short(c, "acks"));
+                        rt::read::short_run!(c; "acks": i16 = 2, "timeout_ms": i32 = 4);
                     }
                 };
                 let acks = rt::read::i16_at::<6, 0>(&r);

@@ -709,10 +709,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "responses[].partition_responses[].index")?;
-                rt::read::i16(c, "responses[].partition_responses[].error_code")?;
-                rt::read::i64(c, "responses[].partition_responses[].base_offset")?;
-                return Err(rt::read::short(c, "responses[].partition_responses[].index"));
+                rt::read::short_run!(c; "responses[].partition_responses[].index": i32 = 4, "responses[].partition_responses[].error_code": i16 = 2, "responses[].partition_responses[].base_offset": i64 = 8);
             }
         };
         let index = rt::read::i32_at::<14, 0>(&r);
@@ -1313,12 +1310,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?;
-                    rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_epoch")?;
-                    return Err(rt::read::short(
-                        c,
-                        "responses[].partition_responses[].current_leader.leader_id",
-                    ));
+                    rt::read::short_run!(c; "responses[].partition_responses[].current_leader.leader_id": i32 = 4, "responses[].partition_responses[].current_leader.leader_epoch": i32 = 4);
                 }
             };
             leader_id = rt::read::i32_at::<8, 0>(&r);
@@ -1348,12 +1340,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             match rt::read::run::<8>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?;
-                    rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_epoch")?;
-                    return Err(rt::read::short(
-                        c,
-                        "responses[].partition_responses[].current_leader.leader_id",
-                    ));
+                    rt::read::short_run!(c; "responses[].partition_responses[].current_leader.leader_id": i32 = 4, "responses[].partition_responses[].current_leader.leader_epoch": i32 = 4);
                 }
             }
         }
@@ -2461,10 +2448,7 @@ pub mod owned {
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "responses[].partition_responses[].index")?;
-                    rt::read::i16(c, "responses[].partition_responses[].error_code")?;
-                    rt::read::i64(c, "responses[].partition_responses[].base_offset")?;
-                    return Err(rt::read::short(c, "responses[].partition_responses[].index"));
+                    rt::read::short_run!(c; "responses[].partition_responses[].index": i32 = 4, "responses[].partition_responses[].error_code": i16 = 2, "responses[].partition_responses[].base_offset": i64 = 8);
                 }
             };
             let index = rt::read::i32_at::<14, 0>(&r);
@@ -2858,12 +2842,7 @@ pub mod owned {
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?;
-                        rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_epoch")?;
-                        return Err(rt::read::short(
-                            c,
-                            "responses[].partition_responses[].current_leader.leader_id",
-                        ));
+                        rt::read::short_run!(c; "responses[].partition_responses[].current_leader.leader_id": i32 = 4, "responses[].partition_responses[].current_leader.leader_epoch": i32 = 4);
                     }
                 };
                 leader_id = rt::read::i32_at::<8, 0>(&r);

@@ -67,11 +67,7 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
         let r: [u8; 22] = match rt::read::run::<22>(c) {
             Some(r) => r,
             None => {
-                rt::read::uuid(c, "client_instance_id")?;
-                rt::read::i32(c, "subscription_id")?;
-                rt::read::bool(c, "terminating")?;
-                rt::read::i8(c, "compression_type")?;
-                return Err(rt::read::short(c, "client_instance_id"));
+                rt::read::short_run!(c; "client_instance_id": uuid = 16, "subscription_id": i32 = 4, "terminating": bool = 1, "compression_type": i8 = 1);
             }
         };
         let client_instance_id = rt::read::uuid_at::<22, 0>(&r);
@@ -323,11 +319,7 @@ pub mod owned {
             let r: [u8; 22] = match rt::read::run::<22>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::uuid(c, "client_instance_id")?;
-                    rt::read::i32(c, "subscription_id")?;
-                    rt::read::bool(c, "terminating")?;
-                    rt::read::i8(c, "compression_type")?;
-                    return Err(rt::read::short(c, "client_instance_id"));
+                    rt::read::short_run!(c; "client_instance_id": uuid = 16, "subscription_id": i32 = 4, "terminating": bool = 1, "compression_type": i8 = 1);
                 }
             };
             let client_instance_id = rt::read::uuid_at::<22, 0>(&r);

@@ -69,9 +69,7 @@ impl<'a> rt::Struct<'a> for ReadMirrorStatesResponse<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -321,11 +319,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         let r: [u8; 11] = match rt::read::run::<11>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].last_mirror_epoch")?;
-                rt::read::i8(c, "topics[].partitions[].state")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].last_mirror_epoch": i32 = 4, "topics[].partitions[].state": i8 = 1, "topics[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<11, 0>(&r);
@@ -350,11 +344,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         match rt::read::run::<11>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].last_mirror_epoch")?;
-                rt::read::i8(c, "topics[].partitions[].state")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].last_mirror_epoch": i32 = 4, "topics[].partitions[].state": i8 = 1, "topics[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
@@ -726,9 +716,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "throttle_time_ms")?;
-                        rt::read::i16(c, "error_code")?;
-                        return Err(rt::read::short(c, "throttle_time_ms"));
+                        rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                     }
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -903,11 +891,7 @@ pub mod owned {
             let r: [u8; 11] = match rt::read::run::<11>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i32(c, "topics[].partitions[].last_mirror_epoch")?;
-                    rt::read::i8(c, "topics[].partitions[].state")?;
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].last_mirror_epoch": i32 = 4, "topics[].partitions[].state": i8 = 1, "topics[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<11, 0>(&r);

@@ -296,9 +296,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "results[].partitions[].partition")?;
-                rt::read::i16(c, "results[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "results[].partitions[].partition"));
+                rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
             }
         };
         let partition = rt::read::i32_at::<6, 0>(&r);
@@ -307,9 +305,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "results[].partitions[].state_epoch")?;
-                rt::read::i64(c, "results[].partitions[].start_offset")?;
-                return Err(rt::read::short(c, "results[].partitions[].state_epoch"));
+                rt::read::short_run!(c; "results[].partitions[].state_epoch": i32 = 4, "results[].partitions[].start_offset": i64 = 8);
             }
         };
         let state_epoch = rt::read::i32_at::<12, 0>(&r);
@@ -335,18 +331,14 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "results[].partitions[].partition")?;
-                rt::read::i16(c, "results[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "results[].partitions[].partition"));
+                rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
         match rt::read::run::<12>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "results[].partitions[].state_epoch")?;
-                rt::read::i64(c, "results[].partitions[].start_offset")?;
-                return Err(rt::read::short(c, "results[].partitions[].state_epoch"));
+                rt::read::short_run!(c; "results[].partitions[].state_epoch": i32 = 4, "results[].partitions[].start_offset": i64 = 8);
             }
         }
         rt::read::check_array::<StateBatch<'a>>(c, true, false, v, "results[].partitions[].state_batches")?;
@@ -498,14 +490,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         let r: [u8; 19] = match rt::read::run::<19>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "results[].partitions[].state_batches[].first_offset")?;
-                rt::read::i64(c, "results[].partitions[].state_batches[].last_offset")?;
-                rt::read::i8(c, "results[].partitions[].state_batches[].delivery_state")?;
-                rt::read::i16(c, "results[].partitions[].state_batches[].delivery_count")?;
-                return Err(rt::read::short(
-                    c,
-                    "results[].partitions[].state_batches[].first_offset",
-                ));
+                rt::read::short_run!(c; "results[].partitions[].state_batches[].first_offset": i64 = 8, "results[].partitions[].state_batches[].last_offset": i64 = 8, "results[].partitions[].state_batches[].delivery_state": i8 = 1, "results[].partitions[].state_batches[].delivery_count": i16 = 2);
             }
         };
         let first_offset = rt::read::i64_at::<19, 0>(&r);
@@ -531,14 +516,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         match rt::read::run::<19>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i64(c, "results[].partitions[].state_batches[].first_offset")?;
-                rt::read::i64(c, "results[].partitions[].state_batches[].last_offset")?;
-                rt::read::i8(c, "results[].partitions[].state_batches[].delivery_state")?;
-                rt::read::i16(c, "results[].partitions[].state_batches[].delivery_count")?;
-                return Err(rt::read::short(
-                    c,
-                    "results[].partitions[].state_batches[].first_offset",
-                ));
+                rt::read::short_run!(c; "results[].partitions[].state_batches[].first_offset": i64 = 8, "results[].partitions[].state_batches[].last_offset": i64 = 8, "results[].partitions[].state_batches[].delivery_state": i8 = 1, "results[].partitions[].state_batches[].delivery_count": i16 = 2);
             }
         }
         rt::read::check_tags(c, "results[].partitions[].state_batches[]._tagged_fields")?;
@@ -1131,9 +1109,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "results[].partitions[].partition")?;
-                    rt::read::i16(c, "results[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "results[].partitions[].partition"));
+                    rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition = rt::read::i32_at::<6, 0>(&r);
@@ -1142,9 +1118,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "results[].partitions[].state_epoch")?;
-                    rt::read::i64(c, "results[].partitions[].start_offset")?;
-                    return Err(rt::read::short(c, "results[].partitions[].state_epoch"));
+                    rt::read::short_run!(c; "results[].partitions[].state_epoch": i32 = 4, "results[].partitions[].start_offset": i64 = 8);
                 }
             };
             let state_epoch = rt::read::i32_at::<12, 0>(&r);
@@ -1260,14 +1234,7 @@ pub mod owned {
             let r: [u8; 19] = match rt::read::run::<19>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "results[].partitions[].state_batches[].first_offset")?;
-                    rt::read::i64(c, "results[].partitions[].state_batches[].last_offset")?;
-                    rt::read::i8(c, "results[].partitions[].state_batches[].delivery_state")?;
-                    rt::read::i16(c, "results[].partitions[].state_batches[].delivery_count")?;
-                    return Err(rt::read::short(
-                        c,
-                        "results[].partitions[].state_batches[].first_offset",
-                    ));
+                    rt::read::short_run!(c; "results[].partitions[].state_batches[].first_offset": i64 = 8, "results[].partitions[].state_batches[].last_offset": i64 = 8, "results[].partitions[].state_batches[].delivery_state": i8 = 1, "results[].partitions[].state_batches[].delivery_count": i16 = 2);
                 }
             };
             let first_offset = rt::read::i64_at::<19, 0>(&r);

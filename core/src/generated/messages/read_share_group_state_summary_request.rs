@@ -297,9 +297,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         };
         let partition = rt::read::i32_at::<8, 0>(&r);
@@ -320,9 +318,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<8>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
@@ -760,9 +756,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
                 }
             };
             let partition = rt::read::i32_at::<8, 0>(&r);

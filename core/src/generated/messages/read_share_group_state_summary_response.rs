@@ -296,9 +296,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "results[].partitions[].partition")?;
-                rt::read::i16(c, "results[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "results[].partitions[].partition"));
+                rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
             }
         };
         let partition = rt::read::i32_at::<6, 0>(&r);
@@ -307,10 +305,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "results[].partitions[].state_epoch")?;
-                rt::read::i32(c, "results[].partitions[].leader_epoch")?;
-                rt::read::i64(c, "results[].partitions[].start_offset")?;
-                return Err(rt::read::short(c, "results[].partitions[].state_epoch"));
+                rt::read::short_run!(c; "results[].partitions[].state_epoch": i32 = 4, "results[].partitions[].leader_epoch": i32 = 4, "results[].partitions[].start_offset": i64 = 8);
             }
         };
         let state_epoch = rt::read::i32_at::<16, 0>(&r);
@@ -342,19 +337,14 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "results[].partitions[].partition")?;
-                rt::read::i16(c, "results[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "results[].partitions[].partition"));
+                rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
         match rt::read::run::<16>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "results[].partitions[].state_epoch")?;
-                rt::read::i32(c, "results[].partitions[].leader_epoch")?;
-                rt::read::i64(c, "results[].partitions[].start_offset")?;
-                return Err(rt::read::short(c, "results[].partitions[].state_epoch"));
+                rt::read::short_run!(c; "results[].partitions[].state_epoch": i32 = 4, "results[].partitions[].leader_epoch": i32 = 4, "results[].partitions[].start_offset": i64 = 8);
             }
         }
         if v >= 1 {
@@ -914,9 +904,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "results[].partitions[].partition")?;
-                    rt::read::i16(c, "results[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "results[].partitions[].partition"));
+                    rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition = rt::read::i32_at::<6, 0>(&r);
@@ -925,10 +913,7 @@ pub mod owned {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "results[].partitions[].state_epoch")?;
-                    rt::read::i32(c, "results[].partitions[].leader_epoch")?;
-                    rt::read::i64(c, "results[].partitions[].start_offset")?;
-                    return Err(rt::read::short(c, "results[].partitions[].state_epoch"));
+                    rt::read::short_run!(c; "results[].partitions[].state_epoch": i32 = 4, "results[].partitions[].leader_epoch": i32 = 4, "results[].partitions[].start_offset": i64 = 8);
                 }
             };
             let state_epoch = rt::read::i32_at::<16, 0>(&r);

@@ -62,9 +62,7 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "voter_id")?;
-                rt::read::uuid(c, "voter_directory_id")?;
-                return Err(rt::read::short(c, "voter_id"));
+                rt::read::short_run!(c; "voter_id": i32 = 4, "voter_directory_id": uuid = 16);
             }
         };
         let voter_id = rt::read::i32_at::<20, 0>(&r);
@@ -261,9 +259,7 @@ pub mod owned {
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "voter_id")?;
-                    rt::read::uuid(c, "voter_directory_id")?;
-                    return Err(rt::read::short(c, "voter_id"));
+                    rt::read::short_run!(c; "voter_id": i32 = 4, "voter_directory_id": uuid = 16);
                 }
             };
             let voter_id = rt::read::i32_at::<20, 0>(&r);

@@ -61,10 +61,7 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenResponse<'a> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "error_code")?;
-                rt::read::i64(c, "expiry_timestamp_ms")?;
-                rt::read::i32(c, "throttle_time_ms")?;
-                return Err(rt::read::short(c, "error_code"));
+                rt::read::short_run!(c; "error_code": i16 = 2, "expiry_timestamp_ms": i64 = 8, "throttle_time_ms": i32 = 4);
             }
         };
         let error_code = rt::read::i16_at::<14, 0>(&r);
@@ -279,10 +276,7 @@ pub mod owned {
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "error_code")?;
-                    rt::read::i64(c, "expiry_timestamp_ms")?;
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    return Err(rt::read::short(c, "error_code"));
+                    rt::read::short_run!(c; "error_code": i16 = 2, "expiry_timestamp_ms": i64 = 8, "throttle_time_ms": i32 = 4);
                 }
             };
             let error_code = rt::read::i16_at::<14, 0>(&r);

@@ -64,10 +64,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "request_api_key")?;
-                rt::read::i16(c, "request_api_version")?;
-                rt::read::i32(c, "correlation_id")?;
-                return Err(rt::read::short(c, "request_api_key"));
+                rt::read::short_run!(c; "request_api_key": i16 = 2, "request_api_version": i16 = 2, "correlation_id": i32 = 4);
             }
         };
         let request_api_key = rt::read::i16_at::<8, 0>(&r);
@@ -324,10 +321,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "request_api_key")?;
-                    rt::read::i16(c, "request_api_version")?;
-                    rt::read::i32(c, "correlation_id")?;
-                    return Err(rt::read::short(c, "request_api_key"));
+                    rt::read::short_run!(c; "request_api_key": i16 = 2, "request_api_version": i16 = 2, "correlation_id": i32 = 4);
                 }
             };
             let request_api_key = rt::read::i16_at::<8, 0>(&r);

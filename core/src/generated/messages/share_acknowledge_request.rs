@@ -481,12 +481,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
-                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
-                return Err(rt::read::short(
-                    c,
-                    "topics[].partitions[].acknowledgement_batches[].first_offset",
-                ));
+                rt::read::short_run!(c; "topics[].partitions[].acknowledgement_batches[].first_offset": i64 = 8, "topics[].partitions[].acknowledgement_batches[].last_offset": i64 = 8);
             }
         };
         let first_offset = rt::read::i64_at::<16, 0>(&r);
@@ -515,12 +510,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         match rt::read::run::<16>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
-                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
-                return Err(rt::read::short(
-                    c,
-                    "topics[].partitions[].acknowledgement_batches[].first_offset",
-                ));
+                rt::read::short_run!(c; "topics[].partitions[].acknowledgement_batches[].first_offset": i64 = 8, "topics[].partitions[].acknowledgement_batches[].last_offset": i64 = 8);
             }
         }
         rt::read::check_array::<i8>(
@@ -1241,12 +1231,7 @@ pub mod owned {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
-                    rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
-                    return Err(rt::read::short(
-                        c,
-                        "topics[].partitions[].acknowledgement_batches[].first_offset",
-                    ));
+                    rt::read::short_run!(c; "topics[].partitions[].acknowledgement_batches[].first_offset": i64 = 8, "topics[].partitions[].acknowledgement_batches[].last_offset": i64 = 8);
                 }
             };
             let first_offset = rt::read::i64_at::<16, 0>(&r);

@@ -71,9 +71,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -506,9 +504,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                rt::read::i16(c, "responses[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -533,9 +529,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                rt::read::i16(c, "responses[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
@@ -676,9 +670,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
-                rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
-                return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
             }
         };
         let leader_id = rt::read::i32_at::<8, 0>(&r);
@@ -700,9 +692,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         match rt::read::run::<8>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
-                rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
-                return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
             }
         }
         rt::read::check_tags(c, "responses[].partitions[].current_leader._tagged_fields")?;
@@ -1235,9 +1225,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "throttle_time_ms")?;
-                        rt::read::i16(c, "error_code")?;
-                        return Err(rt::read::short(c, "throttle_time_ms"));
+                        rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                     }
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -1519,9 +1507,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                    rt::read::i16(c, "responses[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -1623,9 +1609,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
-                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
-                    return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                    rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
                 }
             };
             let leader_id = rt::read::i32_at::<8, 0>(&r);

@@ -92,11 +92,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "share_session_epoch")?;
-                    rt::read::i32(c, "max_wait_ms")?;
-                    rt::read::i32(c, "min_bytes")?;
-                    rt::read::i32(c, "max_bytes")?;
-                    return Err(rt::read::short(c, "share_session_epoch"));
+                    rt::read::short_run!(c; "share_session_epoch": i32 = 4, "max_wait_ms": i32 = 4, "min_bytes": i32 = 4, "max_bytes": i32 = 4);
                 }
             };
             let share_session_epoch = rt::read::i32_at::<16, 0>(&r);
@@ -109,9 +105,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "max_records")?;
-                        rt::read::i32(c, "batch_size")?;
-                        return Err(rt::read::short(c, "max_records"));
+                        rt::read::short_run!(c; "max_records": i32 = 4, "batch_size": i32 = 4);
                     }
                 };
                 max_records = rt::read::i32_at::<8, 0>(&r);
@@ -126,9 +120,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
                 let r: [u8; 2] = match rt::read::run::<2>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i8(c, "share_acquire_mode")?;
-                        rt::read::bool(c, "is_renew_ack")?;
-                        return Err(rt::read::short(c, "share_acquire_mode"));
+                        rt::read::short_run!(c; "share_acquire_mode": i8 = 1, "is_renew_ack": bool = 1);
                     }
                 };
                 share_acquire_mode = rt::read::i8_at::<2, 0>(&r);
@@ -780,12 +772,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
-                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
-                return Err(rt::read::short(
-                    c,
-                    "topics[].partitions[].acknowledgement_batches[].first_offset",
-                ));
+                rt::read::short_run!(c; "topics[].partitions[].acknowledgement_batches[].first_offset": i64 = 8, "topics[].partitions[].acknowledgement_batches[].last_offset": i64 = 8);
             }
         };
         let first_offset = rt::read::i64_at::<16, 0>(&r);
@@ -814,12 +801,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         match rt::read::run::<16>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
-                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
-                return Err(rt::read::short(
-                    c,
-                    "topics[].partitions[].acknowledgement_batches[].first_offset",
-                ));
+                rt::read::short_run!(c; "topics[].partitions[].acknowledgement_batches[].first_offset": i64 = 8, "topics[].partitions[].acknowledgement_batches[].last_offset": i64 = 8);
             }
         }
         rt::read::check_array::<i8>(
@@ -1478,11 +1460,7 @@ pub mod owned {
                 let r: [u8; 16] = match rt::read::run::<16>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "share_session_epoch")?;
-                        rt::read::i32(c, "max_wait_ms")?;
-                        rt::read::i32(c, "min_bytes")?;
-                        rt::read::i32(c, "max_bytes")?;
-                        return Err(rt::read::short(c, "share_session_epoch"));
+                        rt::read::short_run!(c; "share_session_epoch": i32 = 4, "max_wait_ms": i32 = 4, "min_bytes": i32 = 4, "max_bytes": i32 = 4);
                     }
                 };
                 let share_session_epoch = rt::read::i32_at::<16, 0>(&r);
@@ -1495,9 +1473,7 @@ pub mod owned {
                     let r: [u8; 8] = match rt::read::run::<8>(c) {
                         Some(r) => r,
                         None => {
-                            rt::read::i32(c, "max_records")?;
-                            rt::read::i32(c, "batch_size")?;
-                            return Err(rt::read::short(c, "max_records"));
+                            rt::read::short_run!(c; "max_records": i32 = 4, "batch_size": i32 = 4);
                         }
                     };
                     max_records = rt::read::i32_at::<8, 0>(&r);
@@ -1512,9 +1488,7 @@ pub mod owned {
                     let r: [u8; 2] = match rt::read::run::<2>(c) {
                         Some(r) => r,
                         None => {
-                            rt::read::i8(c, "share_acquire_mode")?;
-                            rt::read::bool(c, "is_renew_ack")?;
-                            return Err(rt::read::short(c, "share_acquire_mode"));
+                            rt::read::short_run!(c; "share_acquire_mode": i8 = 1, "is_renew_ack": bool = 1);
                         }
                     };
                     share_acquire_mode = rt::read::i8_at::<2, 0>(&r);
@@ -1937,12 +1911,7 @@ pub mod owned {
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
-                    rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
-                    return Err(rt::read::short(
-                        c,
-                        "topics[].partitions[].acknowledgement_batches[].first_offset",
-                    ));
+                    rt::read::short_run!(c; "topics[].partitions[].acknowledgement_batches[].first_offset": i64 = 8, "topics[].partitions[].acknowledgement_batches[].last_offset": i64 = 8);
                 }
             };
             let first_offset = rt::read::i64_at::<16, 0>(&r);

@@ -71,9 +71,7 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -516,9 +514,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                rt::read::i16(c, "responses[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -553,9 +549,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                rt::read::i16(c, "responses[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
@@ -755,9 +749,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
-                rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
-                return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
             }
         };
         let leader_id = rt::read::i32_at::<8, 0>(&r);
@@ -779,9 +771,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         match rt::read::run::<8>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
-                rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
-                return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
             }
         }
         rt::read::check_tags(c, "responses[].partitions[].current_leader._tagged_fields")?;
@@ -902,13 +892,7 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
         let r: [u8; 18] = match rt::read::run::<18>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "responses[].partitions[].acquired_records[].first_offset")?;
-                rt::read::i64(c, "responses[].partitions[].acquired_records[].last_offset")?;
-                rt::read::i16(c, "responses[].partitions[].acquired_records[].delivery_count")?;
-                return Err(rt::read::short(
-                    c,
-                    "responses[].partitions[].acquired_records[].first_offset",
-                ));
+                rt::read::short_run!(c; "responses[].partitions[].acquired_records[].first_offset": i64 = 8, "responses[].partitions[].acquired_records[].last_offset": i64 = 8, "responses[].partitions[].acquired_records[].delivery_count": i16 = 2);
             }
         };
         let first_offset = rt::read::i64_at::<18, 0>(&r);
@@ -932,13 +916,7 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
         match rt::read::run::<18>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i64(c, "responses[].partitions[].acquired_records[].first_offset")?;
-                rt::read::i64(c, "responses[].partitions[].acquired_records[].last_offset")?;
-                rt::read::i16(c, "responses[].partitions[].acquired_records[].delivery_count")?;
-                return Err(rt::read::short(
-                    c,
-                    "responses[].partitions[].acquired_records[].first_offset",
-                ));
+                rt::read::short_run!(c; "responses[].partitions[].acquired_records[].first_offset": i64 = 8, "responses[].partitions[].acquired_records[].last_offset": i64 = 8, "responses[].partitions[].acquired_records[].delivery_count": i16 = 2);
             }
         }
         rt::read::check_tags(c, "responses[].partitions[].acquired_records[]._tagged_fields")?;
@@ -1613,9 +1591,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "throttle_time_ms")?;
-                        rt::read::i16(c, "error_code")?;
-                        return Err(rt::read::short(c, "throttle_time_ms"));
+                        rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                     }
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -1919,9 +1895,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "responses[].partitions[].partition_index")?;
-                    rt::read::i16(c, "responses[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -2074,9 +2048,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
-                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
-                    return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                    rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
                 }
             };
             let leader_id = rt::read::i32_at::<8, 0>(&r);
@@ -2190,13 +2162,7 @@ pub mod owned {
             let r: [u8; 18] = match rt::read::run::<18>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "responses[].partitions[].acquired_records[].first_offset")?;
-                    rt::read::i64(c, "responses[].partitions[].acquired_records[].last_offset")?;
-                    rt::read::i16(c, "responses[].partitions[].acquired_records[].delivery_count")?;
-                    return Err(rt::read::short(
-                        c,
-                        "responses[].partitions[].acquired_records[].first_offset",
-                    ));
+                    rt::read::short_run!(c; "responses[].partitions[].acquired_records[].first_offset": i64 = 8, "responses[].partitions[].acquired_records[].last_offset": i64 = 8, "responses[].partitions[].acquired_records[].delivery_count": i16 = 2);
                 }
             };
             let first_offset = rt::read::i64_at::<18, 0>(&r);

@@ -74,9 +74,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -86,9 +84,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "member_epoch")?;
-                    rt::read::i32(c, "heartbeat_interval_ms")?;
-                    return Err(rt::read::short(c, "member_epoch"));
+                    rt::read::short_run!(c; "member_epoch": i32 = 4, "heartbeat_interval_ms": i32 = 4);
                 }
             };
             let member_epoch = rt::read::i32_at::<8, 0>(&r);
@@ -730,9 +726,7 @@ pub mod owned {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "throttle_time_ms")?;
-                        rt::read::i16(c, "error_code")?;
-                        return Err(rt::read::short(c, "throttle_time_ms"));
+                        rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                     }
                 };
                 let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -742,9 +736,7 @@ pub mod owned {
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "member_epoch")?;
-                        rt::read::i32(c, "heartbeat_interval_ms")?;
-                        return Err(rt::read::short(c, "member_epoch"));
+                        rt::read::short_run!(c; "member_epoch": i32 = 4, "heartbeat_interval_ms": i32 = 4);
                     }
                 };
                 let member_epoch = rt::read::i32_at::<8, 0>(&r);

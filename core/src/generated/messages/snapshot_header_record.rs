@@ -57,9 +57,7 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
         let r: [u8; 10] = match rt::read::run::<10>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "version")?;
-                rt::read::i64(c, "last_contained_log_timestamp")?;
-                return Err(rt::read::short(c, "version"));
+                rt::read::short_run!(c; "version": i16 = 2, "last_contained_log_timestamp": i64 = 8);
             }
         };
         let version = rt::read::i16_at::<10, 0>(&r);
@@ -234,9 +232,7 @@ pub mod owned {
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "version")?;
-                    rt::read::i64(c, "last_contained_log_timestamp")?;
-                    return Err(rt::read::short(c, "version"));
+                    rt::read::short_run!(c; "version": i16 = 2, "last_contained_log_timestamp": i64 = 8);
                 }
             };
             let version = rt::read::i16_at::<10, 0>(&r);

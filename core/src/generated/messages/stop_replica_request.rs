@@ -912,10 +912,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topic_states[].partition_states[].partition_index")?;
-                    rt::read::i32(c, "topic_states[].partition_states[].leader_epoch")?;
-                    rt::read::bool(c, "topic_states[].partition_states[].delete_partition")?;
-                    return Err(rt::read::short(c, "topic_states[].partition_states[].partition_index"));
+                    rt::read::short_run!(c; "topic_states[].partition_states[].partition_index": i32 = 4, "topic_states[].partition_states[].leader_epoch": i32 = 4, "topic_states[].partition_states[].delete_partition": bool = 1);
                 }
             };
             partition_index = rt::read::i32_at::<9, 0>(&r);
@@ -950,10 +947,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
                     rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&_r));
                 }
                 None => {
-                    rt::read::i32(c, "topic_states[].partition_states[].partition_index")?;
-                    rt::read::i32(c, "topic_states[].partition_states[].leader_epoch")?;
-                    rt::read::bool(c, "topic_states[].partition_states[].delete_partition")?;
-                    return Err(rt::read::short(c, "topic_states[].partition_states[].partition_index"));
+                    rt::read::short_run!(c; "topic_states[].partition_states[].partition_index": i32 = 4, "topic_states[].partition_states[].leader_epoch": i32 = 4, "topic_states[].partition_states[].delete_partition": bool = 1);
                 }
             }
         }
@@ -2112,10 +2106,7 @@ pub mod owned {
                 let r: [u8; 9] = match rt::read::run::<9>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "topic_states[].partition_states[].partition_index")?;
-                        rt::read::i32(c, "topic_states[].partition_states[].leader_epoch")?;
-                        rt::read::bool(c, "topic_states[].partition_states[].delete_partition")?;
-                        return Err(rt::read::short(c, "topic_states[].partition_states[].partition_index"));
+                        rt::read::short_run!(c; "topic_states[].partition_states[].partition_index": i32 = 4, "topic_states[].partition_states[].leader_epoch": i32 = 4, "topic_states[].partition_states[].delete_partition": bool = 1);
                     }
                 };
                 partition_index = rt::read::i32_at::<9, 0>(&r);

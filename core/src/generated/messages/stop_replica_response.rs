@@ -184,9 +184,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "partition_errors[].partition_index")?;
-                rt::read::i16(c, "partition_errors[].error_code")?;
-                return Err(rt::read::short(c, "partition_errors[].partition_index"));
+                rt::read::short_run!(c; "partition_errors[].partition_index": i32 = 4, "partition_errors[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -213,9 +211,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "partition_errors[].partition_index")?;
-                rt::read::i16(c, "partition_errors[].error_code")?;
-                return Err(rt::read::short(c, "partition_errors[].partition_index"));
+                rt::read::short_run!(c; "partition_errors[].partition_index": i32 = 4, "partition_errors[].error_code": i16 = 2);
             }
         }
         if v >= 2 {
@@ -584,9 +580,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "partition_errors[].partition_index")?;
-                    rt::read::i16(c, "partition_errors[].error_code")?;
-                    return Err(rt::read::short(c, "partition_errors[].partition_index"));
+                    rt::read::short_run!(c; "partition_errors[].partition_index": i32 = 4, "partition_errors[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);

@@ -193,9 +193,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "groups[].group_epoch")?;
-                    rt::read::i32(c, "groups[].assignment_epoch")?;
-                    return Err(rt::read::short(c, "groups[].group_epoch"));
+                    rt::read::short_run!(c; "groups[].group_epoch": i32 = 4, "groups[].assignment_epoch": i32 = 4);
                 }
             };
             let group_epoch = rt::read::i32_at::<8, 0>(&r);
@@ -250,9 +248,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             match rt::read::run::<8>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "groups[].group_epoch")?;
-                    rt::read::i32(c, "groups[].assignment_epoch")?;
-                    return Err(rt::read::short(c, "groups[].group_epoch"));
+                    rt::read::short_run!(c; "groups[].group_epoch": i32 = 4, "groups[].assignment_epoch": i32 = 4);
                 }
             }
             if rt::read::present(c, true, "groups[].topology")? {
@@ -1733,9 +1729,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "groups[].members[].task_offsets[].partition")?;
-                rt::read::i64(c, "groups[].members[].task_offsets[].offset")?;
-                return Err(rt::read::short(c, "groups[].members[].task_offsets[].partition"));
+                rt::read::short_run!(c; "groups[].members[].task_offsets[].partition": i32 = 4, "groups[].members[].task_offsets[].offset": i64 = 8);
             }
         };
         let partition = rt::read::i32_at::<12, 0>(&r);
@@ -1758,9 +1752,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         match rt::read::run::<12>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "groups[].members[].task_offsets[].partition")?;
-                rt::read::i64(c, "groups[].members[].task_offsets[].offset")?;
-                return Err(rt::read::short(c, "groups[].members[].task_offsets[].partition"));
+                rt::read::short_run!(c; "groups[].members[].task_offsets[].partition": i32 = 4, "groups[].members[].task_offsets[].offset": i64 = 8);
             }
         }
         rt::read::check_tags(c, "groups[].members[].task_offsets[]._tagged_fields")?;
@@ -2542,18 +2534,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(
-                    c,
-                    "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
-                )?;
-                rt::read::i16(
-                    c,
-                    "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
-                )?;
-                return Err(rt::read::short(
-                    c,
-                    "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
-                ));
+                rt::read::short_run!(c; "groups[].topology.subtopologies[].state_changelog_topics[].partitions": i32 = 4, "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
             }
         };
         let partitions = rt::read::i32_at::<6, 0>(&r);
@@ -2593,18 +2574,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(
-                    c,
-                    "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
-                )?;
-                rt::read::i16(
-                    c,
-                    "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
-                )?;
-                return Err(rt::read::short(
-                    c,
-                    "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
-                ));
+                rt::read::short_run!(c; "groups[].topology.subtopologies[].state_changelog_topics[].partitions": i32 = 4, "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
             }
         }
         rt::read::check_array::<KeyValue<'a>>(
@@ -5848,9 +5818,7 @@ pub mod owned {
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "groups[].group_epoch")?;
-                        rt::read::i32(c, "groups[].assignment_epoch")?;
-                        return Err(rt::read::short(c, "groups[].group_epoch"));
+                        rt::read::short_run!(c; "groups[].group_epoch": i32 = 4, "groups[].assignment_epoch": i32 = 4);
                     }
                 };
                 let group_epoch = rt::read::i32_at::<8, 0>(&r);
@@ -6813,9 +6781,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "groups[].members[].task_offsets[].partition")?;
-                    rt::read::i64(c, "groups[].members[].task_offsets[].offset")?;
-                    return Err(rt::read::short(c, "groups[].members[].task_offsets[].partition"));
+                    rt::read::short_run!(c; "groups[].members[].task_offsets[].partition": i32 = 4, "groups[].members[].task_offsets[].offset": i64 = 8);
                 }
             };
             let partition = rt::read::i32_at::<12, 0>(&r);
@@ -7330,18 +7296,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(
-                        c,
-                        "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
-                    )?;
-                    rt::read::i16(
-                        c,
-                        "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
-                    )?;
-                    return Err(rt::read::short(
-                        c,
-                        "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
-                    ));
+                    rt::read::short_run!(c; "groups[].topology.subtopologies[].state_changelog_topics[].partitions": i32 = 4, "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
                 }
             };
             let partitions = rt::read::i32_at::<6, 0>(&r);

@@ -106,9 +106,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "member_epoch")?;
-                    rt::read::i32(c, "endpoint_information_epoch")?;
-                    return Err(rt::read::short(c, "member_epoch"));
+                    rt::read::short_run!(c; "member_epoch": i32 = 4, "endpoint_information_epoch": i32 = 4);
                 }
             };
             let member_epoch = rt::read::i32_at::<8, 0>(&r);
@@ -866,9 +864,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "task_offsets[].partition")?;
-                rt::read::i64(c, "task_offsets[].offset")?;
-                return Err(rt::read::short(c, "task_offsets[].partition"));
+                rt::read::short_run!(c; "task_offsets[].partition": i32 = 4, "task_offsets[].offset": i64 = 8);
             }
         };
         let partition = rt::read::i32_at::<12, 0>(&r);
@@ -891,9 +887,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         match rt::read::run::<12>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "task_offsets[].partition")?;
-                rt::read::i64(c, "task_offsets[].offset")?;
-                return Err(rt::read::short(c, "task_offsets[].partition"));
+                rt::read::short_run!(c; "task_offsets[].partition": i32 = 4, "task_offsets[].offset": i64 = 8);
             }
         }
         rt::read::check_tags(c, "task_offsets[]._tagged_fields")?;
@@ -1328,15 +1322,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topology.subtopologies[].state_changelog_topics[].partitions")?;
-                rt::read::i16(
-                    c,
-                    "topology.subtopologies[].state_changelog_topics[].replication_factor",
-                )?;
-                return Err(rt::read::short(
-                    c,
-                    "topology.subtopologies[].state_changelog_topics[].partitions",
-                ));
+                rt::read::short_run!(c; "topology.subtopologies[].state_changelog_topics[].partitions": i32 = 4, "topology.subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
             }
         };
         let partitions = rt::read::i32_at::<6, 0>(&r);
@@ -1368,15 +1354,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topology.subtopologies[].state_changelog_topics[].partitions")?;
-                rt::read::i16(
-                    c,
-                    "topology.subtopologies[].state_changelog_topics[].replication_factor",
-                )?;
-                return Err(rt::read::short(
-                    c,
-                    "topology.subtopologies[].state_changelog_topics[].partitions",
-                ));
+                rt::read::short_run!(c; "topology.subtopologies[].state_changelog_topics[].partitions": i32 = 4, "topology.subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
             }
         }
         rt::read::check_array::<KeyValue<'a>>(
@@ -3114,9 +3092,7 @@ pub mod owned {
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "member_epoch")?;
-                        rt::read::i32(c, "endpoint_information_epoch")?;
-                        return Err(rt::read::short(c, "member_epoch"));
+                        rt::read::short_run!(c; "member_epoch": i32 = 4, "endpoint_information_epoch": i32 = 4);
                     }
                 };
                 let member_epoch = rt::read::i32_at::<8, 0>(&r);
@@ -3590,9 +3566,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "task_offsets[].partition")?;
-                    rt::read::i64(c, "task_offsets[].offset")?;
-                    return Err(rt::read::short(c, "task_offsets[].partition"));
+                    rt::read::short_run!(c; "task_offsets[].partition": i32 = 4, "task_offsets[].offset": i64 = 8);
                 }
             };
             let partition = rt::read::i32_at::<12, 0>(&r);
@@ -3908,15 +3882,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topology.subtopologies[].state_changelog_topics[].partitions")?;
-                    rt::read::i16(
-                        c,
-                        "topology.subtopologies[].state_changelog_topics[].replication_factor",
-                    )?;
-                    return Err(rt::read::short(
-                        c,
-                        "topology.subtopologies[].state_changelog_topics[].partitions",
-                    ));
+                    rt::read::short_run!(c; "topology.subtopologies[].state_changelog_topics[].partitions": i32 = 4, "topology.subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
                 }
             };
             let partitions = rt::read::i32_at::<6, 0>(&r);

@@ -79,9 +79,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "producer_id")?;
-                    rt::read::i16(c, "producer_epoch")?;
-                    return Err(rt::read::short(c, "producer_id"));
+                    rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2);
                 }
             };
             let producer_id = rt::read::i64_at::<10, 0>(&r);
@@ -467,9 +465,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i64(c, "topics[].partitions[].committed_offset")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
             }
         };
         let partition_index = rt::read::i32_at::<12, 0>(&r);
@@ -502,9 +498,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
         match rt::read::run::<12>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i64(c, "topics[].partitions[].committed_offset")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
             }
         }
         if v >= 2 {
@@ -1022,9 +1016,7 @@ pub mod owned {
                 let r: [u8; 10] = match rt::read::run::<10>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i64(c, "producer_id")?;
-                        rt::read::i16(c, "producer_epoch")?;
-                        return Err(rt::read::short(c, "producer_id"));
+                        rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2);
                     }
                 };
                 let producer_id = rt::read::i64_at::<10, 0>(&r);
@@ -1307,9 +1299,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i64(c, "topics[].partitions[].committed_offset")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
                 }
             };
             let partition_index = rt::read::i32_at::<12, 0>(&r);

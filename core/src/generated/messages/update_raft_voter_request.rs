@@ -71,10 +71,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
         let r: [u8; 24] = match rt::read::run::<24>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "current_leader_epoch")?;
-                rt::read::i32(c, "voter_id")?;
-                rt::read::uuid(c, "voter_directory_id")?;
-                return Err(rt::read::short(c, "current_leader_epoch"));
+                rt::read::short_run!(c; "current_leader_epoch": i32 = 4, "voter_id": i32 = 4, "voter_directory_id": uuid = 16);
             }
         };
         let current_leader_epoch = rt::read::i32_at::<24, 0>(&r);
@@ -332,9 +329,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "k_raft_version_feature.min_supported_version")?;
-                rt::read::i16(c, "k_raft_version_feature.max_supported_version")?;
-                return Err(rt::read::short(c, "k_raft_version_feature.min_supported_version"));
+                rt::read::short_run!(c; "k_raft_version_feature.min_supported_version": i16 = 2, "k_raft_version_feature.max_supported_version": i16 = 2);
             }
         };
         let min_supported_version = rt::read::i16_at::<4, 0>(&r);
@@ -355,9 +350,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         match rt::read::run::<4>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i16(c, "k_raft_version_feature.min_supported_version")?;
-                rt::read::i16(c, "k_raft_version_feature.max_supported_version")?;
-                return Err(rt::read::short(c, "k_raft_version_feature.min_supported_version"));
+                rt::read::short_run!(c; "k_raft_version_feature.min_supported_version": i16 = 2, "k_raft_version_feature.max_supported_version": i16 = 2);
             }
         }
         rt::read::check_tags(c, "k_raft_version_feature._tagged_fields")?;
@@ -750,10 +743,7 @@ pub mod owned {
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "current_leader_epoch")?;
-                    rt::read::i32(c, "voter_id")?;
-                    rt::read::uuid(c, "voter_directory_id")?;
-                    return Err(rt::read::short(c, "current_leader_epoch"));
+                    rt::read::short_run!(c; "current_leader_epoch": i32 = 4, "voter_id": i32 = 4, "voter_directory_id": uuid = 16);
                 }
             };
             let current_leader_epoch = rt::read::i32_at::<24, 0>(&r);
@@ -938,9 +928,7 @@ pub mod owned {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "k_raft_version_feature.min_supported_version")?;
-                    rt::read::i16(c, "k_raft_version_feature.max_supported_version")?;
-                    return Err(rt::read::short(c, "k_raft_version_feature.min_supported_version"));
+                    rt::read::short_run!(c; "k_raft_version_feature.min_supported_version": i16 = 2, "k_raft_version_feature.max_supported_version": i16 = 2);
                 }
             };
             let min_supported_version = rt::read::i16_at::<4, 0>(&r);

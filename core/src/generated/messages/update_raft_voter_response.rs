@@ -60,9 +60,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "throttle_time_ms")?;
-                rt::read::i16(c, "error_code")?;
-                return Err(rt::read::short(c, "throttle_time_ms"));
+                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
             }
         };
         let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -223,9 +221,7 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "current_leader.leader_id")?;
-                rt::read::i32(c, "current_leader.leader_epoch")?;
-                return Err(rt::read::short(c, "current_leader.leader_id"));
+                rt::read::short_run!(c; "current_leader.leader_id": i32 = 4, "current_leader.leader_epoch": i32 = 4);
             }
         };
         let leader_id = rt::read::i32_at::<8, 0>(&r);
@@ -250,9 +246,7 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         match rt::read::run::<8>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "current_leader.leader_id")?;
-                rt::read::i32(c, "current_leader.leader_epoch")?;
-                return Err(rt::read::short(c, "current_leader.leader_id"));
+                rt::read::short_run!(c; "current_leader.leader_id": i32 = 4, "current_leader.leader_epoch": i32 = 4);
             }
         }
         rt::read::str(c, true, "current_leader.host")?;
@@ -557,9 +551,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "throttle_time_ms")?;
-                    rt::read::i16(c, "error_code")?;
-                    return Err(rt::read::short(c, "throttle_time_ms"));
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
             let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
@@ -689,9 +681,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "current_leader.leader_id")?;
-                    rt::read::i32(c, "current_leader.leader_epoch")?;
-                    return Err(rt::read::short(c, "current_leader.leader_id"));
+                    rt::read::short_run!(c; "current_leader.leader_id": i32 = 4, "current_leader.leader_epoch": i32 = 4);
                 }
             };
             let leader_id = rt::read::i32_at::<8, 0>(&r);

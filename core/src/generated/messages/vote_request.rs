@@ -328,10 +328,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].replica_epoch")?;
-                rt::read::i32(c, "topics[].partitions[].replica_id")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].replica_epoch": i32 = 4, "topics[].partitions[].replica_id": i32 = 4);
             }
         };
         let partition_index = rt::read::i32_at::<12, 0>(&r);
@@ -343,9 +340,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             let r: [u8; 32] = match rt::read::run::<32>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
-                    rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].replica_directory_id"));
+                    rt::read::short_run!(c; "topics[].partitions[].replica_directory_id": uuid = 16, "topics[].partitions[].voter_directory_id": uuid = 16);
                 }
             };
             replica_directory_id = rt::read::uuid_at::<32, 0>(&r);
@@ -357,9 +352,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].last_offset_epoch")?;
-                rt::read::i64(c, "topics[].partitions[].last_offset")?;
-                return Err(rt::read::short(c, "topics[].partitions[].last_offset_epoch"));
+                rt::read::short_run!(c; "topics[].partitions[].last_offset_epoch": i32 = 4, "topics[].partitions[].last_offset": i64 = 8);
             }
         };
         let last_offset_epoch = rt::read::i32_at::<12, 0>(&r);
@@ -391,28 +384,21 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<12>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i32(c, "topics[].partitions[].replica_epoch")?;
-                rt::read::i32(c, "topics[].partitions[].replica_id")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].replica_epoch": i32 = 4, "topics[].partitions[].replica_id": i32 = 4);
             }
         }
         if v >= 1 {
             match rt::read::run::<32>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
-                    rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].replica_directory_id"));
+                    rt::read::short_run!(c; "topics[].partitions[].replica_directory_id": uuid = 16, "topics[].partitions[].voter_directory_id": uuid = 16);
                 }
             }
         }
         match rt::read::run::<12>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].last_offset_epoch")?;
-                rt::read::i64(c, "topics[].partitions[].last_offset")?;
-                return Err(rt::read::short(c, "topics[].partitions[].last_offset_epoch"));
+                rt::read::short_run!(c; "topics[].partitions[].last_offset_epoch": i32 = 4, "topics[].partitions[].last_offset": i64 = 8);
             }
         }
         if v >= 2 {
@@ -1073,10 +1059,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i32(c, "topics[].partitions[].replica_epoch")?;
-                    rt::read::i32(c, "topics[].partitions[].replica_id")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].replica_epoch": i32 = 4, "topics[].partitions[].replica_id": i32 = 4);
                 }
             };
             let partition_index = rt::read::i32_at::<12, 0>(&r);
@@ -1088,9 +1071,7 @@ pub mod owned {
                 let r: [u8; 32] = match rt::read::run::<32>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
-                        rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?;
-                        return Err(rt::read::short(c, "topics[].partitions[].replica_directory_id"));
+                        rt::read::short_run!(c; "topics[].partitions[].replica_directory_id": uuid = 16, "topics[].partitions[].voter_directory_id": uuid = 16);
                     }
                 };
                 replica_directory_id = rt::read::uuid_at::<32, 0>(&r);
@@ -1102,9 +1083,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].last_offset_epoch")?;
-                    rt::read::i64(c, "topics[].partitions[].last_offset")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].last_offset_epoch"));
+                    rt::read::short_run!(c; "topics[].partitions[].last_offset_epoch": i32 = 4, "topics[].partitions[].last_offset": i64 = 8);
                 }
             };
             let last_offset_epoch = rt::read::i32_at::<12, 0>(&r);

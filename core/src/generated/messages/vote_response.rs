@@ -583,12 +583,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 15] = match rt::read::run::<15>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                rt::read::bool(c, "topics[].partitions[].vote_granted")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].vote_granted": bool = 1);
             }
         };
         let partition_index = rt::read::i32_at::<15, 0>(&r);
@@ -617,12 +612,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 rt::read::canon_bool(c, rt::read::u8_at::<15, 14>(&_r));
             }
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "topics[].partitions[].error_code")?;
-                rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                rt::read::bool(c, "topics[].partitions[].vote_granted")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].vote_granted": bool = 1);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
@@ -1403,12 +1393,7 @@ pub mod owned {
             let r: [u8; 15] = match rt::read::run::<15>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
-                    rt::read::i16(c, "topics[].partitions[].error_code")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                    rt::read::bool(c, "topics[].partitions[].vote_granted")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].vote_granted": bool = 1);
                 }
             };
             let partition_index = rt::read::i32_at::<15, 0>(&r);

@@ -164,9 +164,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "voters[].voter_id")?;
-                rt::read::uuid(c, "voters[].voter_directory_id")?;
-                return Err(rt::read::short(c, "voters[].voter_id"));
+                rt::read::short_run!(c; "voters[].voter_id": i32 = 4, "voters[].voter_directory_id": uuid = 16);
             }
         };
         let voter_id = rt::read::i32_at::<20, 0>(&r);
@@ -191,9 +189,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         match rt::read::run::<20>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "voters[].voter_id")?;
-                rt::read::uuid(c, "voters[].voter_directory_id")?;
-                return Err(rt::read::short(c, "voters[].voter_id"));
+                rt::read::short_run!(c; "voters[].voter_id": i32 = 4, "voters[].voter_directory_id": uuid = 16);
             }
         }
         rt::read::check_array::<Endpoint<'a>>(c, true, false, v, "voters[].endpoints")?;
@@ -465,12 +461,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "voters[].k_raft_version_feature.min_supported_version")?;
-                rt::read::i16(c, "voters[].k_raft_version_feature.max_supported_version")?;
-                return Err(rt::read::short(
-                    c,
-                    "voters[].k_raft_version_feature.min_supported_version",
-                ));
+                rt::read::short_run!(c; "voters[].k_raft_version_feature.min_supported_version": i16 = 2, "voters[].k_raft_version_feature.max_supported_version": i16 = 2);
             }
         };
         let min_supported_version = rt::read::i16_at::<4, 0>(&r);
@@ -491,12 +482,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         match rt::read::run::<4>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i16(c, "voters[].k_raft_version_feature.min_supported_version")?;
-                rt::read::i16(c, "voters[].k_raft_version_feature.max_supported_version")?;
-                return Err(rt::read::short(
-                    c,
-                    "voters[].k_raft_version_feature.min_supported_version",
-                ));
+                rt::read::short_run!(c; "voters[].k_raft_version_feature.min_supported_version": i16 = 2, "voters[].k_raft_version_feature.max_supported_version": i16 = 2);
             }
         }
         rt::read::check_tags(c, "voters[].k_raft_version_feature._tagged_fields")?;
@@ -969,9 +955,7 @@ pub mod owned {
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "voters[].voter_id")?;
-                    rt::read::uuid(c, "voters[].voter_directory_id")?;
-                    return Err(rt::read::short(c, "voters[].voter_id"));
+                    rt::read::short_run!(c; "voters[].voter_id": i32 = 4, "voters[].voter_directory_id": uuid = 16);
                 }
             };
             let voter_id = rt::read::i32_at::<20, 0>(&r);
@@ -1151,12 +1135,7 @@ pub mod owned {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "voters[].k_raft_version_feature.min_supported_version")?;
-                    rt::read::i16(c, "voters[].k_raft_version_feature.max_supported_version")?;
-                    return Err(rt::read::short(
-                        c,
-                        "voters[].k_raft_version_feature.min_supported_version",
-                    ));
+                    rt::read::short_run!(c; "voters[].k_raft_version_feature.min_supported_version": i16 = 2, "voters[].k_raft_version_feature.max_supported_version": i16 = 2);
                 }
             };
             let min_supported_version = rt::read::i16_at::<4, 0>(&r);

@@ -306,11 +306,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition")?;
-                rt::read::i32(c, "topics[].partitions[].state_epoch")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                rt::read::i64(c, "topics[].partitions[].start_offset")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].state_epoch": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
             }
         };
         let partition = rt::read::i32_at::<20, 0>(&r);
@@ -343,11 +339,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         match rt::read::run::<20>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "topics[].partitions[].partition")?;
-                rt::read::i32(c, "topics[].partitions[].state_epoch")?;
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                rt::read::i64(c, "topics[].partitions[].start_offset")?;
-                return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].state_epoch": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
             }
         }
         if v >= 1 {
@@ -512,11 +504,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         let r: [u8; 19] = match rt::read::run::<19>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "topics[].partitions[].state_batches[].first_offset")?;
-                rt::read::i64(c, "topics[].partitions[].state_batches[].last_offset")?;
-                rt::read::i8(c, "topics[].partitions[].state_batches[].delivery_state")?;
-                rt::read::i16(c, "topics[].partitions[].state_batches[].delivery_count")?;
-                return Err(rt::read::short(c, "topics[].partitions[].state_batches[].first_offset"));
+                rt::read::short_run!(c; "topics[].partitions[].state_batches[].first_offset": i64 = 8, "topics[].partitions[].state_batches[].last_offset": i64 = 8, "topics[].partitions[].state_batches[].delivery_state": i8 = 1, "topics[].partitions[].state_batches[].delivery_count": i16 = 2);
             }
         };
         let first_offset = rt::read::i64_at::<19, 0>(&r);
@@ -542,11 +530,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         match rt::read::run::<19>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i64(c, "topics[].partitions[].state_batches[].first_offset")?;
-                rt::read::i64(c, "topics[].partitions[].state_batches[].last_offset")?;
-                rt::read::i8(c, "topics[].partitions[].state_batches[].delivery_state")?;
-                rt::read::i16(c, "topics[].partitions[].state_batches[].delivery_count")?;
-                return Err(rt::read::short(c, "topics[].partitions[].state_batches[].first_offset"));
+                rt::read::short_run!(c; "topics[].partitions[].state_batches[].first_offset": i64 = 8, "topics[].partitions[].state_batches[].last_offset": i64 = 8, "topics[].partitions[].state_batches[].delivery_state": i8 = 1, "topics[].partitions[].state_batches[].delivery_count": i16 = 2);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[].state_batches[]._tagged_fields")?;
@@ -1166,11 +1150,7 @@ pub mod owned {
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "topics[].partitions[].partition")?;
-                    rt::read::i32(c, "topics[].partitions[].state_epoch")?;
-                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-                    rt::read::i64(c, "topics[].partitions[].start_offset")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                    rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].state_epoch": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
                 }
             };
             let partition = rt::read::i32_at::<20, 0>(&r);
@@ -1286,11 +1266,7 @@ pub mod owned {
             let r: [u8; 19] = match rt::read::run::<19>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "topics[].partitions[].state_batches[].first_offset")?;
-                    rt::read::i64(c, "topics[].partitions[].state_batches[].last_offset")?;
-                    rt::read::i8(c, "topics[].partitions[].state_batches[].delivery_state")?;
-                    rt::read::i16(c, "topics[].partitions[].state_batches[].delivery_count")?;
-                    return Err(rt::read::short(c, "topics[].partitions[].state_batches[].first_offset"));
+                    rt::read::short_run!(c; "topics[].partitions[].state_batches[].first_offset": i64 = 8, "topics[].partitions[].state_batches[].last_offset": i64 = 8, "topics[].partitions[].state_batches[].delivery_state": i8 = 1, "topics[].partitions[].state_batches[].delivery_count": i16 = 2);
                 }
             };
             let first_offset = rt::read::i64_at::<19, 0>(&r);

@@ -284,9 +284,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "results[].partitions[].partition")?;
-                rt::read::i16(c, "results[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "results[].partitions[].partition"));
+                rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
             }
         };
         let partition = rt::read::i32_at::<6, 0>(&r);
@@ -309,9 +307,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "results[].partitions[].partition")?;
-                rt::read::i16(c, "results[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "results[].partitions[].partition"));
+                rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
@@ -751,9 +747,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "results[].partitions[].partition")?;
-                    rt::read::i16(c, "results[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "results[].partitions[].partition"));
+                    rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition = rt::read::i32_at::<6, 0>(&r);

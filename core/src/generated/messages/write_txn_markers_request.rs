@@ -178,10 +178,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         let r: [u8; 11] = match rt::read::run::<11>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "markers[].producer_id")?;
-                rt::read::i16(c, "markers[].producer_epoch")?;
-                rt::read::bool(c, "markers[].transaction_result")?;
-                return Err(rt::read::short(c, "markers[].producer_id"));
+                rt::read::short_run!(c; "markers[].producer_id": i64 = 8, "markers[].producer_epoch": i16 = 2, "markers[].transaction_result": bool = 1);
             }
         };
         let producer_id = rt::read::i64_at::<11, 0>(&r);
@@ -220,10 +217,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
                 rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&_r));
             }
             None => {
-                rt::read::i64(c, "markers[].producer_id")?;
-                rt::read::i16(c, "markers[].producer_epoch")?;
-                rt::read::bool(c, "markers[].transaction_result")?;
-                return Err(rt::read::short(c, "markers[].producer_id"));
+                rt::read::short_run!(c; "markers[].producer_id": i64 = 8, "markers[].producer_epoch": i16 = 2, "markers[].transaction_result": bool = 1);
             }
         }
         rt::read::check_array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, false, v, "markers[].topics")?;
@@ -871,10 +865,7 @@ pub mod owned {
             let r: [u8; 11] = match rt::read::run::<11>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "markers[].producer_id")?;
-                    rt::read::i16(c, "markers[].producer_epoch")?;
-                    rt::read::bool(c, "markers[].transaction_result")?;
-                    return Err(rt::read::short(c, "markers[].producer_id"));
+                    rt::read::short_run!(c; "markers[].producer_id": i64 = 8, "markers[].producer_epoch": i16 = 2, "markers[].transaction_result": bool = 1);
                 }
             };
             let producer_id = rt::read::i64_at::<11, 0>(&r);

@@ -482,9 +482,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "markers[].topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "markers[].topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "markers[].topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "markers[].topics[].partitions[].partition_index": i32 = 4, "markers[].topics[].partitions[].error_code": i16 = 2);
             }
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
@@ -509,9 +507,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
         match rt::read::run::<6>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "markers[].topics[].partitions[].partition_index")?;
-                rt::read::i16(c, "markers[].topics[].partitions[].error_code")?;
-                return Err(rt::read::short(c, "markers[].topics[].partitions[].partition_index"));
+                rt::read::short_run!(c; "markers[].topics[].partitions[].partition_index": i32 = 4, "markers[].topics[].partitions[].error_code": i16 = 2);
             }
         }
         if v >= 1 {
@@ -1104,9 +1100,7 @@ pub mod owned {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "markers[].topics[].partitions[].partition_index")?;
-                    rt::read::i16(c, "markers[].topics[].partitions[].error_code")?;
-                    return Err(rt::read::short(c, "markers[].topics[].partitions[].partition_index"));
+                    rt::read::short_run!(c; "markers[].topics[].partitions[].partition_index": i32 = 4, "markers[].topics[].partitions[].error_code": i16 = 2);
                 }
             };
             let partition_index = rt::read::i32_at::<6, 0>(&r);

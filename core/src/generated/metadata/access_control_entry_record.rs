@@ -75,9 +75,7 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
         let r: [u8; 17] = match rt::read::run::<17>(c) {
             Some(r) => r,
             None => {
-                rt::read::uuid(c, "id")?;
-                rt::read::i8(c, "resource_type")?;
-                return Err(rt::read::short(c, "id"));
+                rt::read::short_run!(c; "id": uuid = 16, "resource_type": i8 = 1);
             }
         };
         let id = rt::read::uuid_at::<17, 0>(&r);
@@ -89,9 +87,7 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
         let r: [u8; 2] = match rt::read::run::<2>(c) {
             Some(r) => r,
             None => {
-                rt::read::i8(c, "operation")?;
-                rt::read::i8(c, "permission_type")?;
-                return Err(rt::read::short(c, "operation"));
+                rt::read::short_run!(c; "operation": i8 = 1, "permission_type": i8 = 1);
             }
         };
         let operation = rt::read::i8_at::<2, 0>(&r);
@@ -414,9 +410,7 @@ pub mod owned {
             let r: [u8; 17] = match rt::read::run::<17>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::uuid(c, "id")?;
-                    rt::read::i8(c, "resource_type")?;
-                    return Err(rt::read::short(c, "id"));
+                    rt::read::short_run!(c; "id": uuid = 16, "resource_type": i8 = 1);
                 }
             };
             let id = rt::read::uuid_at::<17, 0>(&r);
@@ -428,9 +422,7 @@ pub mod owned {
             let r: [u8; 2] = match rt::read::run::<2>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i8(c, "operation")?;
-                    rt::read::i8(c, "permission_type")?;
-                    return Err(rt::read::short(c, "operation"));
+                    rt::read::short_run!(c; "operation": i8 = 1, "permission_type": i8 = 1);
                 }
             };
             let operation = rt::read::i8_at::<2, 0>(&r);

@@ -65,9 +65,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
             None => {
-                rt::read::f64(c, "value")?;
-                rt::read::bool(c, "remove")?;
-                return Err(rt::read::short(c, "value"));
+                rt::read::short_run!(c; "value": f64 = 8, "remove": bool = 1);
             }
         };
         let value = rt::read::f64_at::<9, 0>(&r);
@@ -472,9 +470,7 @@ pub mod owned {
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::f64(c, "value")?;
-                    rt::read::bool(c, "remove")?;
-                    return Err(rt::read::short(c, "value"));
+                    rt::read::short_run!(c; "value": f64 = 8, "remove": bool = 1);
                 }
             };
             let value = rt::read::f64_at::<9, 0>(&r);

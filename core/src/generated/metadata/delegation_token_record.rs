@@ -75,10 +75,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         let r: [u8; 24] = match rt::read::run::<24>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "issue_timestamp")?;
-                rt::read::i64(c, "max_timestamp")?;
-                rt::read::i64(c, "expiration_timestamp")?;
-                return Err(rt::read::short(c, "issue_timestamp"));
+                rt::read::short_run!(c; "issue_timestamp": i64 = 8, "max_timestamp": i64 = 8, "expiration_timestamp": i64 = 8);
             }
         };
         let issue_timestamp = rt::read::i64_at::<24, 0>(&r);
@@ -384,10 +381,7 @@ pub mod owned {
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "issue_timestamp")?;
-                    rt::read::i64(c, "max_timestamp")?;
-                    rt::read::i64(c, "expiration_timestamp")?;
-                    return Err(rt::read::short(c, "issue_timestamp"));
+                    rt::read::short_run!(c; "issue_timestamp": i64 = 8, "max_timestamp": i64 = 8, "expiration_timestamp": i64 = 8);
                 }
             };
             let issue_timestamp = rt::read::i64_at::<24, 0>(&r);

@@ -84,9 +84,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "partition_id")?;
-                rt::read::uuid(c, "topic_id")?;
-                return Err(rt::read::short(c, "partition_id"));
+                rt::read::short_run!(c; "partition_id": i32 = 4, "topic_id": uuid = 16);
             }
         };
         let partition_id = rt::read::i32_at::<20, 0>(&r);
@@ -789,9 +787,7 @@ pub mod owned {
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "partition_id")?;
-                    rt::read::uuid(c, "topic_id")?;
-                    return Err(rt::read::short(c, "partition_id"));
+                    rt::read::short_run!(c; "partition_id": i32 = 4, "topic_id": uuid = 16);
                 }
             };
             let partition_id = rt::read::i32_at::<20, 0>(&r);

@@ -90,9 +90,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "partition_id")?;
-                rt::read::uuid(c, "topic_id")?;
-                return Err(rt::read::short(c, "partition_id"));
+                rt::read::short_run!(c; "partition_id": i32 = 4, "topic_id": uuid = 16);
             }
         };
         let partition_id = rt::read::i32_at::<20, 0>(&r);
@@ -105,9 +103,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "leader_epoch")?;
-                rt::read::i32(c, "partition_epoch")?;
-                return Err(rt::read::short(c, "leader_epoch"));
+                rt::read::short_run!(c; "leader_epoch": i32 = 4, "partition_epoch": i32 = 4);
             }
         };
         let leader_epoch = rt::read::i32_at::<8, 0>(&r);
@@ -714,9 +710,7 @@ pub mod owned {
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "partition_id")?;
-                    rt::read::uuid(c, "topic_id")?;
-                    return Err(rt::read::short(c, "partition_id"));
+                    rt::read::short_run!(c; "partition_id": i32 = 4, "topic_id": uuid = 16);
                 }
             };
             let partition_id = rt::read::i32_at::<20, 0>(&r);
@@ -729,9 +723,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "leader_epoch")?;
-                    rt::read::i32(c, "partition_epoch")?;
-                    return Err(rt::read::short(c, "leader_epoch"));
+                    rt::read::short_run!(c; "leader_epoch": i32 = 4, "partition_epoch": i32 = 4);
                 }
             };
             let leader_epoch = rt::read::i32_at::<8, 0>(&r);

@@ -60,10 +60,7 @@ impl<'a> rt::Struct<'a> for ProducerIdsRecord<'a> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "broker_id")?;
-                rt::read::i64(c, "broker_epoch")?;
-                rt::read::i64(c, "next_producer_id")?;
-                return Err(rt::read::short(c, "broker_id"));
+                rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8, "next_producer_id": i64 = 8);
             }
         };
         let broker_id = rt::read::i32_at::<20, 0>(&r);
@@ -259,10 +256,7 @@ pub mod owned {
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "broker_id")?;
-                    rt::read::i64(c, "broker_epoch")?;
-                    rt::read::i64(c, "next_producer_id")?;
-                    return Err(rt::read::short(c, "broker_id"));
+                    rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8, "next_producer_id": i64 = 8);
                 }
             };
             let broker_id = rt::read::i32_at::<20, 0>(&r);

@@ -90,9 +90,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         let r: [u8; 24] = match rt::read::run::<24>(c) {
             Some(r) => r,
             None => {
-                rt::read::uuid(c, "incarnation_id")?;
-                rt::read::i64(c, "broker_epoch")?;
-                return Err(rt::read::short(c, "incarnation_id"));
+                rt::read::short_run!(c; "incarnation_id": uuid = 16, "broker_epoch": i64 = 8);
             }
         };
         let incarnation_id = rt::read::uuid_at::<24, 0>(&r);
@@ -375,9 +373,7 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
-                rt::read::u16(c, "end_points[].port")?;
-                rt::read::i16(c, "end_points[].security_protocol")?;
-                return Err(rt::read::short(c, "end_points[].port"));
+                rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
             }
         };
         let port = rt::read::u16_at::<4, 0>(&r);
@@ -402,9 +398,7 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
         match rt::read::run::<4>(c) {
             Some(_r) => {}
             None => {
-                rt::read::u16(c, "end_points[].port")?;
-                rt::read::i16(c, "end_points[].security_protocol")?;
-                return Err(rt::read::short(c, "end_points[].port"));
+                rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
             }
         }
         rt::read::check_tags(c, "end_points[]._tagged_fields")?;
@@ -529,9 +523,7 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "features[].min_supported_version")?;
-                rt::read::i16(c, "features[].max_supported_version")?;
-                return Err(rt::read::short(c, "features[].min_supported_version"));
+                rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
             }
         };
         let min_supported_version = rt::read::i16_at::<4, 0>(&r);
@@ -554,9 +546,7 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
         match rt::read::run::<4>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i16(c, "features[].min_supported_version")?;
-                rt::read::i16(c, "features[].max_supported_version")?;
-                return Err(rt::read::short(c, "features[].min_supported_version"));
+                rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
             }
         }
         rt::read::check_tags(c, "features[]._tagged_fields")?;
@@ -1086,9 +1076,7 @@ pub mod owned {
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::uuid(c, "incarnation_id")?;
-                    rt::read::i64(c, "broker_epoch")?;
-                    return Err(rt::read::short(c, "incarnation_id"));
+                    rt::read::short_run!(c; "incarnation_id": uuid = 16, "broker_epoch": i64 = 8);
                 }
             };
             let incarnation_id = rt::read::uuid_at::<24, 0>(&r);
@@ -1323,9 +1311,7 @@ pub mod owned {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::u16(c, "end_points[].port")?;
-                    rt::read::i16(c, "end_points[].security_protocol")?;
-                    return Err(rt::read::short(c, "end_points[].port"));
+                    rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
                 }
             };
             let port = rt::read::u16_at::<4, 0>(&r);
@@ -1426,9 +1412,7 @@ pub mod owned {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "features[].min_supported_version")?;
-                    rt::read::i16(c, "features[].max_supported_version")?;
-                    return Err(rt::read::short(c, "features[].min_supported_version"));
+                    rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
                 }
             };
             let min_supported_version = rt::read::i16_at::<4, 0>(&r);

@@ -66,10 +66,7 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
         let r: [u8; 21] = match rt::read::run::<21>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "controller_id")?;
-                rt::read::uuid(c, "incarnation_id")?;
-                rt::read::bool(c, "zk_migration_ready")?;
-                return Err(rt::read::short(c, "controller_id"));
+                rt::read::short_run!(c; "controller_id": i32 = 4, "incarnation_id": uuid = 16, "zk_migration_ready": bool = 1);
             }
         };
         let controller_id = rt::read::i32_at::<21, 0>(&r);
@@ -190,9 +187,7 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
-                rt::read::u16(c, "end_points[].port")?;
-                rt::read::i16(c, "end_points[].security_protocol")?;
-                return Err(rt::read::short(c, "end_points[].port"));
+                rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
             }
         };
         let port = rt::read::u16_at::<4, 0>(&r);
@@ -217,9 +212,7 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
         match rt::read::run::<4>(c) {
             Some(_r) => {}
             None => {
-                rt::read::u16(c, "end_points[].port")?;
-                rt::read::i16(c, "end_points[].security_protocol")?;
-                return Err(rt::read::short(c, "end_points[].port"));
+                rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
             }
         }
         rt::read::check_tags(c, "end_points[]._tagged_fields")?;
@@ -344,9 +337,7 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
-                rt::read::i16(c, "features[].min_supported_version")?;
-                rt::read::i16(c, "features[].max_supported_version")?;
-                return Err(rt::read::short(c, "features[].min_supported_version"));
+                rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
             }
         };
         let min_supported_version = rt::read::i16_at::<4, 0>(&r);
@@ -369,9 +360,7 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
         match rt::read::run::<4>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i16(c, "features[].min_supported_version")?;
-                rt::read::i16(c, "features[].max_supported_version")?;
-                return Err(rt::read::short(c, "features[].min_supported_version"));
+                rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
             }
         }
         rt::read::check_tags(c, "features[]._tagged_fields")?;
@@ -769,10 +758,7 @@ pub mod owned {
             let r: [u8; 21] = match rt::read::run::<21>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "controller_id")?;
-                    rt::read::uuid(c, "incarnation_id")?;
-                    rt::read::bool(c, "zk_migration_ready")?;
-                    return Err(rt::read::short(c, "controller_id"));
+                    rt::read::short_run!(c; "controller_id": i32 = 4, "incarnation_id": uuid = 16, "zk_migration_ready": bool = 1);
                 }
             };
             let controller_id = rt::read::i32_at::<21, 0>(&r);
@@ -874,9 +860,7 @@ pub mod owned {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::u16(c, "end_points[].port")?;
-                    rt::read::i16(c, "end_points[].security_protocol")?;
-                    return Err(rt::read::short(c, "end_points[].port"));
+                    rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
                 }
             };
             let port = rt::read::u16_at::<4, 0>(&r);
@@ -977,9 +961,7 @@ pub mod owned {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i16(c, "features[].min_supported_version")?;
-                    rt::read::i16(c, "features[].max_supported_version")?;
-                    return Err(rt::read::short(c, "features[].min_supported_version"));
+                    rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
                 }
             };
             let min_supported_version = rt::read::i16_at::<4, 0>(&r);

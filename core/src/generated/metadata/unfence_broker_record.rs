@@ -63,9 +63,7 @@ impl<'a> rt::Struct<'a> for UnfenceBrokerRecord<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "id")?;
-                rt::read::i64(c, "epoch")?;
-                return Err(rt::read::short(c, "id"));
+                rt::read::short_run!(c; "id": i32 = 4, "epoch": i64 = 8);
             }
         };
         let id = rt::read::i32_at::<12, 0>(&r);
@@ -237,9 +235,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "id")?;
-                    rt::read::i64(c, "epoch")?;
-                    return Err(rt::read::short(c, "id"));
+                    rt::read::short_run!(c; "id": i32 = 4, "epoch": i64 = 8);
                 }
             };
             let id = rt::read::i32_at::<12, 0>(&r);

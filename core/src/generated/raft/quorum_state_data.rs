@@ -77,10 +77,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "leader_id")?;
-                rt::read::i32(c, "leader_epoch")?;
-                rt::read::i32(c, "voted_id")?;
-                return Err(rt::read::short(c, "leader_id"));
+                rt::read::short_run!(c; "leader_id": i32 = 4, "leader_epoch": i32 = 4, "voted_id": i32 = 4);
             }
         };
         let leader_id = rt::read::i32_at::<12, 0>(&r);
@@ -617,10 +614,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "leader_id")?;
-                    rt::read::i32(c, "leader_epoch")?;
-                    rt::read::i32(c, "voted_id")?;
-                    return Err(rt::read::short(c, "leader_id"));
+                    rt::read::short_run!(c; "leader_id": i32 = 4, "leader_epoch": i32 = 4, "voted_id": i32 = 4);
                 }
             };
             let leader_id = rt::read::i32_at::<12, 0>(&r);

@@ -179,15 +179,7 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
         let r: [u8; 46] = match rt::read::run::<46>(c) {
             Some(r) => r,
             None => {
-                rt::read::i64(c, "producer_entries[].producer_id")?;
-                rt::read::i16(c, "producer_entries[].epoch")?;
-                rt::read::i32(c, "producer_entries[].last_sequence")?;
-                rt::read::i64(c, "producer_entries[].last_offset")?;
-                rt::read::i32(c, "producer_entries[].offset_delta")?;
-                rt::read::i64(c, "producer_entries[].timestamp")?;
-                rt::read::i32(c, "producer_entries[].coordinator_epoch")?;
-                rt::read::i64(c, "producer_entries[].current_txn_first_offset")?;
-                return Err(rt::read::short(c, "producer_entries[].producer_id"));
+                rt::read::short_run!(c; "producer_entries[].producer_id": i64 = 8, "producer_entries[].epoch": i16 = 2, "producer_entries[].last_sequence": i32 = 4, "producer_entries[].last_offset": i64 = 8, "producer_entries[].offset_delta": i32 = 4, "producer_entries[].timestamp": i64 = 8, "producer_entries[].coordinator_epoch": i32 = 4, "producer_entries[].current_txn_first_offset": i64 = 8);
             }
         };
         let producer_id = rt::read::i64_at::<46, 0>(&r);
@@ -219,15 +211,7 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
         match rt::read::run::<46>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i64(c, "producer_entries[].producer_id")?;
-                rt::read::i16(c, "producer_entries[].epoch")?;
-                rt::read::i32(c, "producer_entries[].last_sequence")?;
-                rt::read::i64(c, "producer_entries[].last_offset")?;
-                rt::read::i32(c, "producer_entries[].offset_delta")?;
-                rt::read::i64(c, "producer_entries[].timestamp")?;
-                rt::read::i32(c, "producer_entries[].coordinator_epoch")?;
-                rt::read::i64(c, "producer_entries[].current_txn_first_offset")?;
-                return Err(rt::read::short(c, "producer_entries[].producer_id"));
+                rt::read::short_run!(c; "producer_entries[].producer_id": i64 = 8, "producer_entries[].epoch": i16 = 2, "producer_entries[].last_sequence": i32 = 4, "producer_entries[].last_offset": i64 = 8, "producer_entries[].offset_delta": i32 = 4, "producer_entries[].timestamp": i64 = 8, "producer_entries[].coordinator_epoch": i32 = 4, "producer_entries[].current_txn_first_offset": i64 = 8);
             }
         }
         cur.join(local);
@@ -686,15 +670,7 @@ pub mod owned {
             let r: [u8; 46] = match rt::read::run::<46>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "producer_entries[].producer_id")?;
-                    rt::read::i16(c, "producer_entries[].epoch")?;
-                    rt::read::i32(c, "producer_entries[].last_sequence")?;
-                    rt::read::i64(c, "producer_entries[].last_offset")?;
-                    rt::read::i32(c, "producer_entries[].offset_delta")?;
-                    rt::read::i64(c, "producer_entries[].timestamp")?;
-                    rt::read::i32(c, "producer_entries[].coordinator_epoch")?;
-                    rt::read::i64(c, "producer_entries[].current_txn_first_offset")?;
-                    return Err(rt::read::short(c, "producer_entries[].producer_id"));
+                    rt::read::short_run!(c; "producer_entries[].producer_id": i64 = 8, "producer_entries[].epoch": i16 = 2, "producer_entries[].last_sequence": i32 = 4, "producer_entries[].last_offset": i64 = 8, "producer_entries[].offset_delta": i32 = 4, "producer_entries[].timestamp": i64 = 8, "producer_entries[].coordinator_epoch": i32 = 4, "producer_entries[].current_txn_first_offset": i64 = 8);
                 }
             };
             let producer_id = rt::read::i64_at::<46, 0>(&r);

@@ -86,12 +86,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
             let r: [u8; 36] = match rt::read::run::<36>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i64(c, "start_offset")?;
-                    rt::read::i64(c, "end_offset")?;
-                    rt::read::i32(c, "broker_id")?;
-                    rt::read::i64(c, "max_timestamp_ms")?;
-                    rt::read::i64(c, "event_timestamp_ms")?;
-                    return Err(rt::read::short(c, "start_offset"));
+                    rt::read::short_run!(c; "start_offset": i64 = 8, "end_offset": i64 = 8, "broker_id": i32 = 4, "max_timestamp_ms": i64 = 8, "event_timestamp_ms": i64 = 8);
                 }
             };
             let start_offset = rt::read::i64_at::<36, 0>(&r);
@@ -442,9 +437,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
-                rt::read::i64(c, "segment_leader_epochs[].offset")?;
-                return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
+                rt::read::short_run!(c; "segment_leader_epochs[].leader_epoch": i32 = 4, "segment_leader_epochs[].offset": i64 = 8);
             }
         };
         let leader_epoch = rt::read::i32_at::<12, 0>(&r);
@@ -465,9 +458,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         match rt::read::run::<12>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
-                rt::read::i64(c, "segment_leader_epochs[].offset")?;
-                return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
+                rt::read::short_run!(c; "segment_leader_epochs[].leader_epoch": i32 = 4, "segment_leader_epochs[].offset": i64 = 8);
             }
         }
         rt::read::check_tags(c, "segment_leader_epochs[]._tagged_fields")?;
@@ -593,9 +584,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
-                rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
-                rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
-                return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
+                rt::read::short_run!(c; "remote_log_segment_id.topic_id_partition.id": uuid = 16, "remote_log_segment_id.topic_id_partition.partition": i32 = 4);
             }
         };
         let id = rt::read::uuid_at::<20, 0>(&r);
@@ -619,9 +608,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         match rt::read::run::<20>(c) {
             Some(_r) => {}
             None => {
-                rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
-                rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
-                return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
+                rt::read::short_run!(c; "remote_log_segment_id.topic_id_partition.id": uuid = 16, "remote_log_segment_id.topic_id_partition.partition": i32 = 4);
             }
         }
         rt::read::check_tags(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
@@ -1166,12 +1153,7 @@ pub mod owned {
                 let r: [u8; 36] = match rt::read::run::<36>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i64(c, "start_offset")?;
-                        rt::read::i64(c, "end_offset")?;
-                        rt::read::i32(c, "broker_id")?;
-                        rt::read::i64(c, "max_timestamp_ms")?;
-                        rt::read::i64(c, "event_timestamp_ms")?;
-                        return Err(rt::read::short(c, "start_offset"));
+                        rt::read::short_run!(c; "start_offset": i64 = 8, "end_offset": i64 = 8, "broker_id": i32 = 4, "max_timestamp_ms": i64 = 8, "event_timestamp_ms": i64 = 8);
                     }
                 };
                 let start_offset = rt::read::i64_at::<36, 0>(&r);
@@ -1403,9 +1385,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
-                    rt::read::i64(c, "segment_leader_epochs[].offset")?;
-                    return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
+                    rt::read::short_run!(c; "segment_leader_epochs[].leader_epoch": i32 = 4, "segment_leader_epochs[].offset": i64 = 8);
                 }
             };
             let leader_epoch = rt::read::i32_at::<12, 0>(&r);
@@ -1520,9 +1500,7 @@ pub mod owned {
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
-                    rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
-                    return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
+                    rt::read::short_run!(c; "remote_log_segment_id.topic_id_partition.id": uuid = 16, "remote_log_segment_id.topic_id_partition.partition": i32 = 4);
                 }
             };
             let id = rt::read::uuid_at::<20, 0>(&r);

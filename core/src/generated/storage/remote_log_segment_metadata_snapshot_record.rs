@@ -84,13 +84,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         let r: [u8; 52] = match rt::read::run::<52>(c) {
             Some(r) => r,
             None => {
-                rt::read::uuid(c, "segment_id")?;
-                rt::read::i64(c, "start_offset")?;
-                rt::read::i64(c, "end_offset")?;
-                rt::read::i32(c, "broker_id")?;
-                rt::read::i64(c, "max_timestamp_ms")?;
-                rt::read::i64(c, "event_timestamp_ms")?;
-                return Err(rt::read::short(c, "segment_id"));
+                rt::read::short_run!(c; "segment_id": uuid = 16, "start_offset": i64 = 8, "end_offset": i64 = 8, "broker_id": i32 = 4, "max_timestamp_ms": i64 = 8, "event_timestamp_ms": i64 = 8);
             }
         };
         let segment_id = rt::read::uuid_at::<52, 0>(&r);
@@ -302,9 +296,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
-                rt::read::i64(c, "segment_leader_epochs[].offset")?;
-                return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
+                rt::read::short_run!(c; "segment_leader_epochs[].leader_epoch": i32 = 4, "segment_leader_epochs[].offset": i64 = 8);
             }
         };
         let leader_epoch = rt::read::i32_at::<12, 0>(&r);
@@ -325,9 +317,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         match rt::read::run::<12>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
-                rt::read::i64(c, "segment_leader_epochs[].offset")?;
-                return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
+                rt::read::short_run!(c; "segment_leader_epochs[].leader_epoch": i32 = 4, "segment_leader_epochs[].offset": i64 = 8);
             }
         }
         rt::read::check_tags(c, "segment_leader_epochs[]._tagged_fields")?;
@@ -754,13 +744,7 @@ pub mod owned {
             let r: [u8; 52] = match rt::read::run::<52>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::uuid(c, "segment_id")?;
-                    rt::read::i64(c, "start_offset")?;
-                    rt::read::i64(c, "end_offset")?;
-                    rt::read::i32(c, "broker_id")?;
-                    rt::read::i64(c, "max_timestamp_ms")?;
-                    rt::read::i64(c, "event_timestamp_ms")?;
-                    return Err(rt::read::short(c, "segment_id"));
+                    rt::read::short_run!(c; "segment_id": uuid = 16, "start_offset": i64 = 8, "end_offset": i64 = 8, "broker_id": i32 = 4, "max_timestamp_ms": i64 = 8, "event_timestamp_ms": i64 = 8);
                 }
             };
             let segment_id = rt::read::uuid_at::<52, 0>(&r);
@@ -909,9 +893,7 @@ pub mod owned {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
-                    rt::read::i64(c, "segment_leader_epochs[].offset")?;
-                    return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
+                    rt::read::short_run!(c; "segment_leader_epochs[].leader_epoch": i32 = 4, "segment_leader_epochs[].offset": i64 = 8);
                 }
             };
             let leader_epoch = rt::read::i32_at::<12, 0>(&r);

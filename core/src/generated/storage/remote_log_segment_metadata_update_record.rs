@@ -68,9 +68,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "broker_id")?;
-                    rt::read::i64(c, "event_timestamp_ms")?;
-                    return Err(rt::read::short(c, "broker_id"));
+                    rt::read::short_run!(c; "broker_id": i32 = 4, "event_timestamp_ms": i64 = 8);
                 }
             };
             let broker_id = rt::read::i32_at::<12, 0>(&r);
@@ -338,9 +336,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
-                rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
-                rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
-                return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
+                rt::read::short_run!(c; "remote_log_segment_id.topic_id_partition.id": uuid = 16, "remote_log_segment_id.topic_id_partition.partition": i32 = 4);
             }
         };
         let id = rt::read::uuid_at::<20, 0>(&r);
@@ -364,9 +360,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         match rt::read::run::<20>(c) {
             Some(_r) => {}
             None => {
-                rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
-                rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
-                return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
+                rt::read::short_run!(c; "remote_log_segment_id.topic_id_partition.id": uuid = 16, "remote_log_segment_id.topic_id_partition.partition": i32 = 4);
             }
         }
         rt::read::check_tags(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
@@ -739,9 +733,7 @@ pub mod owned {
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "broker_id")?;
-                        rt::read::i64(c, "event_timestamp_ms")?;
-                        return Err(rt::read::short(c, "broker_id"));
+                        rt::read::short_run!(c; "broker_id": i32 = 4, "event_timestamp_ms": i64 = 8);
                     }
                 };
                 let broker_id = rt::read::i32_at::<12, 0>(&r);
@@ -928,9 +920,7 @@ pub mod owned {
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
-                    rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
-                    return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
+                    rt::read::short_run!(c; "remote_log_segment_id.topic_id_partition.id": uuid = 16, "remote_log_segment_id.topic_id_partition.partition": i32 = 4);
                 }
             };
             let id = rt::read::uuid_at::<20, 0>(&r);

@@ -64,10 +64,7 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         let r: [u8; 13] = match rt::read::run::<13>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "broker_id")?;
-                rt::read::i64(c, "event_timestamp_ms")?;
-                rt::read::i8(c, "remote_partition_delete_state")?;
-                return Err(rt::read::short(c, "broker_id"));
+                rt::read::short_run!(c; "broker_id": i32 = 4, "event_timestamp_ms": i64 = 8, "remote_partition_delete_state": i8 = 1);
             }
         };
         let broker_id = rt::read::i32_at::<13, 0>(&r);
@@ -189,9 +186,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
-                rt::read::uuid(c, "topic_id_partition.id")?;
-                rt::read::i32(c, "topic_id_partition.partition")?;
-                return Err(rt::read::short(c, "topic_id_partition.id"));
+                rt::read::short_run!(c; "topic_id_partition.id": uuid = 16, "topic_id_partition.partition": i32 = 4);
             }
         };
         let id = rt::read::uuid_at::<20, 0>(&r);
@@ -214,9 +209,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         match rt::read::run::<20>(c) {
             Some(_r) => {}
             None => {
-                rt::read::uuid(c, "topic_id_partition.id")?;
-                rt::read::i32(c, "topic_id_partition.partition")?;
-                return Err(rt::read::short(c, "topic_id_partition.id"));
+                rt::read::short_run!(c; "topic_id_partition.id": uuid = 16, "topic_id_partition.partition": i32 = 4);
             }
         }
         rt::read::check_tags(c, "topic_id_partition._tagged_fields")?;
@@ -521,10 +514,7 @@ pub mod owned {
             let r: [u8; 13] = match rt::read::run::<13>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "broker_id")?;
-                    rt::read::i64(c, "event_timestamp_ms")?;
-                    rt::read::i8(c, "remote_partition_delete_state")?;
-                    return Err(rt::read::short(c, "broker_id"));
+                    rt::read::short_run!(c; "broker_id": i32 = 4, "event_timestamp_ms": i64 = 8, "remote_partition_delete_state": i8 = 1);
                 }
             };
             let broker_id = rt::read::i32_at::<13, 0>(&r);
@@ -625,9 +615,7 @@ pub mod owned {
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::uuid(c, "topic_id_partition.id")?;
-                    rt::read::i32(c, "topic_id_partition.partition")?;
-                    return Err(rt::read::short(c, "topic_id_partition.id"));
+                    rt::read::short_run!(c; "topic_id_partition.id": uuid = 16, "topic_id_partition.partition": i32 = 4);
                 }
             };
             let id = rt::read::uuid_at::<20, 0>(&r);

@@ -367,9 +367,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "prev_tasks[].topic_group_id")?;
-                    rt::read::i32(c, "prev_tasks[].partition")?;
-                    return Err(rt::read::short(c, "prev_tasks[].topic_group_id"));
+                    rt::read::short_run!(c; "prev_tasks[].topic_group_id": i32 = 4, "prev_tasks[].partition": i32 = 4);
                 }
             };
             topic_group_id = rt::read::i32_at::<8, 0>(&r);
@@ -394,9 +392,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
             match rt::read::run::<8>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "prev_tasks[].topic_group_id")?;
-                    rt::read::i32(c, "prev_tasks[].partition")?;
-                    return Err(rt::read::short(c, "prev_tasks[].topic_group_id"));
+                    rt::read::short_run!(c; "prev_tasks[].topic_group_id": i32 = 4, "prev_tasks[].partition": i32 = 4);
                 }
             }
         }
@@ -547,9 +543,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "task_offset_sums[].partition")?;
-                    rt::read::i64(c, "task_offset_sums[].offset_sum")?;
-                    return Err(rt::read::short(c, "task_offset_sums[].partition"));
+                    rt::read::short_run!(c; "task_offset_sums[].partition": i32 = 4, "task_offset_sums[].offset_sum": i64 = 8);
                 }
             };
             partition = rt::read::i32_at::<12, 0>(&r);
@@ -590,9 +584,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
             match rt::read::run::<12>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "task_offset_sums[].partition")?;
-                    rt::read::i64(c, "task_offset_sums[].offset_sum")?;
-                    return Err(rt::read::short(c, "task_offset_sums[].partition"));
+                    rt::read::short_run!(c; "task_offset_sums[].partition": i32 = 4, "task_offset_sums[].offset_sum": i64 = 8);
                 }
             }
         }
@@ -989,12 +981,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "task_offset_sums[].partition_to_offset_sum[].partition")?;
-                    rt::read::i64(c, "task_offset_sums[].partition_to_offset_sum[].offset_sum")?;
-                    return Err(rt::read::short(
-                        c,
-                        "task_offset_sums[].partition_to_offset_sum[].partition",
-                    ));
+                    rt::read::short_run!(c; "task_offset_sums[].partition_to_offset_sum[].partition": i32 = 4, "task_offset_sums[].partition_to_offset_sum[].offset_sum": i64 = 8);
                 }
             };
             partition = rt::read::i32_at::<12, 0>(&r);
@@ -1019,12 +1006,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
             match rt::read::run::<12>(c) {
                 Some(_r) => {}
                 None => {
-                    rt::read::i32(c, "task_offset_sums[].partition_to_offset_sum[].partition")?;
-                    rt::read::i64(c, "task_offset_sums[].partition_to_offset_sum[].offset_sum")?;
-                    return Err(rt::read::short(
-                        c,
-                        "task_offset_sums[].partition_to_offset_sum[].partition",
-                    ));
+                    rt::read::short_run!(c; "task_offset_sums[].partition_to_offset_sum[].partition": i32 = 4, "task_offset_sums[].partition_to_offset_sum[].offset_sum": i64 = 8);
                 }
             }
         }
@@ -1926,9 +1908,7 @@ pub mod owned {
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "prev_tasks[].topic_group_id")?;
-                        rt::read::i32(c, "prev_tasks[].partition")?;
-                        return Err(rt::read::short(c, "prev_tasks[].topic_group_id"));
+                        rt::read::short_run!(c; "prev_tasks[].topic_group_id": i32 = 4, "prev_tasks[].partition": i32 = 4);
                     }
                 };
                 topic_group_id = rt::read::i32_at::<8, 0>(&r);
@@ -2050,9 +2030,7 @@ pub mod owned {
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "task_offset_sums[].partition")?;
-                        rt::read::i64(c, "task_offset_sums[].offset_sum")?;
-                        return Err(rt::read::short(c, "task_offset_sums[].partition"));
+                        rt::read::short_run!(c; "task_offset_sums[].partition": i32 = 4, "task_offset_sums[].offset_sum": i64 = 8);
                     }
                 };
                 partition = rt::read::i32_at::<12, 0>(&r);
@@ -2332,12 +2310,7 @@ pub mod owned {
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::i32(c, "task_offset_sums[].partition_to_offset_sum[].partition")?;
-                        rt::read::i64(c, "task_offset_sums[].partition_to_offset_sum[].offset_sum")?;
-                        return Err(rt::read::short(
-                            c,
-                            "task_offset_sums[].partition_to_offset_sum[].partition",
-                        ));
+                        rt::read::short_run!(c; "task_offset_sums[].partition_to_offset_sum[].partition": i32 = 4, "task_offset_sums[].partition_to_offset_sum[].offset_sum": i64 = 8);
                     }
                 };
                 partition = rt::read::i32_at::<12, 0>(&r);

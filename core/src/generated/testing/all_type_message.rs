@@ -123,16 +123,7 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
         let r: [u8; 46] = match rt::read::run::<46>(c) {
             Some(r) => r,
             None => {
-                rt::read::bool(c, "my_boolean")?;
-                rt::read::i8(c, "my_int8")?;
-                rt::read::i16(c, "my_int16")?;
-                rt::read::u16(c, "my_uint16")?;
-                rt::read::i32(c, "my_int32")?;
-                rt::read::u32(c, "my_uint32")?;
-                rt::read::i64(c, "my_uint64")?;
-                rt::read::uuid(c, "my_uuid")?;
-                rt::read::f64(c, "my_float64")?;
-                return Err(rt::read::short(c, "my_boolean"));
+                rt::read::short_run!(c; "my_boolean": bool = 1, "my_int8": i8 = 1, "my_int16": i16 = 2, "my_uint16": u16 = 2, "my_int32": i32 = 4, "my_uint32": u32 = 4, "my_uint64": i64 = 8, "my_uuid": uuid = 16, "my_float64": f64 = 8);
             }
         };
         let my_boolean = rt::read::canon_bool(c, rt::read::u8_at::<46, 0>(&r));
@@ -612,9 +603,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "my_common_struct.foo")?;
-                rt::read::i32(c, "my_common_struct.bar")?;
-                return Err(rt::read::short(c, "my_common_struct.foo"));
+                rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
             }
         };
         let foo = rt::read::i32_at::<8, 0>(&r);
@@ -639,9 +628,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         match rt::read::run::<8>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "my_common_struct.foo")?;
-                rt::read::i32(c, "my_common_struct.bar")?;
-                return Err(rt::read::short(c, "my_common_struct.foo"));
+                rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
             }
         }
         if v >= 1 {
@@ -1349,16 +1336,7 @@ pub mod owned {
             let r: [u8; 46] = match rt::read::run::<46>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::bool(c, "my_boolean")?;
-                    rt::read::i8(c, "my_int8")?;
-                    rt::read::i16(c, "my_int16")?;
-                    rt::read::u16(c, "my_uint16")?;
-                    rt::read::i32(c, "my_int32")?;
-                    rt::read::u32(c, "my_uint32")?;
-                    rt::read::i64(c, "my_uint64")?;
-                    rt::read::uuid(c, "my_uuid")?;
-                    rt::read::f64(c, "my_float64")?;
-                    return Err(rt::read::short(c, "my_boolean"));
+                    rt::read::short_run!(c; "my_boolean": bool = 1, "my_int8": i8 = 1, "my_int16": i16 = 2, "my_uint16": u16 = 2, "my_int32": i32 = 4, "my_uint32": u32 = 4, "my_uint64": i64 = 8, "my_uuid": uuid = 16, "my_float64": f64 = 8);
                 }
             };
             let my_boolean = rt::read::canon_bool(c, rt::read::u8_at::<46, 0>(&r));
@@ -1769,9 +1747,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "my_common_struct.foo")?;
-                    rt::read::i32(c, "my_common_struct.bar")?;
-                    return Err(rt::read::short(c, "my_common_struct.foo"));
+                    rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
                 }
             };
             let foo = rt::read::i32_at::<8, 0>(&r);

@@ -132,9 +132,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
-                        rt::read::u16(c, "my_uint16")?;
-                        rt::read::u32(c, "my_uint32")?;
-                        return Err(rt::read::short(c, "my_uint16"));
+                        rt::read::short_run!(c; "my_uint16": u16 = 2, "my_uint32": u32 = 4);
                     }
                 };
                 my_uint16 = rt::read::u16_at::<6, 0>(&r);
@@ -1120,9 +1118,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
-                rt::read::i32(c, "my_common_struct.foo")?;
-                rt::read::i32(c, "my_common_struct.bar")?;
-                return Err(rt::read::short(c, "my_common_struct.foo"));
+                rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
             }
         };
         let foo = rt::read::i32_at::<8, 0>(&r);
@@ -1147,9 +1143,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         match rt::read::run::<8>(c) {
             Some(_r) => {}
             None => {
-                rt::read::i32(c, "my_common_struct.foo")?;
-                rt::read::i32(c, "my_common_struct.bar")?;
-                return Err(rt::read::short(c, "my_common_struct.foo"));
+                rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
             }
         }
         if v >= 1 {
@@ -2081,9 +2075,7 @@ pub mod owned {
                     let r: [u8; 6] = match rt::read::run::<6>(c) {
                         Some(r) => r,
                         None => {
-                            rt::read::u16(c, "my_uint16")?;
-                            rt::read::u32(c, "my_uint32")?;
-                            return Err(rt::read::short(c, "my_uint16"));
+                            rt::read::short_run!(c; "my_uint16": u16 = 2, "my_uint32": u32 = 4);
                         }
                     };
                     my_uint16 = rt::read::u16_at::<6, 0>(&r);
@@ -2808,9 +2800,7 @@ pub mod owned {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::i32(c, "my_common_struct.foo")?;
-                    rt::read::i32(c, "my_common_struct.bar")?;
-                    return Err(rt::read::short(c, "my_common_struct.foo"));
+                    rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
                 }
             };
             let foo = rt::read::i32_at::<8, 0>(&r);
