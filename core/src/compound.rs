@@ -192,7 +192,9 @@ pub(crate) mod read {
 
     /// The body of [`opt_array`] once for every element type (`small-code`): the validated bytes,
     /// the element count and whether the bytes are canonical, or `None` for a null array. The
-    /// same steps as the generic reader's, through `e`.
+    /// same steps as the generic reader's, through `e`: a body shared by both, generic over the
+    /// element functions, cost the default view parse 1.7% more instructions (MetadataResponse
+    /// v13), so each configuration keeps its own.
     #[cfg(feature = "small-code")]
     #[inline(never)]
     fn opt_array_dyn<'a>(
