@@ -119,12 +119,18 @@ pub trait Message<'a>: Struct<'a> {
     /// The exact number of bytes [`Message::encode`] writes at `version`, after checking that
     /// the value can be encoded there.
     fn encoded_len(&self, version: i16) -> Result<usize, EncodeError> {
+        #[cfg(feature = "small-code")]
+        return small::counted(&Self::INFO, version, &|w| self.write(w, version));
+        #[cfg(not(feature = "small-code"))]
         checked_len(&Self::INFO, version, || self.size(version))
     }
 
     /// Encodes at `version` into `sink`; returns the number of bytes written. The size is
     /// computed first, so a sink without room is an error before any byte is written.
     fn encode<S: Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, EncodeError> {
+        #[cfg(feature = "small-code")]
+        return small::encode_sized(&Self::INFO, version, sink, &|w| self.write(w, version));
+        #[cfg(not(feature = "small-code"))]
         encode_sized(
             &Self::INFO,
             version,
@@ -138,6 +144,9 @@ pub trait Message<'a>: Struct<'a> {
     /// written. The checks and errors are [`Message::encode`]'s; when `buf` is too short the
     /// error gives the size needed, and what was written into `buf` is unspecified.
     fn encode_to_slice(&self, buf: &mut [u8], version: i16) -> Result<usize, EncodeError> {
+        #[cfg(feature = "small-code")]
+        return small::encode_one_pass(&Self::INFO, version, buf, &|w| self.write(w, version));
+        #[cfg(not(feature = "small-code"))]
         encode_one_pass(
             &Self::INFO,
             version,
@@ -158,6 +167,89 @@ pub trait Message<'a>: Struct<'a> {
 
 // The bodies of `encoded_len`, `encode` and `encode_to_slice`, for views ([`Message`]) and
 // owned values (`OwnedMessage`) alike, given the message's facts, its size pass and its writer.
+
+/// With feature `small-code`, a view's `encoded_len`, `encode` and `encode_to_slice`: its size
+/// is its writer run into a counter, so the three need only the writer, and take it as a
+/// `&dyn Fn`. Their bodies are then functions of their own, one for every message, rather
+/// than copies inlined into each message's methods.
+#[cfg(feature = "small-code")]
+mod small {
+    use super::{unsupported, MessageInfo};
+    use crate::error::{EncodeError, EncodeErrorKind};
+    use crate::write::{Sink, Writer};
+
+    /// A message's writer at one version.
+    pub(super) type Write<'s> = &'s dyn Fn(&mut Writer<'_>);
+
+    /// The exact encoded size, after checking the version: the writer run into a counter.
+    #[inline(never)]
+    pub(super) fn counted(info: &MessageInfo, version: i16, write: Write<'_>) -> Result<usize, EncodeError> {
+        if !info.is_valid(version) {
+            return Err(unsupported(info, version));
+        }
+        let mut w = Writer::counter();
+        write(&mut w);
+        w.finish().map_err(|e| e.finish(info.name, version))
+    }
+
+    /// Writes into `buf`, which holds exactly the encoded size.
+    #[inline(never)]
+    fn written(info: &MessageInfo, version: i16, buf: &mut [u8], write: Write<'_>) -> Result<usize, EncodeError> {
+        let mut w = Writer::new(buf);
+        write(&mut w);
+        w.finish().map_err(|e| e.finish(info.name, version))
+    }
+
+    /// Sizes first, asks `sink` for exactly that many bytes, then writes into them.
+    #[inline(always)]
+    pub(super) fn encode_sized<S: Sink + ?Sized>(
+        info: &MessageInfo,
+        version: i16,
+        sink: &mut S,
+        write: Write<'_>,
+    ) -> Result<usize, EncodeError> {
+        let n = counted(info, version, write)?;
+        match sink.reserve(n) {
+            Some(buf) => written(info, version, buf, write),
+            None => Err(short(info, version, n)),
+        }
+    }
+
+    /// The error of a sink without room for `needed` bytes.
+    #[cold]
+    #[inline(never)]
+    fn short(info: &MessageInfo, version: i16, needed: usize) -> EncodeError {
+        EncodeError::new(EncodeErrorKind::BufferTooShort { needed }, "").finish(info.name, version)
+    }
+
+    /// Writes into `buf` in one pass; the counter runs only to report a short buffer. The same
+    /// steps as the generic `encode_one_pass`, written out: calling that one with a closure
+    /// over `counted` links a copy of its cold error path for the closure, 120 bytes more in a
+    /// firmware that encodes one message (AlterPartitionRequest's size probe, thumbv7em).
+    #[inline(never)]
+    pub(super) fn encode_one_pass(
+        info: &MessageInfo,
+        version: i16,
+        buf: &mut [u8],
+        write: Write<'_>,
+    ) -> Result<usize, EncodeError> {
+        if !info.is_valid(version) {
+            return Err(unsupported(info, version));
+        }
+        let mut w = Writer::new(buf);
+        write(&mut w);
+        match w.finish() {
+            Ok(n) => Ok(n),
+            Err(e) => Err(match e.kind() {
+                EncodeErrorKind::BufferTooShort { .. } => match counted(info, version, write) {
+                    Ok(needed) => short(info, version, needed),
+                    Err(e) => e,
+                },
+                _ => e.finish(info.name, version),
+            }),
+        }
+    }
+}
 
 /// The error for a version the message does not have.
 #[cold]

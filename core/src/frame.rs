@@ -11,7 +11,7 @@
 //! Layer 9: uses the runtime below it (`grammar` included) and the generated messages and
 //! dispatch.
 
-use crate::codec::{outline, Message};
+use crate::codec::{outline, Message, MessageInfo};
 use crate::compound::read::unknown_tags_only;
 use crate::error::{DecodeError, DecodeErrorKind as K};
 use crate::generated::api::{
@@ -344,7 +344,7 @@ pub fn parse_response_frame_to<'a, 'b, R: Request<'a>>(
     mode: Mode,
 ) -> Result<TypedResponseFrame<'b, R::Response<'b>>, DecodeError> {
     let payload = whole_frame(input)?;
-    parse_response_to::<R>(payload, version, mode).map_err(|e| e.shifted(4))
+    response_to::<R>(payload, 4, version, mode)
 }
 
 /// [`parse_response_frame_to`] without the size prefix.
@@ -353,21 +353,67 @@ pub fn parse_response_to<'a, 'b, R: Request<'a>>(
     version: i16,
     mode: Mode,
 ) -> Result<TypedResponseFrame<'b, R::Response<'b>>, DecodeError> {
-    let info = <R::Response<'b> as Message<'b>>::INFO;
+    response_to::<R>(payload, 0, version, mode)
+}
+
+/// The response to `R` in `payload`, which starts `shift` bytes into the input (errors are
+/// reported at offsets in the input). The part that does not depend on the body's type (the
+/// version check and the header) is a function of its own, shared by every response type,
+/// and the body is read straight into the frame, so no result is moved twice.
+#[inline(always)]
+fn response_to<'a, 'b, R: Request<'a>>(
+    payload: &'b [u8],
+    shift: usize,
+    version: i16,
+    mode: Mode,
+) -> Result<TypedResponseFrame<'b, R::Response<'b>>, DecodeError> {
+    let header_version = R::response_header_version(version);
+    let (header, body_bytes) = response_head(
+        payload,
+        &<R::Response<'b> as Message<'b>>::INFO,
+        version,
+        header_version,
+        shift,
+    )?;
+    let base = payload.len() - body_bytes.len();
+    match crate::codec::parse_mode::<R::Response<'b>>(body_bytes, version, mode) {
+        Ok((body, trailing)) => Ok(TypedResponseFrame {
+            header_version,
+            header,
+            body,
+            header_bytes: consumed(payload, body_bytes),
+            body_bytes: consumed(body_bytes, trailing),
+            trailing,
+        }),
+        Err(e) => Err(e.shifted(base + shift)),
+    }
+}
+
+/// The checks and the header of a response to the message `info` at `version`: the header
+/// and the body's bytes. Errors are shifted by `shift`.
+#[cfg_attr(feature = "small-code", inline(never))]
+fn response_head<'b>(
+    payload: &'b [u8],
+    info: &MessageInfo,
+    version: i16,
+    header_version: i16,
+    shift: usize,
+) -> Result<(ResponseHeader<'b>, &'b [u8]), DecodeError> {
     if !info.is_valid(version) {
         return Err(DecodeError::new_at(
             K::UnsupportedVersion {
                 version: i32::from(version),
             },
-            0,
+            shift,
             info.name,
             version,
             "",
         ));
     }
-    response_parts(payload, R::response_header_version(version), |b| {
-        crate::codec::parse_mode::<R::Response<'b>>(b, version, mode)
-    })
+    match response_header(header_version).parse(payload) {
+        Ok((body_bytes, header)) => Ok((header, body_bytes)),
+        Err(e) => Err(grammar::finish(e, payload.len(), "ResponseHeader", header_version).shifted(shift)),
+    }
 }
 
 /// Splits a response into its header (at `header_version`) and a body read by `body`, which
@@ -567,6 +613,73 @@ coordinator!(
     TransactionCoordinatorValue
 );
 
+/// Encodes a frame into the front of `out`: the size prefix, then the header and the body,
+/// each by its own `encode` into the bytes after the one before (which sizes it once), with no
+/// size pass over the frame. When `out` is too short, the size needed is the sum of what the
+/// parts wrote or, for a part that did not fit, the size its `encode` failed with; the errors
+/// and their order are `encode_request_frame_into`'s.
+#[inline(always)]
+fn frame_to_slice(
+    out: &mut [u8],
+    head: impl FnOnce(&mut &mut [u8]) -> Result<usize, crate::EncodeError>,
+    body: impl FnOnce(&mut &mut [u8]) -> Result<usize, crate::EncodeError>,
+    name: &'static str,
+    version: i16,
+) -> Result<usize, crate::EncodeError> {
+    let (size, mut rest) = match out.split_first_chunk_mut::<4>() {
+        Some((size, rest)) => (Some(size), rest),
+        None => (None, &mut [][..]),
+    };
+    // A part that does not fit leaves `rest` as it was: the body is then tried (and sized)
+    // there, and whatever it writes is past a frame that is not returned.
+    let head_len = written_or_needed(head(&mut rest))?;
+    let body_len = written_or_needed(body(&mut rest))?;
+    let len = head_len.len().saturating_add(body_len.len());
+    let total = len.saturating_add(4);
+    if total > i32::MAX as usize {
+        return Err(
+            crate::EncodeError::new(crate::EncodeErrorKind::TooLong { length: total }, "size").finish(name, version),
+        );
+    }
+    match (size, head_len, body_len) {
+        (Some(size), Part::Written(_), Part::Written(_)) => {
+            *size = (len as i32).to_be_bytes();
+            Ok(total)
+        }
+        _ => Err(
+            crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "").finish(name, version),
+        ),
+    }
+}
+
+/// How encoding one part of a frame into a slice went.
+#[derive(Clone, Copy)]
+enum Part {
+    /// It fit: this many bytes were written.
+    Written(usize),
+    /// It did not fit: it needs this many.
+    Needed(usize),
+}
+
+impl Part {
+    fn len(self) -> usize {
+        match self {
+            Part::Written(n) | Part::Needed(n) => n,
+        }
+    }
+}
+
+/// A part's `encode` result: its length, whether written or needed; other errors pass.
+fn written_or_needed(r: Result<usize, crate::EncodeError>) -> Result<Part, crate::EncodeError> {
+    match r {
+        Ok(n) => Ok(Part::Written(n)),
+        Err(e) => match e.kind() {
+            crate::EncodeErrorKind::BufferTooShort { needed } => Ok(Part::Needed(needed)),
+            _ => Err(e),
+        },
+    }
+}
+
 fn frame_into<'o, S: Sink + ?Sized>(
     out: &'o mut S,
     head_len: usize,
@@ -591,6 +704,25 @@ fn frame_into<'o, S: Sink + ?Sized>(
     rest.split_at_mut_checked(head_len).ok_or_else(short)
 }
 
+/// The request header of a frame carrying `body` at `version`, and its header version.
+#[inline(always)]
+fn request_header_for<'h>(
+    correlation_id: i32,
+    client_id: Option<&'h str>,
+    body: &RequestBody<'_>,
+    version: i16,
+) -> (RequestHeader<'h>, i16) {
+    let key = body.key();
+    let header = RequestHeader {
+        request_api_key: key.id(),
+        request_api_version: version,
+        correlation_id,
+        client_id,
+        ..RequestHeader::DEFAULT
+    };
+    (header, key.request_header_version(version))
+}
+
 /// Encodes a whole request frame (size, header, body) into the front of `out`; returns its
 /// length. The header's API key and version are taken from `body` and `version`; its header
 /// version from the API key.
@@ -602,7 +734,14 @@ pub fn encode_request_frame(
     version: i16,
     out: &mut [u8],
 ) -> Result<usize, crate::EncodeError> {
-    encode_request_frame_into(correlation_id, client_id, body, version, &mut &mut *out)
+    let (header, hv) = request_header_for(correlation_id, client_id, body, version);
+    frame_to_slice(
+        out,
+        |s| header.encode(s, hv),
+        |s| body.encode(s, version),
+        body.info().name,
+        version,
+    )
 }
 
 /// [`encode_request_frame`] into any [`Sink`] (a `heapless::Vec`, a `Vec` with `alloc`, or a
@@ -614,15 +753,7 @@ pub fn encode_request_frame_into<S: Sink + ?Sized>(
     version: i16,
     out: &mut S,
 ) -> Result<usize, crate::EncodeError> {
-    let key = body.key();
-    let header = RequestHeader {
-        request_api_key: key.id(),
-        request_api_version: version,
-        correlation_id,
-        client_id,
-        ..RequestHeader::DEFAULT
-    };
-    let hv = key.request_header_version(version);
+    let (header, hv) = request_header_for(correlation_id, client_id, body, version);
     let head_len = header.encoded_len(hv)?;
     let body_len = body.encoded_len(version)?;
     let (mut h, mut b) = frame_into(out, head_len, body_len, body.info().name, version)?;
@@ -640,7 +771,18 @@ pub fn encode_response_frame(
     version: i16,
     out: &mut [u8],
 ) -> Result<usize, crate::EncodeError> {
-    encode_response_frame_into(correlation_id, body, version, &mut &mut *out)
+    let header = ResponseHeader {
+        correlation_id,
+        ..ResponseHeader::DEFAULT
+    };
+    let hv = body.key().response_header_version(version);
+    frame_to_slice(
+        out,
+        |s| header.encode(s, hv),
+        |s| body.encode(s, version),
+        body.info().name,
+        version,
+    )
 }
 
 /// [`encode_response_frame`] into any [`Sink`].

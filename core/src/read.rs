@@ -284,9 +284,9 @@ macro_rules! short_run {
 }
 pub(crate) use short_run;
 
-/// [`short_run!`] with `small-code`: `fields` holds the run's field paths and widths in wire
-/// order.
-#[cfg(feature = "small-code")]
+/// The error for a run of fixed-width fields that `c` is too short for: `fields` holds the
+/// run's field paths and widths in wire order ([`short_run!`] with `small-code`, and the
+/// record batch header).
 #[cold]
 #[inline(never)]
 pub(crate) fn short_run_table(c: &[u8], fields: &'static [(&'static str, u8)]) -> DecodeError {

@@ -6,8 +6,6 @@ use super::{
     RECORD_BATCH_OVERHEAD, V2_NAME,
 };
 use crate::error::{DecodeError, DecodeErrorKind as K};
-use crate::grammar::{self, be_i16, be_i32, be_i64, be_i8, be_u32, PResult};
-use ::nom::Parser;
 
 /// A magic 2 record batch, validated: every header field, the CRC (unless turned off), the
 /// attributes, and for an uncompressed batch all of its records.
@@ -195,34 +193,59 @@ impl<'a> RecordBatch<'a> {
     }
 }
 
+/// The 61-byte magic 2 batch header (base offset to record count), read at fixed offsets after
+/// one bounds check; returns it and the records' bytes. Both callers have checked that the
+/// frame holds a whole header; a shorter `b` is still an error, naming the first field that
+/// runs out.
+#[inline(always)]
+fn batch_header(b: &[u8]) -> Result<(Header, &[u8]), DecodeError> {
+    use crate::read::{i16_at, i32_at, i64_at, i8_at, u32_at};
+    const N: usize = RECORD_BATCH_OVERHEAD;
+    let Some((h, records)) = b.split_first_chunk::<N>() else {
+        return Err(crate::read::short_run_table(b, HEADER_FIELDS));
+    };
+    let header = (
+        i64_at::<N, 0>(h),
+        i32_at::<N, 8>(h),
+        i32_at::<N, 12>(h),
+        i8_at::<N, 16>(h),
+        u32_at::<N, 17>(h),
+        i16_at::<N, 21>(h),
+        i32_at::<N, 23>(h),
+        i64_at::<N, 27>(h),
+        i64_at::<N, 35>(h),
+        i64_at::<N, 43>(h),
+        i16_at::<N, 51>(h),
+        i32_at::<N, 53>(h),
+        i32_at::<N, 57>(h),
+    );
+    Ok((header, records))
+}
+
 /// A magic 2 batch header's fields, in wire order.
 type Header = (i64, i32, i32, i8, u32, i16, i32, i64, i64, i64, i16, i32, i32);
 
-/// The 61-byte magic 2 batch header, base offset to record count, as one nom sequence; the
-/// rest is the records.
-fn batch_header(b: &[u8]) -> PResult<'_, Header> {
-    (
-        be_i64("base_offset"),
-        be_i32("batch_length"),
-        be_i32("partition_leader_epoch"),
-        be_i8("magic"),
-        be_u32("crc"),
-        be_i16("attributes"),
-        be_i32("last_offset_delta"),
-        be_i64("base_timestamp"),
-        be_i64("max_timestamp"),
-        be_i64("producer_id"),
-        be_i16("producer_epoch"),
-        be_i32("base_sequence"),
-        be_i32("record_count"),
-    )
-        .parse(b)
-}
+/// The header's fields and their widths, in wire order (61 bytes).
+const HEADER_FIELDS: &[(&str, u8)] = &[
+    ("base_offset", 8),
+    ("batch_length", 4),
+    ("partition_leader_epoch", 4),
+    ("magic", 1),
+    ("crc", 4),
+    ("attributes", 2),
+    ("last_offset_delta", 4),
+    ("base_timestamp", 8),
+    ("max_timestamp", 8),
+    ("producer_id", 8),
+    ("producer_epoch", 2),
+    ("base_sequence", 4),
+    ("record_count", 4),
+];
 
 /// Parses `b`, exactly one magic 2 batch whose framing was checked, found at `pos` in the input.
 pub(crate) fn parse_v2(b: &[u8], pos: usize, verify_crc: bool) -> Result<RecordBatch<'_>, DecodeError> {
     let end = pos + b.len();
-    let (records_bytes, header) = batch_header(b).map_err(|e| grammar::finish(e, end, V2_NAME, 2))?;
+    let (header, records_bytes) = batch_header(b).map_err(|e| e.finish(end, V2_NAME, 2))?;
     let (
         base_offset,
         batch_length,
@@ -317,4 +340,30 @@ pub(crate) fn parse_v2(b: &[u8], pos: usize, verify_crc: bool) -> Result<RecordB
         position: pos,
         records,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_v2, HEADER_FIELDS, RECORD_BATCH_OVERHEAD};
+    use crate::error::DecodeErrorKind;
+
+    /// The header table covers the 61 bytes, and a header cut anywhere is an error at the start
+    /// of the field that runs out, with the bytes it lacks.
+    #[test]
+    fn a_short_header_names_the_field_that_runs_out() {
+        let widths: usize = HEADER_FIELDS.iter().map(|&(_, w)| usize::from(w)).sum();
+        assert_eq!(widths, RECORD_BATCH_OVERHEAD);
+        let bytes = [0u8; RECORD_BATCH_OVERHEAD];
+        let mut start = 0;
+        for &(field, w) in HEADER_FIELDS {
+            let end = start + usize::from(w);
+            for cut in start..end {
+                let e = parse_v2(&bytes[..cut], 100, false).unwrap_err();
+                assert_eq!(e.kind(), DecodeErrorKind::UnexpectedEof { needed: end - cut }, "{cut}");
+                assert_eq!((e.field(), e.offset()), (field, 100 + start), "{cut}");
+                assert_eq!((e.message(), e.version()), ("RecordBatch", 2), "{cut}");
+            }
+            start = end;
+        }
+    }
 }

@@ -291,19 +291,22 @@ impl<'r> BatchBuilder<'r> {
             BatchRecords::Compressed { record_count, .. } => record_count,
         };
         let mut w = Writer::new(&mut *buf);
-        w.i64(self.base_offset, "base_offset");
-        w.i32((n - 12) as i32, "batch_length");
-        w.i32(self.partition_leader_epoch, "partition_leader_epoch");
-        w.i8(2, "magic");
-        w.u32(0, "crc");
-        w.i16(self.written_attributes().0, "attributes");
-        w.i32(self.written_last_offset_delta(), "last_offset_delta");
-        w.i64(self.base_timestamp, "base_timestamp");
-        w.i64(self.written_max_timestamp(), "max_timestamp");
-        w.i64(self.producer_id, "producer_id");
-        w.i16(self.producer_epoch, "producer_epoch");
-        w.i32(self.base_sequence, "base_sequence");
-        w.i32(count, "record_count");
+        // The 61-byte header, base offset to record count, with one bounds check (the CRC is
+        // filled in last).
+        if let Some(h) = w.run::<RECORD_BATCH_OVERHEAD>("base_offset") {
+            put(h, 0, self.base_offset.to_be_bytes());
+            put(h, 8, ((n - 12) as i32).to_be_bytes());
+            put(h, 12, self.partition_leader_epoch.to_be_bytes());
+            put(h, 16, [2]); // magic
+            put(h, 21, self.written_attributes().0.to_be_bytes());
+            put(h, 23, self.written_last_offset_delta().to_be_bytes());
+            put(h, 27, self.base_timestamp.to_be_bytes());
+            put(h, 35, self.written_max_timestamp().to_be_bytes());
+            put(h, 43, self.producer_id.to_be_bytes());
+            put(h, 51, self.producer_epoch.to_be_bytes());
+            put(h, 53, self.base_sequence.to_be_bytes());
+            put(h, 57, count.to_be_bytes());
+        }
         match self.records {
             BatchRecords::Plain(r) => write_records(&mut w, r),
             BatchRecords::Compressed { bytes, .. } => w.put(bytes, "records"),
@@ -314,5 +317,13 @@ impl<'r> BatchBuilder<'r> {
             dst.copy_from_slice(&crc.to_be_bytes());
         }
         Ok(())
+    }
+}
+
+/// Copies `b` into the batch header `h` at the constant offset `at`.
+#[inline(always)]
+fn put<const W: usize>(h: &mut [u8; RECORD_BATCH_OVERHEAD], at: usize, b: [u8; W]) {
+    if let Some(d) = h.get_mut(at..at + W) {
+        d.copy_from_slice(&b);
     }
 }
