@@ -270,36 +270,20 @@ pub fn parse_response(
     mode: Mode,
 ) -> Result<ResponseFrame<'_>, DecodeError> {
     outline(move || {
-        if !api_key.response_info().is_valid(version) {
-            return Err(DecodeError::new_at(
-                K::UnsupportedVersion {
-                    version: i32::from(version),
-                },
-                0,
-                api_key.response_info().name,
-                version,
-                "",
-            ));
+        let header_version = api_key.response_header_version(version);
+        let (header, body_bytes) = response_head(payload, &api_key.response_info(), version, header_version, 0)?;
+        let base = payload.len() - body_bytes.len();
+        match ResponseBody::parse_with(api_key, body_bytes, version, mode) {
+            Ok((body, trailing)) => Ok(ResponseFrame {
+                header_version,
+                header,
+                body,
+                header_bytes: consumed(payload, body_bytes),
+                body_bytes: consumed(body_bytes, trailing),
+                trailing,
+            }),
+            Err(e) => Err(e.shifted(base)),
         }
-        let f = response_parts(payload, api_key.response_header_version(version), |b| {
-            ResponseBody::parse_with(api_key, b, version, mode)
-        })?;
-        let TypedResponseFrame {
-            header_version,
-            header,
-            body,
-            header_bytes,
-            body_bytes,
-            trailing,
-        } = f;
-        Ok(ResponseFrame {
-            header_version,
-            header,
-            body,
-            header_bytes,
-            body_bytes,
-            trailing,
-        })
     })
 }
 
@@ -390,8 +374,11 @@ fn response_to<'a, 'b, R: Request<'a>>(
 }
 
 /// The checks and the header of a response to the message `info` at `version`: the header
-/// and the body's bytes. Errors are shifted by `shift`.
+/// and the body's bytes. Errors are shifted by `shift`. Shared by the typed and the untyped
+/// response parsers; with `small-code` one function for all of them, otherwise inlined into
+/// each (a typed response frame then costs no call).
 #[cfg_attr(feature = "small-code", inline(never))]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
 fn response_head<'b>(
     payload: &'b [u8],
     info: &MessageInfo,
@@ -414,30 +401,6 @@ fn response_head<'b>(
         Ok((body_bytes, header)) => Ok((header, body_bytes)),
         Err(e) => Err(grammar::finish(e, payload.len(), "ResponseHeader", header_version).shifted(shift)),
     }
-}
-
-/// Splits a response into its header (at `header_version`) and a body read by `body`, which
-/// returns the body and the bytes after it.
-fn response_parts<'b, B>(
-    payload: &'b [u8],
-    header_version: i16,
-    body: impl FnOnce(&'b [u8]) -> Result<(B, &'b [u8]), DecodeError>,
-) -> Result<TypedResponseFrame<'b, B>, DecodeError> {
-    let (body_bytes, header) = response_header(header_version)
-        .parse(payload)
-        .map_err(|e| grammar::finish(e, payload.len(), "ResponseHeader", header_version))?;
-    let base = payload.len() - body_bytes.len();
-    let (body, trailing) = body(body_bytes).map_err(|e| e.shifted(base))?;
-    let header_bytes = consumed(payload, body_bytes);
-    let body_bytes = consumed(body_bytes, trailing);
-    Ok(TypedResponseFrame {
-        header_version,
-        header,
-        body,
-        header_bytes,
-        body_bytes,
-        trailing,
-    })
 }
 
 /// The only `__cluster_metadata` frame version Kafka writes and reads.

@@ -179,8 +179,18 @@ mod heap {
 fn panic(info: &core::panic::PanicInfo) -> ! {
     #[cfg(not(feature = "defmt"))]
     cortex_m_semihosting::hprintln!("FAILED: panic: {}", info);
+    // The message's text and the location, without `core::fmt`: defmt formats on the host, so
+    // the handler links no `core::fmt` (the producer logging through defmt links none at all).
     #[cfg(feature = "defmt")]
-    defmt::println!("FAILED: panic: {}", defmt::Display2Format(info));
+    {
+        defmt::println!(
+            "FAILED: panic: {=str}",
+            info.message().as_str().unwrap_or("(formatted message)")
+        );
+        if let Some(at) = info.location() {
+            defmt::println!("  at {=str}:{=u32}", at.file(), at.line());
+        }
+    }
     debug::exit(debug::EXIT_FAILURE);
     #[allow(clippy::empty_loop)]
     loop {}
