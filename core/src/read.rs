@@ -222,37 +222,69 @@ pub(crate) fn i8(c: Cur<'_, '_>, f: &'static str) -> Result<i8, DecodeError> {
 /// `int16`.
 #[inline(always)]
 pub(crate) fn i16(c: Cur<'_, '_>, f: &'static str) -> Result<i16, DecodeError> {
+    #[cfg(feature = "small-code")]
+    return be_shared(c, 2, f).map(|v| v as u16 as i16);
+    #[cfg(not(feature = "small-code"))]
     Ok(i16::from_be_bytes(chunk::<2>(c, f)?))
 }
 /// `uint16`.
 #[inline(always)]
 pub(crate) fn u16(c: Cur<'_, '_>, f: &'static str) -> Result<u16, DecodeError> {
+    #[cfg(feature = "small-code")]
+    return be_shared(c, 2, f).map(|v| v as u16);
+    #[cfg(not(feature = "small-code"))]
     Ok(u16::from_be_bytes(chunk::<2>(c, f)?))
 }
 /// `int32`.
 #[inline(always)]
 pub(crate) fn i32(c: Cur<'_, '_>, f: &'static str) -> Result<i32, DecodeError> {
+    #[cfg(feature = "small-code")]
+    return be_shared(c, 4, f).map(|v| v as u32 as i32);
+    #[cfg(not(feature = "small-code"))]
     Ok(i32::from_be_bytes(chunk::<4>(c, f)?))
 }
 /// `uint32`.
 #[inline(always)]
 pub(crate) fn u32(c: Cur<'_, '_>, f: &'static str) -> Result<u32, DecodeError> {
+    #[cfg(feature = "small-code")]
+    return be_shared(c, 4, f).map(|v| v as u32);
+    #[cfg(not(feature = "small-code"))]
     Ok(u32::from_be_bytes(chunk::<4>(c, f)?))
 }
 /// `int64`.
 #[inline(always)]
 pub(crate) fn i64(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeError> {
+    #[cfg(feature = "small-code")]
+    return be_shared(c, 8, f).map(|v| v as i64);
+    #[cfg(not(feature = "small-code"))]
     Ok(i64::from_be_bytes(chunk::<8>(c, f)?))
 }
 /// `float64`.
 #[inline(always)]
 pub(crate) fn f64(c: Cur<'_, '_>, f: &'static str) -> Result<f64, DecodeError> {
+    #[cfg(feature = "small-code")]
+    return be_shared(c, 8, f).map(|v| f64::from_bits(v));
+    #[cfg(not(feature = "small-code"))]
     Ok(f64::from_be_bytes(chunk::<8>(c, f)?))
 }
 /// `uuid`: 16 bytes, most significant first.
 #[inline(always)]
 pub(crate) fn uuid(c: Cur<'_, '_>, f: &'static str) -> Result<uuid::Uuid, DecodeError> {
     Ok(uuid::Uuid::from_bytes(chunk::<16>(c, f)?))
+}
+
+/// A big-endian number of `n` bytes (at most 8): with `small-code`, every fixed-width field
+/// but `int8`, `bool` and `uuid` is read by this one function.
+#[cfg(feature = "small-code")]
+#[inline(never)]
+fn be_shared(c: Cur<'_, '_>, n: usize, f: &'static str) -> Result<u64, DecodeError> {
+    match c.split_at_checked(n) {
+        Some((h, t)) => {
+            *c = t;
+            Ok(h.iter().fold(0u64, |v, b| v << 8 | u64::from(*b)))
+        }
+        None => Err(eof(c, n, f)),
+    }
 }
 
 /// A run of `N` bytes of fixed-width fields, read with one bounds check.
@@ -689,7 +721,8 @@ pub(crate) fn present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Re
 }
 
 /// Reads a tagged-field section's count and returns it with the section's start.
-#[inline(always)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[cfg_attr(feature = "small-code", inline(never))]
 pub(crate) fn tag_section<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<(u32, &'a [u8]), DecodeError> {
     let n = tag_count(c, f)?;
     Ok((n, c.rest()))

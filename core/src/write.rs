@@ -216,11 +216,23 @@ impl<'b> Writer<'b> {
         }
     }
 
+    /// Writes the `N` bytes `a` (a fixed-width field). With `small-code`, a call to one shared
+    /// writer.
     #[inline(always)]
     pub(crate) fn arr<const N: usize>(&mut self, a: [u8; N], f: &'static str) {
+        #[cfg(feature = "small-code")]
+        self.put_shared(&a, f);
+        #[cfg(not(feature = "small-code"))]
         if let Some(dst) = self.run::<N>(f) {
             *dst = a;
         }
+    }
+
+    /// [`Writer::put`], not inlined: every fixed-width write of a `small-code` build.
+    #[cfg(feature = "small-code")]
+    #[inline(never)]
+    fn put_shared(&mut self, bytes: &[u8], f: &'static str) {
+        self.put(bytes, f)
     }
 
     /// The length prefix and the `body` bytes of an array of `n` fixed-width elements, with one
@@ -293,7 +305,8 @@ impl<'b> Writer<'b> {
     }
 
     /// Unsigned varint.
-    #[inline(always)]
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
     pub(crate) fn uvarint(&mut self, v: u32, f: &'static str) {
         if v < 0x80 {
             return self.arr([v as u8], f);
