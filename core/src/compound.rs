@@ -515,7 +515,8 @@ pub(crate) mod write {
         }
 
         /// Writes the unknown tagged fields whose tag is below `next`.
-        #[inline]
+        #[cfg_attr(not(feature = "small-code"), inline)]
+        #[cfg_attr(feature = "small-code", inline(never))]
         pub(crate) fn unknown_tags_before<'t, I: Iterator<Item = RawTaggedField<'t>>>(
             &mut self,
             it: &mut core::iter::Peekable<I>,

@@ -263,7 +263,7 @@ pub(crate) fn i64(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeError> {
 #[inline(always)]
 pub(crate) fn f64(c: Cur<'_, '_>, f: &'static str) -> Result<f64, DecodeError> {
     #[cfg(feature = "small-code")]
-    return be_shared(c, 8, f).map(|v| f64::from_bits(v));
+    return be_shared(c, 8, f).map(f64::from_bits);
     #[cfg(not(feature = "small-code"))]
     Ok(f64::from_be_bytes(chunk::<8>(c, f)?))
 }
