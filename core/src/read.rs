@@ -12,7 +12,9 @@
 //!
 //! The readers of strings, bytes and tagged fields are `#[inline(always)]`, except with feature
 //! `small-code`, where they are `#[inline(never)]`: called from every struct that reads such a
-//! field instead of copied into it (docs/FEATURES.md).
+//! field instead of copied into it (docs/FEATURES.md). With that feature the fixed-width
+//! readers (`int16` to `int64`, `uint16`, `uint32`, `float64`) also call one shared big-endian
+//! reader instead of each inlining its own bounds check and error path.
 //!
 //! Layer 2, wire primitives: uses `error` only.
 

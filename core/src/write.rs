@@ -9,10 +9,11 @@
 //! (`encode_to_slice`). Encoding into a [`Sink`] still sizes first and asks for exactly that
 //! many bytes, so a short sink is an error before any byte is written.
 //!
-//! The writers of strings, bytes and length prefixes are `#[inline(always)]`, except with
-//! feature `small-code`, where they are `#[inline(never)]` (docs/FEATURES.md); with it, a
-//! [`Writer`] can also count instead of write (`Writer::counter`), which is how a view struct's
-//! size is computed there.
+//! The writers of strings, bytes, length prefixes and unsigned varints are `#[inline(always)]`,
+//! except with feature `small-code`, where they are `#[inline(never)]` (docs/FEATURES.md) and
+//! every fixed-width field is written by one shared function; with it, a [`Writer`] can also
+//! count instead of write (`Writer::counter`), which is how a view struct's size is computed
+//! there.
 //!
 //! Layer 2, wire primitives: uses `error` only.
 
