@@ -531,6 +531,11 @@ measure() {
   producer_firmware
 }
 
+# producer_board TARGET: the MACHINE:CPU the producer firmware runs on for TARGET.
+producer_board() {
+  case "$1" in thumbv7em-none-eabihf) echo mps2-an386:cortex-m4 ;; *) echo microbit:cortex-m0 ;; esac
+}
+
 # The producer firmware on an M4F and an M0 board: encodes the four requests of a producer
 # (a record batch built on the stack), parses canned broker answers, checks them.
 producer_firmware() {
@@ -540,7 +545,7 @@ producer_firmware() {
   report 3-measure "| target | board | kafka-wire features | .text | .rodata | stack peak |"
   report 3-measure "|---|---|---|---:|---:|---:|"
   for t in thumbv7em-none-eabihf thumbv6m-none-eabi; do
-    case "$t" in thumbv7em-none-eabihf) board=mps2-an386:cortex-m4 ;; *) board=microbit:cortex-m0 ;; esac
+    board="$(producer_board "$t")"
     for feats in producer producer,small-code; do
       name="producer-$t"; budget="${PRODUCER_TEXT_BUDGET[$t]}"
       if [ "$feats" != producer ]; then name="producer-small-$t"; budget="${PRODUCER_SMALL_TEXT_BUDGET[$t]}"; fi
@@ -638,7 +643,7 @@ producer_defmt() {
   report 3-measure "| target | board | .text | .rodata | stack peak |"
   report 3-measure "|---|---|---:|---:|---:|"
   for t in thumbv7em-none-eabihf thumbv6m-none-eabi; do
-    case "$t" in thumbv7em-none-eabihf) board=mps2-an386:cortex-m4 ;; *) board=microbit:cortex-m0 ;; esac
+    board="$(producer_board "$t")"
     name="producer-defmt-$t"
     if ! fw_build "$name" "$t" core --no-default-features --features producer,small-code,defmt; then
       fail "producer-defmt: the firmware does not build for $t"; continue
