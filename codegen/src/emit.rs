@@ -2247,6 +2247,45 @@ pub fn group_mod(group: &str, msgs: &[&Message]) -> String {
     o
 }
 
+/// The root of a crate that holds part of the generated modules (`crate::rt`, `crate::visit`
+/// and `crate::FieldId` are the runtime's, so the modules read as they would in one crate).
+pub fn part_root<'a>(name: &str, msgs: &[&Message], groups: impl IntoIterator<Item = &'a str>) -> String {
+    let mut o = header(&sources(msgs.iter().copied()));
+    let _ = writeln!(
+        o,
+        "//! `{name}`: part of kafka-wire's generated message modules, one per schema. The\n\
+         //! `kafka-wire` crate re-exports them with the rest: depend on it, not on this crate.\n"
+    );
+    o.push_str("#![no_std]\n#![forbid(unsafe_code)]\n#![warn(missing_docs)]\n\n");
+    o.push_str("#[cfg(feature = \"alloc\")]\nextern crate alloc;\n\n");
+    o.push_str("#[allow(unused_imports)] // a build with few features leaves some unused\n");
+    o.push_str("use kafka_wire_rt::{rt, visit, FieldId};\n\n");
+    for g in groups {
+        let _ = writeln!(o, "pub mod {g};");
+    }
+    o
+}
+
+/// In `kafka-wire`'s generated root: the group `group`, from the part crates that hold its
+/// modules.
+pub fn group_reexport(group: &str, msgs: &[&Message], crates: &[&str]) -> String {
+    let krate = |c: &str| c.replace('-', "_");
+    match crates {
+        [one] => format!("pub use {}::{group};\n", krate(one)),
+        _ => {
+            let mut o = format!(
+                "/// Generated `{group}` modules: one per schema, each named after it in snake case ({} schemas).\npub mod {group} {{\n",
+                msgs.len()
+            );
+            for c in crates {
+                let _ = writeln!(o, "    pub use {}::{group}::*;", krate(c));
+            }
+            o.push_str("}\n");
+            o
+        }
+    }
+}
+
 /// The groups, with their messages, in a stable order.
 pub fn groups(msgs: &[Message]) -> BTreeMap<String, Vec<&Message>> {
     let mut g: BTreeMap<String, Vec<&Message>> = BTreeMap::new();

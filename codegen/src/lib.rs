@@ -39,7 +39,42 @@ pub fn rustfmt(src: &str) -> Result<String, String> {
 
 /// Where generated files go, relative to the repository root; `write_tree` removes stale files
 /// below these.
-pub const GENERATED_DIRS: &[&str] = &["core/src/generated", "fuzz/fuzz_targets"];
+pub const GENERATED_DIRS: &[&str] = &[
+    "core/src/generated",
+    "core/msgs-a/src",
+    "core/msgs-b/src",
+    "fuzz/fuzz_targets",
+];
+
+/// The crates that hold the generated message modules: (package, folder). The generator splits
+/// the modules between them by size ([`split`]), so that a build compiles the two halves at the
+/// same time, one per core; `kafka-wire` puts them back together.
+pub const PARTS: [(&str, &str); 2] = [
+    ("kafka-wire-msgs-a", "core/msgs-a"),
+    ("kafka-wire-msgs-b", "core/msgs-b"),
+];
+
+/// Which part ([`PARTS`]) holds each message, by name: the modules in group order (`messages`
+/// first), each message's module source counted in bytes, and the first part takes them while
+/// the middle of the module falls in the first half of the total.
+pub fn split(msgs: &[model::Message]) -> BTreeMap<String, usize> {
+    let groups = emit::groups(msgs);
+    let mut order: Vec<&model::Message> = groups.get("messages").cloned().unwrap_or_default();
+    for (g, ms) in &groups {
+        if g != "messages" {
+            order.extend(ms.iter().copied());
+        }
+    }
+    let sizes: Vec<usize> = order.iter().map(|m| emit::message_module(m).len()).collect();
+    let total: usize = sizes.iter().sum();
+    let mut done = 0;
+    let mut out = BTreeMap::new();
+    for (m, n) in order.iter().zip(&sizes) {
+        out.insert(m.name.clone(), usize::from(2 * done + n > total));
+        done += n;
+    }
+    out
+}
 
 /// Loads every input: the merged messages and the tables.
 pub fn load(inputs: &model::Inputs) -> Result<(Vec<model::Message>, tables::Tables), schema::SchemaError> {
@@ -50,12 +85,17 @@ pub fn load(inputs: &model::Inputs) -> Result<(Vec<model::Message>, tables::Tabl
 
 /// Every generated file, path relative to the repository root, formatted.
 pub fn render(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<String, String>, String> {
-    let mut out = render_core(msgs, t)?
-        .into_iter()
-        .map(|(p, c)| (format!("core/src/generated/{p}"), c))
-        .collect::<BTreeMap<_, _>>();
+    let part = split(msgs);
+    let mut out = format_all(render_core(msgs, t, &part))?;
     // A block of a hand-written file: `file#block` (see `splice`).
-    out.insert("core/Cargo.toml#features".into(), features::manifest_block(msgs)?);
+    out.insert(
+        "core/Cargo.toml#features".into(),
+        features::manifest_block(msgs, &part)?,
+    );
+    for (i, (_, dir)) in PARTS.iter().enumerate() {
+        let mine: Vec<model::Message> = msgs.iter().filter(|m| part[&m.name] == i).cloned().collect();
+        out.insert(format!("{dir}/Cargo.toml#features"), features::part_block(&mine));
+    }
     for (p, c) in emit::fuzz(msgs) {
         let c = if p.ends_with(".rs") { rustfmt(&c)? } else { c };
         let path = match p.strip_prefix("../") {
@@ -67,27 +107,62 @@ pub fn render(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<St
     Ok(out)
 }
 
-fn render_core(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<String, String>, String> {
+/// The Rust files: each message's module in its part's crate, with the crate's root and group
+/// modules; `kafka-wire`'s generated modules (dispatch, catalog, tables) and the root that puts
+/// the groups of both parts together.
+fn render_core(
+    msgs: &[model::Message],
+    t: &tables::Tables,
+    part: &BTreeMap<String, usize>,
+) -> BTreeMap<String, String> {
     let mut files = BTreeMap::new();
     let groups = emit::groups(msgs);
+    // Per part: the groups it holds some of.
+    let mut held: Vec<BTreeMap<&str, Vec<&model::Message>>> = vec![BTreeMap::new(); PARTS.len()];
     for (g, ms) in &groups {
         for m in ms {
-            files.insert(format!("{g}/{}.rs", model::snake(&m.name)), emit::message_module(m));
+            held[part[&m.name]].entry(g.as_str()).or_default().push(m);
         }
-        files.insert(format!("{g}/mod.rs"), emit::group_mod(g, ms));
     }
-    files.insert("catalog.rs".into(), emit::catalog(msgs));
-    files.insert("api.rs".into(), emit::api(msgs));
-    files.insert("errors.rs".into(), tables::errors_module(t));
-    files.insert("releases.rs".into(), tables::releases_module(t));
+    for (i, (name, dir)) in PARTS.iter().enumerate() {
+        for (g, ms) in &held[i] {
+            for m in ms {
+                files.insert(
+                    format!("{dir}/src/{g}/{}.rs", model::snake(&m.name)),
+                    emit::message_module(m),
+                );
+            }
+            files.insert(format!("{dir}/src/{g}/mod.rs"), emit::group_mod(g, ms));
+        }
+        let all: Vec<&model::Message> = held[i].values().flatten().copied().collect();
+        files.insert(
+            format!("{dir}/src/lib.rs"),
+            emit::part_root(name, &all, held[i].keys().copied()),
+        );
+    }
+    let g = "core/src/generated";
+    files.insert(format!("{g}/catalog.rs"), emit::catalog(msgs));
+    files.insert(format!("{g}/api.rs"), emit::api(msgs));
+    files.insert(format!("{g}/errors.rs"), tables::errors_module(t));
+    files.insert(format!("{g}/releases.rs"), tables::releases_module(t));
     let mut root = emit::header(&emit::sources(msgs));
     root.push_str("//! Every generated module, grouped by where its schema comes from.\n\n");
     root.push_str("pub mod api;\npub mod catalog;\npub mod errors;\npub mod releases;\n");
-    for g in groups.keys() {
-        root.push_str(&format!("pub mod {g};\n"));
+    for (grp, ms) in &groups {
+        let crates: Vec<&str> = PARTS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| held[*i].contains_key(grp.as_str()))
+            .map(|(_, (n, _))| *n)
+            .collect();
+        root.push_str(&emit::group_reexport(grp, ms, &crates));
     }
-    files.insert("mod.rs".into(), root);
-    // Format in parallel: rustfmt is the slow part.
+    files.insert(format!("{g}/mod.rs"), root);
+    files
+}
+
+/// Formats every Rust file, in parallel: rustfmt is the slow part.
+fn format_all(files: BTreeMap<String, String>) -> Result<BTreeMap<String, String>, String> {
     let items: Vec<(String, String)> = files.into_iter().collect();
     let n = std::thread::available_parallelism().map_or(2, |n| n.get()).max(1);
     let chunks: Vec<Vec<(String, String)>> = (0..n)

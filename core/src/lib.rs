@@ -59,103 +59,49 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
-// With `small-code` the generated views leave out `check` and `skip`, and the runtime helpers
-// that only those call go unused.
-#![cfg_attr(feature = "small-code", allow(dead_code))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
-#[cfg(feature = "arbitrary")]
-mod arbitrary_impl;
-mod codec;
-// `compound`, `owned`, `read` and `write` hold the wire helpers the generated code calls: a build
-// that compiles only some messages leaves some of them unused.
-#[cfg_attr(not(feature = "all"), allow(dead_code))]
-mod compound;
-#[cfg(feature = "defmt")]
-mod defmt_impls;
+// The runtime lives in `kafka-wire-rt` and the generated messages in `kafka-wire-msgs-a` and
+// `kafka-wire-msgs-b`, so that the two message crates compile side by side; this crate puts
+// them together. Its own modules (frames, versions, record batches, nom) name the runtime's
+// modules as `crate::codec`, `crate::read` and so on through these imports.
+#[cfg(feature = "alloc")]
+use kafka_wire_rt::owned;
+#[allow(unused_imports)] // a build with few features leaves some unused
+use kafka_wire_rt::{codec, compound, error, read, rt, sealed, structs, types, write};
+
 #[cfg(feature = "alloc")]
 pub mod dynamic;
-mod error;
 pub mod frame;
 mod grammar;
 pub mod nom;
-#[cfg(feature = "alloc")]
-#[cfg_attr(not(feature = "all"), allow(dead_code))]
-mod owned;
-#[cfg_attr(not(feature = "all"), allow(dead_code))]
-mod read;
 pub mod records;
 pub mod reflect;
-mod sealed;
-mod structs;
-mod types;
 pub mod versions;
 pub mod visit;
-#[cfg_attr(not(feature = "all"), allow(dead_code))]
-mod write;
 
-#[cfg(feature = "arbitrary")]
-pub use arbitrary_impl::{arbitrary_bytes, ArbitraryAt};
 /// The `bytes` crate, re-exported (feature `bytes`): what [`OwnedBytes`] holds.
 #[cfg(feature = "bytes")]
-pub use bytes;
-pub use codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct};
+pub use kafka_wire_rt::bytes;
 #[cfg(feature = "defmt")]
-pub use defmt_impls::FormatElem;
-pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, UnknownKey};
+pub use kafka_wire_rt::FormatElem;
+#[cfg(feature = "arbitrary")]
+pub use kafka_wire_rt::{arbitrary_bytes, ArbitraryAt};
 #[cfg(feature = "alloc")]
-pub use owned::{
+pub use kafka_wire_rt::{
     owned_transcode, CompactString, OwnedBytes, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStr, OwnedStruct,
     OwnedTaggedFields, SmallVec,
 };
-pub use types::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter};
-pub use visit::{FieldId, Visitor};
-pub use write::Sink;
+pub use kafka_wire_rt::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct};
+pub use kafka_wire_rt::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter};
+pub use kafka_wire_rt::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, UnknownKey};
+pub use kafka_wire_rt::{FieldId, Sink, Visitor};
 
 /// The `uuid` crate, re-exported: UUID fields are [`uuid::Uuid`].
-pub use uuid;
-pub use uuid::Uuid;
-
-/// What generated code refers to, in one place.
-#[allow(unused_imports)] // a build with few features leaves some unused
-mod rt {
-    pub(crate) use crate::codec::{
-        not_enabled, outline, parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct,
-        Uninhabited,
-    };
-    #[cfg(feature = "defmt")]
-    pub(crate) use crate::defmt_impls as defmt_fmt;
-    pub(crate) use crate::error::{DecodeError, EncodeError, UnknownKey};
-    #[cfg(feature = "alloc")]
-    pub(crate) use crate::owned::{
-        self, owned_transcode, OwnedBytes, OwnedMessage, OwnedStr, OwnedStruct, OwnedTaggedFields, SmallVec,
-    };
-    /// The wire primitives and the compound readers, as one module for the generated code.
-    pub(crate) mod read {
-        pub(crate) use crate::compound::read::*;
-        pub(crate) use crate::read::*;
-    }
-    pub(crate) use crate::read::Cursor;
-    pub(crate) use crate::reflect;
-    pub(crate) use crate::sealed::Sealed;
-    pub(crate) use crate::structs::Alias;
-    pub(crate) use crate::types::{Array, TaggedFields};
-    pub(crate) use crate::visit::{Renumbered, Visitor};
-    /// The visitor trait and the compound visits, as one module for the generated code.
-    pub(crate) mod visit {
-        pub(crate) use crate::compound::visit::*;
-    }
-    /// The wire primitives and the compound writers and sizes, as one module for the generated
-    /// code.
-    pub(crate) mod write {
-        pub(crate) use crate::compound::write::*;
-        pub(crate) use crate::write::*;
-    }
-    pub(crate) use crate::write::{Sink, Writer};
-    pub(crate) use uuid::Uuid;
-}
+pub use kafka_wire_rt::uuid;
+pub use kafka_wire_rt::Uuid;
 
 mod generated;
 #[cfg(feature = "alloc")]

@@ -5,12 +5,16 @@
 
 pub mod api;
 pub mod catalog;
-pub mod coordinator;
 pub mod errors;
-pub mod messages;
-pub mod metadata;
-pub mod raft;
 pub mod releases;
-pub mod storage;
-pub mod streams;
-pub mod testing;
+pub use kafka_wire_msgs_b::coordinator;
+/// Generated `messages` modules: one per schema, each named after it in snake case (209 schemas).
+pub mod messages {
+    pub use kafka_wire_msgs_a::messages::*;
+    pub use kafka_wire_msgs_b::messages::*;
+}
+pub use kafka_wire_msgs_b::metadata;
+pub use kafka_wire_msgs_b::raft;
+pub use kafka_wire_msgs_b::storage;
+pub use kafka_wire_msgs_b::streams;
+pub use kafka_wire_msgs_b::testing;

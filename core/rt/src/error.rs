@@ -104,7 +104,8 @@ impl DecodeError {
     /// turn that into an offset from the start.
     #[cold]
     #[inline(never)]
-    pub(crate) fn at(kind: DecodeErrorKind, remaining: usize, field: &'static str) -> Self {
+    #[doc(hidden)]
+    pub fn at(kind: DecodeErrorKind, remaining: usize, field: &'static str) -> Self {
         DecodeError {
             kind,
             pos: remaining,
@@ -117,7 +118,8 @@ impl DecodeError {
     /// Turns the "bytes remaining" position into an offset, and records the message and version.
     #[cold]
     #[inline(never)]
-    pub(crate) fn finish(mut self, total: usize, message: &'static str, version: i16) -> Self {
+    #[doc(hidden)]
+    pub fn finish(mut self, total: usize, message: &'static str, version: i16) -> Self {
         self.pos = total.saturating_sub(self.pos);
         if self.message.is_empty() {
             self.message = message;
@@ -128,14 +130,16 @@ impl DecodeError {
 
     /// Shifts the offset of a finished error by `base` bytes (for errors inside a frame).
     #[cold]
-    pub(crate) fn shifted(mut self, base: usize) -> Self {
+    #[doc(hidden)]
+    pub fn shifted(mut self, base: usize) -> Self {
         self.pos = self.pos.saturating_add(base);
         self
     }
 
     /// Builds a finished error at an absolute offset.
     #[cold]
-    pub(crate) fn new_at(
+    #[doc(hidden)]
+    pub fn new_at(
         kind: DecodeErrorKind,
         offset: usize,
         message: &'static str,
@@ -177,7 +181,8 @@ impl DecodeError {
     /// and its callers at the others rename.
     #[cold]
     #[inline(never)]
-    pub(crate) fn renamed(mut self, paths: &[(&'static str, &'static str)]) -> Self {
+    #[doc(hidden)]
+    pub fn renamed(mut self, paths: &[(&'static str, &'static str)]) -> Self {
         self.field = rename(self.field, paths);
         self
     }
@@ -297,7 +302,8 @@ pub struct EncodeError {
 impl EncodeError {
     #[cold]
     #[inline(never)]
-    pub(crate) fn new(kind: EncodeErrorKind, field: &'static str) -> Self {
+    #[doc(hidden)]
+    pub fn new(kind: EncodeErrorKind, field: &'static str) -> Self {
         EncodeError {
             kind,
             message: "",
@@ -308,7 +314,8 @@ impl EncodeError {
 
     #[cold]
     #[inline(never)]
-    pub(crate) fn finish(mut self, message: &'static str, version: i16) -> Self {
+    #[doc(hidden)]
+    pub fn finish(mut self, message: &'static str, version: i16) -> Self {
         if self.message.is_empty() {
             self.message = message;
             self.version = version;
@@ -337,7 +344,8 @@ impl EncodeError {
     /// [`DecodeError::renamed`] does.
     #[cold]
     #[inline(never)]
-    pub(crate) fn renamed(mut self, paths: &[(&'static str, &'static str)]) -> Self {
+    #[doc(hidden)]
+    pub fn renamed(mut self, paths: &[(&'static str, &'static str)]) -> Self {
         self.field = rename(self.field, paths);
         self
     }

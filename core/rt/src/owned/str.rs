@@ -103,7 +103,7 @@ impl OwnedStr {
 
 /// Reads an owned string that may be null at this version.
 #[inline(always)]
-pub(crate) fn read_opt_str(
+pub fn read_opt_str(
     c: &mut Cursor<'_>,
     compact: bool,
     nullable: bool,
@@ -117,7 +117,7 @@ pub(crate) fn read_opt_str(
 
 /// Reads an owned string that is never null.
 #[inline(always)]
-pub(crate) fn read_str(c: &mut Cursor<'_>, compact: bool, f: &'static str) -> Result<OwnedStr, DecodeError> {
+pub fn read_str(c: &mut Cursor<'_>, compact: bool, f: &'static str) -> Result<OwnedStr, DecodeError> {
     match read_opt_str(c, compact, false, f)? {
         Some(s) => Ok(s),
         None => Err(read::err(c, DecodeErrorKind::NullNotAllowed, f)),

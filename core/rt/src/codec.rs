@@ -260,7 +260,7 @@ fn unsupported(info: &MessageInfo, version: i16) -> EncodeError {
 
 /// The exact encoded size, after checking the version.
 #[inline(always)]
-pub(crate) fn checked_len(
+pub fn checked_len(
     info: &MessageInfo,
     version: i16,
     size: impl FnOnce() -> Result<usize, EncodeError>,
@@ -273,7 +273,7 @@ pub(crate) fn checked_len(
 
 /// Sizes first, asks `sink` for exactly that many bytes, then writes into them.
 #[inline(always)]
-pub(crate) fn encode_sized<S: Sink + ?Sized>(
+pub fn encode_sized<S: Sink + ?Sized>(
     info: &MessageInfo,
     version: i16,
     sink: &mut S,
@@ -291,7 +291,7 @@ pub(crate) fn encode_sized<S: Sink + ?Sized>(
 
 /// Writes into `buf` in one pass; the size pass runs only to report a short buffer.
 #[inline(always)]
-pub(crate) fn encode_one_pass(
+pub fn encode_one_pass(
     info: &MessageInfo,
     version: i16,
     buf: &mut [u8],
@@ -383,7 +383,7 @@ pub enum Mode {
 /// Reads the message `info` at `version` from the start of `bytes` with `read`: the version
 /// check, then the read, its errors given their offset and the message's name. Returns the
 /// value and the bytes after it.
-pub(crate) fn read_message<'a, T>(
+pub fn read_message<'a, T>(
     info: &MessageInfo,
     bytes: &'a [u8],
     version: i16,
@@ -408,12 +408,7 @@ pub(crate) fn read_message<'a, T>(
 }
 
 /// The value that `read_message` read from `bytes`, unless bytes are left after it (strict).
-pub(crate) fn whole<T>(
-    info: &MessageInfo,
-    bytes: &[u8],
-    version: i16,
-    (m, rest): (T, &[u8]),
-) -> Result<T, DecodeError> {
+pub fn whole<T>(info: &MessageInfo, bytes: &[u8], version: i16, (m, rest): (T, &[u8])) -> Result<T, DecodeError> {
     if !rest.is_empty() {
         return Err(DecodeError::new_at(
             DecodeErrorKind::TrailingBytes { count: rest.len() },
@@ -438,7 +433,7 @@ pub fn parse_mode<'a, M: Message<'a>>(bytes: &'a [u8], version: i16, mode: Mode)
 /// The error for a message that is known but not compiled in this build (dispatch by key).
 #[cold]
 #[allow(dead_code)] // unused in a build that compiles every message
-pub(crate) fn not_enabled(feature: &'static str, message: &'static str, version: i16) -> DecodeError {
+pub fn not_enabled(feature: &'static str, message: &'static str, version: i16) -> DecodeError {
     DecodeError::new_at(DecodeErrorKind::NotEnabled { feature }, 0, message, version, "")
 }
 
@@ -463,6 +458,6 @@ impl Uninhabited<'_> {
 /// its `#[inline]` wrapper passes the body to `outline`: being generic, `outline` is also
 /// compiled where it is used, and being `#[inline(never)]`, it keeps the body in one place.
 #[inline(never)]
-pub(crate) fn outline<R>(f: impl FnOnce() -> R) -> R {
+pub fn outline<R>(f: impl FnOnce() -> R) -> R {
     f()
 }

@@ -56,9 +56,11 @@ pub trait Struct<'a>: Copy + Sized + Sealed {
 /// Where a struct that several fields share is read or written at a field other than the
 /// first: its code reports the ids and paths of the first site, and the caller maps them to
 /// this one's.
-pub(crate) struct Alias {
+pub struct Alias {
     /// `(from, to, count)` id ranges, for [`crate::visit::Renumbered`].
-    pub(crate) ids: &'static [(u16, u16, u16)],
+    #[doc(hidden)]
+    pub ids: &'static [(u16, u16, u16)],
     /// `(from, to)` field paths, for the errors' `renamed`.
-    pub(crate) paths: &'static [(&'static str, &'static str)],
+    #[doc(hidden)]
+    pub paths: &'static [(&'static str, &'static str)],
 }

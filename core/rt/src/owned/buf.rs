@@ -105,7 +105,8 @@ impl OwnedBytes {
     /// `part`, bytes read through `c`, as owned bytes: with the `bytes` feature a slice of the
     /// buffer `c` reads from when it has one and `part` lies within it, else a copy.
     #[inline]
-    pub(crate) fn from_wire(#[allow(unused_variables)] c: &Cursor<'_>, part: &[u8]) -> Self {
+    #[doc(hidden)]
+    pub fn from_wire(#[allow(unused_variables)] c: &Cursor<'_>, part: &[u8]) -> Self {
         #[cfg(feature = "bytes")]
         if let Some(b) = c.shared.and_then(|src| slice_within(src, part)) {
             return OwnedBytes(b);

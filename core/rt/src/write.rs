@@ -100,7 +100,8 @@ impl<'b> Writer<'b> {
     /// struct's `size` is its `write` into a counter (see [`crate::Struct`]). Writes still take
     /// the fast path's one length check, which fails, and are counted on the cold path.
     #[cfg(feature = "small-code")]
-    pub(crate) fn counter() -> Self {
+    #[doc(hidden)]
+    pub fn counter() -> Self {
         Writer {
             rest: &mut [],
             len: 0,
@@ -130,7 +131,8 @@ impl<'b> Writer<'b> {
     /// Runs `write`, renaming the field path of an error it records by `paths` (see
     /// `DecodeError::renamed`): how a struct shared by several fields is written at the others.
     #[inline(always)]
-    pub(crate) fn renamed(&mut self, paths: &[(&'static str, &'static str)], write: impl FnOnce(&mut Self)) {
+    #[doc(hidden)]
+    pub fn renamed(&mut self, paths: &[(&'static str, &'static str)], write: impl FnOnce(&mut Self)) {
         let before = self.err.is_some();
         write(self);
         if !before {
@@ -143,7 +145,8 @@ impl<'b> Writer<'b> {
     /// Records `e` unless an error is already recorded; every later write does nothing.
     #[cold]
     #[inline(never)]
-    pub(crate) fn fail(&mut self, e: EncodeError) {
+    #[doc(hidden)]
+    pub fn fail(&mut self, e: EncodeError) {
         if self.err.is_none() {
             self.err = Some(e);
         }
@@ -154,7 +157,8 @@ impl<'b> Writer<'b> {
     /// The value of a size computed while writing (a tagged field's length), or 0 after
     /// recording its error.
     #[inline(always)]
-    pub(crate) fn ok(&mut self, r: Result<usize, EncodeError>) -> usize {
+    #[doc(hidden)]
+    pub fn ok(&mut self, r: Result<usize, EncodeError>) -> usize {
         match r {
             Ok(n) => n,
             Err(e) => {
@@ -186,7 +190,8 @@ impl<'b> Writer<'b> {
 
     /// The next `n` bytes, to be filled in place; `None` after recording the error.
     #[inline(always)]
-    pub(crate) fn take(&mut self, n: usize, f: &'static str) -> Option<&'b mut [u8]> {
+    #[doc(hidden)]
+    pub fn take(&mut self, n: usize, f: &'static str) -> Option<&'b mut [u8]> {
         if self.rest.len() < n {
             self.short(n, f);
             return None;
@@ -199,7 +204,8 @@ impl<'b> Writer<'b> {
     /// The next `N` bytes, to be filled in place: a run of fixed-width fields written with one
     /// bounds check. `None` after recording the error.
     #[inline(always)]
-    pub(crate) fn run<const N: usize>(&mut self, f: &'static str) -> Option<&'b mut [u8; N]> {
+    #[doc(hidden)]
+    pub fn run<const N: usize>(&mut self, f: &'static str) -> Option<&'b mut [u8; N]> {
         if self.rest.len() < N {
             self.short(N, f);
             return None;
@@ -211,7 +217,8 @@ impl<'b> Writer<'b> {
 
     /// Writes `bytes`.
     #[inline(always)]
-    pub(crate) fn put(&mut self, bytes: &[u8], f: &'static str) {
+    #[doc(hidden)]
+    pub fn put(&mut self, bytes: &[u8], f: &'static str) {
         if let Some(dst) = self.take(bytes.len(), f) {
             dst.copy_from_slice(bytes);
         }
@@ -220,7 +227,8 @@ impl<'b> Writer<'b> {
     /// Writes the `N` bytes `a` (a fixed-width field). With `small-code`, a call to one shared
     /// writer.
     #[inline(always)]
-    pub(crate) fn arr<const N: usize>(&mut self, a: [u8; N], f: &'static str) {
+    #[doc(hidden)]
+    pub fn arr<const N: usize>(&mut self, a: [u8; N], f: &'static str) {
         #[cfg(feature = "small-code")]
         self.put_shared(&a, f);
         #[cfg(not(feature = "small-code"))]
@@ -240,13 +248,8 @@ impl<'b> Writer<'b> {
     /// bounds check where the prefix is one byte (owned arrays); the body is returned to fill.
     #[cfg(feature = "alloc")]
     #[inline(always)]
-    pub(crate) fn fixed_array(
-        &mut self,
-        n: usize,
-        body: usize,
-        compact: bool,
-        f: &'static str,
-    ) -> Option<&'b mut [u8]> {
+    #[doc(hidden)]
+    pub fn fixed_array(&mut self, n: usize, body: usize, compact: bool, f: &'static str) -> Option<&'b mut [u8]> {
         if compact && n < 0x7f && body < self.rest.len() {
             let rest = core::mem::take(&mut self.rest);
             let (head, tail) = rest.split_at_mut(body + 1);
@@ -261,54 +264,64 @@ impl<'b> Writer<'b> {
 
     /// `bool`.
     #[inline(always)]
-    pub(crate) fn bool(&mut self, v: bool, f: &'static str) {
+    #[doc(hidden)]
+    pub fn bool(&mut self, v: bool, f: &'static str) {
         self.arr([u8::from(v)], f)
     }
     /// `int8`.
     #[inline(always)]
-    pub(crate) fn i8(&mut self, v: i8, f: &'static str) {
+    #[doc(hidden)]
+    pub fn i8(&mut self, v: i8, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `int16`.
     #[inline(always)]
-    pub(crate) fn i16(&mut self, v: i16, f: &'static str) {
+    #[doc(hidden)]
+    pub fn i16(&mut self, v: i16, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `uint16`.
     #[inline(always)]
-    pub(crate) fn u16(&mut self, v: u16, f: &'static str) {
+    #[doc(hidden)]
+    pub fn u16(&mut self, v: u16, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `int32`.
     #[inline(always)]
-    pub(crate) fn i32(&mut self, v: i32, f: &'static str) {
+    #[doc(hidden)]
+    pub fn i32(&mut self, v: i32, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `uint32`.
     #[inline(always)]
-    pub(crate) fn u32(&mut self, v: u32, f: &'static str) {
+    #[doc(hidden)]
+    pub fn u32(&mut self, v: u32, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `int64`.
     #[inline(always)]
-    pub(crate) fn i64(&mut self, v: i64, f: &'static str) {
+    #[doc(hidden)]
+    pub fn i64(&mut self, v: i64, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `float64`.
     #[inline(always)]
-    pub(crate) fn f64(&mut self, v: f64, f: &'static str) {
+    #[doc(hidden)]
+    pub fn f64(&mut self, v: f64, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `uuid`.
     #[inline(always)]
-    pub(crate) fn uuid(&mut self, v: uuid::Uuid, f: &'static str) {
+    #[doc(hidden)]
+    pub fn uuid(&mut self, v: uuid::Uuid, f: &'static str) {
         self.arr(*v.as_bytes(), f)
     }
 
     /// Unsigned varint.
     #[cfg_attr(not(feature = "small-code"), inline(always))]
     #[cfg_attr(feature = "small-code", inline(never))]
-    pub(crate) fn uvarint(&mut self, v: u32, f: &'static str) {
+    #[doc(hidden)]
+    pub fn uvarint(&mut self, v: u32, f: &'static str) {
         if v < 0x80 {
             return self.arr([v as u8], f);
         }
@@ -318,12 +331,14 @@ impl<'b> Writer<'b> {
     }
 
     /// Signed zig-zag varint.
-    pub(crate) fn varint(&mut self, v: i32, f: &'static str) {
+    #[doc(hidden)]
+    pub fn varint(&mut self, v: i32, f: &'static str) {
         self.uvarint(((v << 1) ^ (v >> 31)) as u32, f)
     }
 
     /// Signed zig-zag varlong.
-    pub(crate) fn varlong(&mut self, v: i64, f: &'static str) {
+    #[doc(hidden)]
+    pub fn varlong(&mut self, v: i64, f: &'static str) {
         let mut tmp = [0u8; 10];
         let n = varint_bytes(&mut tmp, ((v << 1) ^ (v >> 63)) as u64);
         self.put(tmp.get(..n).unwrap_or(&tmp), f)
@@ -333,7 +348,8 @@ impl<'b> Writer<'b> {
     /// checking that the length fits.
     #[cfg_attr(not(feature = "small-code"), inline(always))]
     #[cfg_attr(feature = "small-code", inline(never))]
-    pub(crate) fn len_prefix(&mut self, len: usize, compact: bool, f: &'static str) {
+    #[doc(hidden)]
+    pub fn len_prefix(&mut self, len: usize, compact: bool, f: &'static str) {
         if len > i32::MAX as usize - 1 {
             return self.fail(EncodeError::new(K::TooLong { length: len }, f));
         }
@@ -346,7 +362,8 @@ impl<'b> Writer<'b> {
 
     /// The null marker for arrays and bytes; an error where the version is not nullable.
     #[inline(always)]
-    pub(crate) fn null_len(&mut self, compact: bool, nullable: bool, f: &'static str) {
+    #[doc(hidden)]
+    pub fn null_len(&mut self, compact: bool, nullable: bool, f: &'static str) {
         if !nullable {
             return self.fail(null_not_allowed(f));
         }
@@ -360,7 +377,8 @@ impl<'b> Writer<'b> {
     /// A string, after checking Kafka's 32767-byte limit.
     #[cfg_attr(not(feature = "small-code"), inline(always))]
     #[cfg_attr(feature = "small-code", inline(never))]
-    pub(crate) fn str(&mut self, s: &str, compact: bool, f: &'static str) {
+    #[doc(hidden)]
+    pub fn str(&mut self, s: &str, compact: bool, f: &'static str) {
         if s.len() > 0x7fff {
             return self.fail(EncodeError::new(K::TooLong { length: s.len() }, f));
         }
@@ -375,7 +393,8 @@ impl<'b> Writer<'b> {
     /// A nullable string; `nullable` says whether null is allowed at this version.
     #[cfg_attr(not(feature = "small-code"), inline(always))]
     #[cfg_attr(feature = "small-code", inline(never))]
-    pub(crate) fn opt_str(&mut self, s: Option<&str>, compact: bool, nullable: bool, f: &'static str) {
+    #[doc(hidden)]
+    pub fn opt_str(&mut self, s: Option<&str>, compact: bool, nullable: bool, f: &'static str) {
         match s {
             Some(s) => self.str(s, compact, f),
             None if !nullable => self.fail(null_not_allowed(f)),
@@ -387,7 +406,8 @@ impl<'b> Writer<'b> {
     /// Bytes.
     #[cfg_attr(not(feature = "small-code"), inline(always))]
     #[cfg_attr(feature = "small-code", inline(never))]
-    pub(crate) fn bytes(&mut self, b: &[u8], compact: bool, f: &'static str) {
+    #[doc(hidden)]
+    pub fn bytes(&mut self, b: &[u8], compact: bool, f: &'static str) {
         self.len_prefix(b.len(), compact, f);
         self.put(b, f)
     }
@@ -395,7 +415,8 @@ impl<'b> Writer<'b> {
     /// Nullable bytes.
     #[cfg_attr(not(feature = "small-code"), inline(always))]
     #[cfg_attr(feature = "small-code", inline(never))]
-    pub(crate) fn opt_bytes(&mut self, b: Option<&[u8]>, compact: bool, nullable: bool, f: &'static str) {
+    #[doc(hidden)]
+    pub fn opt_bytes(&mut self, b: Option<&[u8]>, compact: bool, nullable: bool, f: &'static str) {
         match b {
             Some(b) => self.bytes(b, compact, f),
             None => self.null_len(compact, nullable, f),
@@ -451,7 +472,7 @@ fn varint_bytes(out: &mut [u8], mut u: u64) -> usize {
 
 /// Size of an array/bytes length prefix.
 #[inline(always)]
-pub(crate) fn len_size(len: usize, compact: bool) -> usize {
+pub fn len_size(len: usize, compact: bool) -> usize {
     if compact {
         uvarint_size((len as u32).wrapping_add(1))
     } else {
@@ -461,7 +482,7 @@ pub(crate) fn len_size(len: usize, compact: bool) -> usize {
 
 /// Size of a string, checking Kafka's 32767-byte limit.
 #[inline(always)]
-pub(crate) fn str_size(s: &str, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
+pub fn str_size(s: &str, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
     if s.len() > 0x7fff {
         return Err(EncodeError::new(K::TooLong { length: s.len() }, f));
     }
@@ -470,12 +491,7 @@ pub(crate) fn str_size(s: &str, compact: bool, f: &'static str) -> Result<usize,
 
 /// Size of a nullable string; `nullable` says whether null is allowed at this version.
 #[inline(always)]
-pub(crate) fn opt_str_size(
-    s: Option<&str>,
-    compact: bool,
-    nullable: bool,
-    f: &'static str,
-) -> Result<usize, EncodeError> {
+pub fn opt_str_size(s: Option<&str>, compact: bool, nullable: bool, f: &'static str) -> Result<usize, EncodeError> {
     match s {
         Some(s) => str_size(s, compact, f),
         None if !nullable => Err(EncodeError::new(K::NullNotAllowed, f)),
@@ -485,7 +501,7 @@ pub(crate) fn opt_str_size(
 
 /// Size of bytes.
 #[inline(always)]
-pub(crate) fn bytes_size(b: &[u8], compact: bool, f: &'static str) -> Result<usize, EncodeError> {
+pub fn bytes_size(b: &[u8], compact: bool, f: &'static str) -> Result<usize, EncodeError> {
     if b.len() > i32::MAX as usize - 1 {
         return Err(EncodeError::new(K::TooLong { length: b.len() }, f));
     }
@@ -494,12 +510,7 @@ pub(crate) fn bytes_size(b: &[u8], compact: bool, f: &'static str) -> Result<usi
 
 /// Size of nullable bytes.
 #[inline(always)]
-pub(crate) fn opt_bytes_size(
-    b: Option<&[u8]>,
-    compact: bool,
-    nullable: bool,
-    f: &'static str,
-) -> Result<usize, EncodeError> {
+pub fn opt_bytes_size(b: Option<&[u8]>, compact: bool, nullable: bool, f: &'static str) -> Result<usize, EncodeError> {
     match b {
         Some(b) => bytes_size(b, compact, f),
         None if !nullable => Err(EncodeError::new(K::NullNotAllowed, f)),
@@ -510,20 +521,20 @@ pub(crate) fn opt_bytes_size(
 /// The error for a non-default value in a field the target version lacks.
 #[cold]
 #[inline(never)]
-pub(crate) fn not_in_version(f: &'static str) -> EncodeError {
+pub fn not_in_version(f: &'static str) -> EncodeError {
     EncodeError::new(K::FieldNotInVersion, f)
 }
 
 /// The error for a null where the version does not allow it.
 #[cold]
 #[inline(never)]
-pub(crate) fn null_not_allowed(f: &'static str) -> EncodeError {
+pub fn null_not_allowed(f: &'static str) -> EncodeError {
     EncodeError::new(K::NullNotAllowed, f)
 }
 
 /// The error for unknown tagged fields at a version without tagged fields.
 #[cold]
 #[inline(never)]
-pub(crate) fn tags_not_in_version(f: &'static str) -> EncodeError {
+pub fn tags_not_in_version(f: &'static str) -> EncodeError {
     EncodeError::new(K::TaggedFieldsNotInVersion, f)
 }

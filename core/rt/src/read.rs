@@ -21,7 +21,7 @@
 use crate::error::{DecodeError, DecodeErrorKind as K};
 
 /// The cursor type of the hand-written readers: the bytes that remain.
-pub(crate) type Cur<'a, 'c> = &'c mut &'a [u8];
+pub type Cur<'a, 'c> = &'c mut &'a [u8];
 
 /// The cursor of the generated readers: the bytes that remain, and whether anything read since
 /// the flag was last cleared was encoded in a form other than the one the encoder writes
@@ -31,21 +31,25 @@ pub(crate) type Cur<'a, 'c> = &'c mut &'a [u8];
 /// [`Array`](crate::Array) that its validated bytes are not what encoding its values would write, so they
 /// must not be copied out as they are.
 pub struct Cursor<'a> {
-    pub(crate) rest: &'a [u8],
+    #[doc(hidden)]
+    pub rest: &'a [u8],
     odd: bool,
     /// The bytes were validated by an earlier parse (an array being iterated): arrays nested
     /// in what is read are stepped over rather than read element by element.
-    pub(crate) validated: bool,
+    #[doc(hidden)]
+    pub validated: bool,
     /// The shared buffer the bytes are part of (owned decoding from `Bytes`): owned `bytes` and
     /// `records` fields are sliced from it instead of copied.
     #[cfg(feature = "bytes")]
-    pub(crate) shared: Option<&'a bytes::Bytes>,
+    #[doc(hidden)]
+    pub shared: Option<&'a bytes::Bytes>,
 }
 
 impl<'a> Cursor<'a> {
     /// A cursor at the start of `bytes`.
     #[inline(always)]
-    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+    #[doc(hidden)]
+    pub fn new(bytes: &'a [u8]) -> Self {
         Cursor {
             rest: bytes,
             odd: false,
@@ -57,7 +61,8 @@ impl<'a> Cursor<'a> {
     /// A cursor over bytes that a parse has validated; `canonical` is what that parse found
     /// for them, and arrays read from them are canonical only if it was.
     #[inline(always)]
-    pub(crate) fn validated(bytes: &'a [u8], canonical: bool) -> Self {
+    #[doc(hidden)]
+    pub fn validated(bytes: &'a [u8], canonical: bool) -> Self {
         Cursor {
             rest: bytes,
             odd: !canonical,
@@ -70,7 +75,8 @@ impl<'a> Cursor<'a> {
     /// back with [`Cursor::join`] once the reads succeed (on an error the position is not
     /// needed: errors carry their own).
     #[inline(always)]
-    pub(crate) fn fork(&self) -> Self {
+    #[doc(hidden)]
+    pub fn fork(&self) -> Self {
         Cursor {
             rest: self.rest,
             odd: self.odd,
@@ -81,7 +87,8 @@ impl<'a> Cursor<'a> {
     }
     /// Takes the position and flag of a [`Cursor::fork`] back.
     #[inline(always)]
-    pub(crate) fn join(&mut self, f: Cursor<'a>) {
+    #[doc(hidden)]
+    pub fn join(&mut self, f: Cursor<'a>) {
         self.rest = f.rest;
         self.odd = f.odd;
     }
@@ -89,28 +96,33 @@ impl<'a> Cursor<'a> {
     /// from [`Cursor::join`], a plain store, because the or is measurably slower on the hot
     /// path of every generated reader (`benches/`).
     #[inline(always)]
-    pub(crate) fn join_at(&mut self, f: Cursor<'a>) {
+    #[doc(hidden)]
+    pub fn join_at(&mut self, f: Cursor<'a>) {
         self.rest = f.rest;
         self.odd |= f.odd;
     }
     /// The bytes that remain.
     #[inline(always)]
-    pub(crate) fn rest(&self) -> &'a [u8] {
+    #[doc(hidden)]
+    pub fn rest(&self) -> &'a [u8] {
         self.rest
     }
     /// Clears the flag and returns its old value.
     #[inline(always)]
-    pub(crate) fn take_odd(&mut self) -> bool {
+    #[doc(hidden)]
+    pub fn take_odd(&mut self) -> bool {
         core::mem::replace(&mut self.odd, false)
     }
     /// True when something non-canonical was read since the flag was last cleared.
     #[inline(always)]
-    pub(crate) fn is_odd(&self) -> bool {
+    #[doc(hidden)]
+    pub fn is_odd(&self) -> bool {
         self.odd
     }
     /// Ors `old` back into the flag.
     #[inline(always)]
-    pub(crate) fn restore_odd(&mut self, old: bool) {
+    #[doc(hidden)]
+    pub fn restore_odd(&mut self, old: bool) {
         self.odd |= old;
     }
 }
@@ -132,7 +144,7 @@ impl<'a> core::ops::DerefMut for Cursor<'a> {
 
 /// Either cursor: the generated readers' [`Cursor`], which notes non-canonical encodings, or a
 /// plain slice (hand-written readers), which ignores them.
-pub(crate) trait Src<'a> {
+pub trait Src<'a> {
     /// The bytes that remain.
     fn cur(&mut self) -> &mut &'a [u8];
     /// Notes a non-canonical encoding.
@@ -161,7 +173,7 @@ impl<'a> Src<'a> for Cursor<'a> {
 
 #[cold]
 #[inline(never)]
-pub(crate) fn eof(c: &[u8], need: usize, f: &'static str) -> DecodeError {
+pub fn eof(c: &[u8], need: usize, f: &'static str) -> DecodeError {
     DecodeError::at(
         K::UnexpectedEof {
             needed: need.saturating_sub(c.len()),
@@ -173,12 +185,12 @@ pub(crate) fn eof(c: &[u8], need: usize, f: &'static str) -> DecodeError {
 
 #[cold]
 #[inline(never)]
-pub(crate) fn err(c: &[u8], kind: K, f: &'static str) -> DecodeError {
+pub fn err(c: &[u8], kind: K, f: &'static str) -> DecodeError {
     DecodeError::at(kind, c.len(), f)
 }
 
 #[inline(always)]
-pub(crate) fn chunk<'a, const N: usize>(c: Cur<'a, '_>, f: &'static str) -> Result<[u8; N], DecodeError> {
+pub fn chunk<'a, const N: usize>(c: Cur<'a, '_>, f: &'static str) -> Result<[u8; N], DecodeError> {
     match c.split_first_chunk::<N>() {
         Some((h, t)) => {
             *c = t;
@@ -190,7 +202,7 @@ pub(crate) fn chunk<'a, const N: usize>(c: Cur<'a, '_>, f: &'static str) -> Resu
 
 /// Reads `n` bytes.
 #[inline(always)]
-pub(crate) fn take<'a>(c: Cur<'a, '_>, n: usize, f: &'static str) -> Result<&'a [u8], DecodeError> {
+pub fn take<'a>(c: Cur<'a, '_>, n: usize, f: &'static str) -> Result<&'a [u8], DecodeError> {
     match c.split_at_checked(n) {
         Some((h, t)) => {
             *c = t;
@@ -202,7 +214,7 @@ pub(crate) fn take<'a>(c: Cur<'a, '_>, n: usize, f: &'static str) -> Result<&'a 
 
 /// `bool`: one byte, non-zero is true.
 #[inline(always)]
-pub(crate) fn bool<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<bool, DecodeError> {
+pub fn bool<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<bool, DecodeError> {
     let b = chunk::<1>(c.cur(), f)?[0];
     Ok(canon_bool(c, b))
 }
@@ -210,7 +222,7 @@ pub(crate) fn bool<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<bool, D
 /// A `bool` from its byte: non-zero is true; bytes other than 0 and 1 are noted as
 /// non-canonical.
 #[inline(always)]
-pub(crate) fn canon_bool<'a, C: Src<'a>>(c: &mut C, b: u8) -> bool {
+pub fn canon_bool<'a, C: Src<'a>>(c: &mut C, b: u8) -> bool {
     if b > 1 {
         c.odd();
     }
@@ -218,12 +230,12 @@ pub(crate) fn canon_bool<'a, C: Src<'a>>(c: &mut C, b: u8) -> bool {
 }
 /// `int8`.
 #[inline(always)]
-pub(crate) fn i8(c: Cur<'_, '_>, f: &'static str) -> Result<i8, DecodeError> {
+pub fn i8(c: Cur<'_, '_>, f: &'static str) -> Result<i8, DecodeError> {
     Ok(i8::from_be_bytes(chunk::<1>(c, f)?))
 }
 /// `int16`.
 #[inline(always)]
-pub(crate) fn i16(c: Cur<'_, '_>, f: &'static str) -> Result<i16, DecodeError> {
+pub fn i16(c: Cur<'_, '_>, f: &'static str) -> Result<i16, DecodeError> {
     #[cfg(feature = "small-code")]
     return be_shared(c, 2, f).map(|v| v as u16 as i16);
     #[cfg(not(feature = "small-code"))]
@@ -231,7 +243,7 @@ pub(crate) fn i16(c: Cur<'_, '_>, f: &'static str) -> Result<i16, DecodeError> {
 }
 /// `uint16`.
 #[inline(always)]
-pub(crate) fn u16(c: Cur<'_, '_>, f: &'static str) -> Result<u16, DecodeError> {
+pub fn u16(c: Cur<'_, '_>, f: &'static str) -> Result<u16, DecodeError> {
     #[cfg(feature = "small-code")]
     return be_shared(c, 2, f).map(|v| v as u16);
     #[cfg(not(feature = "small-code"))]
@@ -239,7 +251,7 @@ pub(crate) fn u16(c: Cur<'_, '_>, f: &'static str) -> Result<u16, DecodeError> {
 }
 /// `int32`.
 #[inline(always)]
-pub(crate) fn i32(c: Cur<'_, '_>, f: &'static str) -> Result<i32, DecodeError> {
+pub fn i32(c: Cur<'_, '_>, f: &'static str) -> Result<i32, DecodeError> {
     #[cfg(feature = "small-code")]
     return be_shared(c, 4, f).map(|v| v as u32 as i32);
     #[cfg(not(feature = "small-code"))]
@@ -247,7 +259,7 @@ pub(crate) fn i32(c: Cur<'_, '_>, f: &'static str) -> Result<i32, DecodeError> {
 }
 /// `uint32`.
 #[inline(always)]
-pub(crate) fn u32(c: Cur<'_, '_>, f: &'static str) -> Result<u32, DecodeError> {
+pub fn u32(c: Cur<'_, '_>, f: &'static str) -> Result<u32, DecodeError> {
     #[cfg(feature = "small-code")]
     return be_shared(c, 4, f).map(|v| v as u32);
     #[cfg(not(feature = "small-code"))]
@@ -255,7 +267,7 @@ pub(crate) fn u32(c: Cur<'_, '_>, f: &'static str) -> Result<u32, DecodeError> {
 }
 /// `int64`.
 #[inline(always)]
-pub(crate) fn i64(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeError> {
+pub fn i64(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeError> {
     #[cfg(feature = "small-code")]
     return be_shared(c, 8, f).map(|v| v as i64);
     #[cfg(not(feature = "small-code"))]
@@ -263,7 +275,7 @@ pub(crate) fn i64(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeError> {
 }
 /// `float64`.
 #[inline(always)]
-pub(crate) fn f64(c: Cur<'_, '_>, f: &'static str) -> Result<f64, DecodeError> {
+pub fn f64(c: Cur<'_, '_>, f: &'static str) -> Result<f64, DecodeError> {
     #[cfg(feature = "small-code")]
     return be_shared(c, 8, f).map(f64::from_bits);
     #[cfg(not(feature = "small-code"))]
@@ -271,7 +283,7 @@ pub(crate) fn f64(c: Cur<'_, '_>, f: &'static str) -> Result<f64, DecodeError> {
 }
 /// `uuid`: 16 bytes, most significant first.
 #[inline(always)]
-pub(crate) fn uuid(c: Cur<'_, '_>, f: &'static str) -> Result<uuid::Uuid, DecodeError> {
+pub fn uuid(c: Cur<'_, '_>, f: &'static str) -> Result<uuid::Uuid, DecodeError> {
     Ok(uuid::Uuid::from_bytes(chunk::<16>(c, f)?))
 }
 
@@ -291,7 +303,7 @@ fn be_shared(c: Cur<'_, '_>, n: usize, f: &'static str) -> Result<u64, DecodeErr
 
 /// A run of `N` bytes of fixed-width fields, read with one bounds check.
 #[inline(always)]
-pub(crate) fn run<const N: usize>(c: Cur<'_, '_>) -> Option<[u8; N]> {
+pub fn run<const N: usize>(c: Cur<'_, '_>) -> Option<[u8; N]> {
     let (h, t) = c.split_first_chunk::<N>()?;
     *c = t;
     Some(*h)
@@ -302,6 +314,10 @@ pub(crate) fn run<const N: usize>(c: Cur<'_, '_>) -> Option<[u8; N]> {
 /// at the position where it starts, short by as many bytes as it lacks. Each field is given as
 /// `path: primitive = width`. Without `small-code` the fields are read one by one, inlined (what
 /// the parse was tuned with); with it, one shared function walks a table of paths and widths.
+/// The feature is the calling crate's: kafka-wire turns `small-code` on in this crate and in the
+/// message crates together.
+#[macro_export]
+#[doc(hidden)]
 macro_rules! short_run {
     ($c:expr; $f0:literal: $p0:ident = $w0:literal $(, $f:literal: $p:ident = $w:literal)* $(,)?) => {{
         #[cfg(not(feature = "small-code"))]
@@ -316,14 +332,14 @@ macro_rules! short_run {
         }
     }};
 }
-pub(crate) use short_run;
+pub use crate::short_run;
 
 /// The error for a run of fixed-width fields that `c` is too short for: `fields` holds the
 /// run's field paths and widths in wire order ([`short_run!`] with `small-code`, and the
 /// record batch header).
 #[cold]
 #[inline(never)]
-pub(crate) fn short_run_table(c: &[u8], fields: &'static [(&'static str, u8)]) -> DecodeError {
+pub fn short_run_table(c: &[u8], fields: &'static [(&'static str, u8)]) -> DecodeError {
     let mut rest = c.len();
     for &(f, w) in fields {
         let w = usize::from(w);
@@ -339,12 +355,12 @@ pub(crate) fn short_run_table(c: &[u8], fields: &'static [(&'static str, u8)]) -
 
 /// The error for a run that the field-by-field cold path did not pin on one field.
 #[cold]
-pub(crate) fn short(c: &[u8], f: &'static str) -> DecodeError {
+pub fn short(c: &[u8], f: &'static str) -> DecodeError {
     eof(c, c.len().saturating_add(1), f)
 }
 
 #[inline(always)]
-pub(crate) fn sub<const N: usize, const L: usize>(r: &[u8; N], off: usize) -> [u8; L] {
+pub fn sub<const N: usize, const L: usize>(r: &[u8; N], off: usize) -> [u8; L] {
     let mut a = [0u8; L];
     if let Some(s) = r.get(off..off + L) {
         a.copy_from_slice(s);
@@ -357,7 +373,8 @@ macro_rules! at_fns {
         /// Decodes a field at a constant offset in a run.
         #[inline(always)]
         #[allow(dead_code)] // which ones are used depends on the schemas
-        pub(crate) fn $name<const N: usize, const O: usize>(r: &[u8; N]) -> $t {
+        #[doc(hidden)]
+        pub fn $name<const N: usize, const O: usize>(r: &[u8; N]) -> $t {
             let f: fn([u8; $w]) -> $t = $conv;
             f(sub::<N, $w>(r, O))
         }
@@ -378,7 +395,7 @@ at_fns! {
 
 /// Unsigned varint, at most five bytes, as Kafka reads it (the result is 32 bits).
 #[inline(always)]
-pub(crate) fn uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, DecodeError> {
+pub fn uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, DecodeError> {
     let r = c.cur();
     if let Some((&b, t)) = r.split_first() {
         if b < 0x80 {
@@ -398,7 +415,7 @@ pub(crate) fn uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32,
 /// a cursor passed by reference to a function that is not inlined lives in memory in the
 /// caller, and every field read would then store it back.
 #[inline(never)]
-pub(crate) fn uvarint_slow(start: &[u8], f: &'static str) -> Result<(u32, usize, bool), DecodeError> {
+pub fn uvarint_slow(start: &[u8], f: &'static str) -> Result<(u32, usize, bool), DecodeError> {
     let mut value: u32 = 0;
     for (i, &b) in start.iter().take(5).enumerate() {
         value |= u32::from(b & 0x7f).wrapping_shl(7 * i as u32);
@@ -416,13 +433,13 @@ pub(crate) fn uvarint_slow(start: &[u8], f: &'static str) -> Result<(u32, usize,
 }
 
 /// Signed (zig-zag) varint, at most five bytes.
-pub(crate) fn varint(c: Cur<'_, '_>, f: &'static str) -> Result<i32, DecodeError> {
+pub fn varint(c: Cur<'_, '_>, f: &'static str) -> Result<i32, DecodeError> {
     let u = uvarint(c, f)?;
     Ok(((u >> 1) as i32) ^ -((u & 1) as i32))
 }
 
 /// Signed (zig-zag) varlong, at most ten bytes.
-pub(crate) fn varlong(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeError> {
+pub fn varlong(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeError> {
     let start: &[u8] = c;
     let mut value: u64 = 0;
     for i in 0..10u32 {
@@ -444,12 +461,7 @@ pub(crate) fn varlong(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeErro
 /// Negative means null.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub(crate) fn len_prefix<'a, C: Src<'a>>(
-    c: &mut C,
-    compact: bool,
-    short: bool,
-    f: &'static str,
-) -> Result<i64, DecodeError> {
+pub fn len_prefix<'a, C: Src<'a>>(c: &mut C, compact: bool, short: bool, f: &'static str) -> Result<i64, DecodeError> {
     if compact {
         // Java reads the varint as a signed 32-bit int and subtracts one.
         Ok(i64::from((uvarint(c, f)? as i32).wrapping_sub(1)))
@@ -462,7 +474,7 @@ pub(crate) fn len_prefix<'a, C: Src<'a>>(
 
 /// A null length: notes one other than -1 (the encoder's) as non-canonical.
 #[inline(always)]
-pub(crate) fn null_len<'a, C: Src<'a>>(c: &mut C, len: i64) {
+pub fn null_len<'a, C: Src<'a>>(c: &mut C, len: i64) {
     if len != -1 {
         c.odd();
     }
@@ -471,7 +483,7 @@ pub(crate) fn null_len<'a, C: Src<'a>>(c: &mut C, len: i64) {
 /// The common case of a compact length prefix: one byte holding a non-null length below 127.
 /// Returns the length, having consumed the byte; `None` leaves the cursor for the general path.
 #[inline(always)]
-pub(crate) fn small_compact_len(c: &mut &[u8]) -> Option<usize> {
+pub fn small_compact_len(c: &mut &[u8]) -> Option<usize> {
     match c.split_first() {
         Some((&b, t)) if b.wrapping_sub(1) < 0x7f => {
             *c = t;
@@ -482,7 +494,7 @@ pub(crate) fn small_compact_len(c: &mut &[u8]) -> Option<usize> {
 }
 
 #[inline(always)]
-pub(crate) fn utf8<'a>(c: &[u8], bytes: &'a [u8], f: &'static str) -> Result<&'a str, DecodeError> {
+pub fn utf8<'a>(c: &[u8], bytes: &'a [u8], f: &'static str) -> Result<&'a str, DecodeError> {
     // `from_utf8` has its own word-at-a-time ASCII fast path; a second pre-scan here would only
     // add work, since safe code cannot skip the validation it does.
     core::str::from_utf8(bytes).map_err(|_| err(c, K::InvalidUtf8, f))
@@ -491,7 +503,7 @@ pub(crate) fn utf8<'a>(c: &[u8], bytes: &'a [u8], f: &'static str) -> Result<&'a
 /// A string that may be null at this version (`nullable`); `None` is null.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub(crate) fn opt_str<'a, C: Src<'a>>(
+pub fn opt_str<'a, C: Src<'a>>(
     c: &mut C,
     compact: bool,
     nullable: bool,
@@ -505,13 +517,13 @@ pub(crate) fn opt_str<'a, C: Src<'a>>(
 
 /// `(start, bytes)`: a string's bytes, not yet checked as UTF-8, and the input from where they
 /// start (the offset a UTF-8 error reports).
-pub(crate) type RawStr<'a> = (&'a [u8], &'a [u8]);
+pub type RawStr<'a> = (&'a [u8], &'a [u8]);
 
 /// A string's bytes, with every check of [`opt_str`] but UTF-8's; `None` is null. For a reader
 /// that validates the text where it keeps it.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub(crate) fn opt_str_raw<'a, C: Src<'a>>(
+pub fn opt_str_raw<'a, C: Src<'a>>(
     c: &mut C,
     compact: bool,
     nullable: bool,
@@ -547,7 +559,7 @@ pub(crate) fn opt_str_raw<'a, C: Src<'a>>(
 /// A string that is never null.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub(crate) fn str<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a str, DecodeError> {
+pub fn str<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a str, DecodeError> {
     match opt_str(c, compact, false, f)? {
         Some(s) => Ok(s),
         None => Err(err(c.cur(), K::NullNotAllowed, f)),
@@ -557,7 +569,7 @@ pub(crate) fn str<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> 
 /// Bytes (or records) that may be null at this version.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub(crate) fn opt_bytes<'a, C: Src<'a>>(
+pub fn opt_bytes<'a, C: Src<'a>>(
     c: &mut C,
     compact: bool,
     nullable: bool,
@@ -583,7 +595,7 @@ pub(crate) fn opt_bytes<'a, C: Src<'a>>(
 /// Bytes that are never null.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub(crate) fn bytes<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a [u8], DecodeError> {
+pub fn bytes<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a [u8], DecodeError> {
     match opt_bytes(c, compact, false, f)? {
         Some(b) => Ok(b),
         None => Err(err(c.cur(), K::NullNotAllowed, f)),
@@ -592,7 +604,7 @@ pub(crate) fn bytes<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -
 
 /// The marker byte before an untagged nullable struct: negative means null.
 #[inline(always)]
-pub(crate) fn struct_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, DecodeError> {
+pub fn struct_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, DecodeError> {
     let at: &[u8] = c;
     let m = i8(c, f)?;
     if m != 1 && m != -1 {
@@ -611,20 +623,20 @@ pub(crate) fn struct_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str
 
 /// The most elements Kafka reads in one array; a larger count is an error even when the bytes
 /// are there. (One-byte compact counts never reach it.)
-pub(crate) const MAX_ELEMENTS: i64 = 1_000_000;
+pub const MAX_ELEMENTS: i64 = 1_000_000;
 
 /// The most fields Kafka reads in one tagged-field section.
-pub(crate) const MAX_TAGGED_FIELDS: u32 = 10_000;
+pub const MAX_TAGGED_FIELDS: u32 = 10_000;
 
 #[cold]
 #[inline(never)]
-pub(crate) fn too_many_elements(at: &[u8], count: i64, f: &'static str) -> DecodeError {
+pub fn too_many_elements(at: &[u8], count: i64, f: &'static str) -> DecodeError {
     err(at, K::TooManyElements { count }, f)
 }
 
 #[cold]
 #[inline(never)]
-pub(crate) fn too_many_tagged_fields(at: &[u8], count: u32, f: &'static str) -> DecodeError {
+pub fn too_many_tagged_fields(at: &[u8], count: u32, f: &'static str) -> DecodeError {
     err(at, K::TooManyTaggedFields { count }, f)
 }
 
@@ -632,7 +644,7 @@ pub(crate) fn too_many_tagged_fields(at: &[u8], count: u32, f: &'static str) -> 
 /// [`MAX_TAGGED_FIELDS`] as in Kafka's reader (which also refuses a count that is negative as a
 /// 32-bit int, 2^31 or more).
 #[inline(always)]
-pub(crate) fn tag_count(c: &mut Cursor<'_>, f: &'static str) -> Result<u32, DecodeError> {
+pub fn tag_count(c: &mut Cursor<'_>, f: &'static str) -> Result<u32, DecodeError> {
     let at: &[u8] = c.rest();
     let n = uvarint(c, f)?;
     if n > MAX_TAGGED_FIELDS {
@@ -643,7 +655,7 @@ pub(crate) fn tag_count(c: &mut Cursor<'_>, f: &'static str) -> Result<u32, Deco
 
 /// Reads one tag header: `(tag, size)`. The size is checked where it is used.
 #[inline(always)]
-pub(crate) fn tag_header<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<(u32, u32), DecodeError> {
+pub fn tag_header<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<(u32, u32), DecodeError> {
     let tag = uvarint(c, f)?;
     let size = uvarint(c, f)?;
     Ok((tag, size))
@@ -654,7 +666,7 @@ pub(crate) fn tag_header<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<(
 /// non-canonical.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub(crate) fn next_tag(c: &mut Cursor<'_>, next: &mut u64, f: &'static str) -> Result<(u32, u32), DecodeError> {
+pub fn next_tag(c: &mut Cursor<'_>, next: &mut u64, f: &'static str) -> Result<(u32, u32), DecodeError> {
     let (tag, size) = tag_header(c, f)?;
     if u64::from(tag) < *next {
         c.odd();
@@ -665,7 +677,7 @@ pub(crate) fn next_tag(c: &mut Cursor<'_>, next: &mut u64, f: &'static str) -> R
 
 /// Notes a known tagged field sent with its default value (the encoder leaves it out).
 #[inline(always)]
-pub(crate) fn tag_at_default(c: &mut Cursor<'_>, is_default: bool) {
+pub fn tag_at_default(c: &mut Cursor<'_>, is_default: bool) {
     if is_default {
         c.odd();
     }
@@ -674,7 +686,7 @@ pub(crate) fn tag_at_default(c: &mut Cursor<'_>, is_default: bool) {
 /// Skips an unknown tagged field's payload of `size` bytes.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub(crate) fn skip_tag<'a>(c: Cur<'a, '_>, size: u32, f: &'static str) -> Result<&'a [u8], DecodeError> {
+pub fn skip_tag<'a>(c: Cur<'a, '_>, size: u32, f: &'static str) -> Result<&'a [u8], DecodeError> {
     if (size as i32) < 0 || size as usize > c.len() {
         return Err(err(
             c,
@@ -691,7 +703,7 @@ pub(crate) fn skip_tag<'a>(c: Cur<'a, '_>, size: u32, f: &'static str) -> Result
 /// `before` is the number of bytes that remained when the value started.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub(crate) fn check_tag_size(c: &[u8], before: usize, size: u32, tag: u32, f: &'static str) -> Result<(), DecodeError> {
+pub fn check_tag_size(c: &[u8], before: usize, size: u32, tag: u32, f: &'static str) -> Result<(), DecodeError> {
     if before - c.len() == size as usize {
         Ok(())
     } else {
@@ -702,7 +714,7 @@ pub(crate) fn check_tag_size(c: &[u8], before: usize, size: u32, tag: u32, f: &'
 /// The presence marker of a struct inside a tagged field, where it is `nullable`: an unsigned
 /// varint, present when above zero as a 32-bit int.
 #[inline(always)]
-pub(crate) fn tagged_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, DecodeError> {
+pub fn tagged_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, DecodeError> {
     if !nullable {
         return Ok(true);
     }
@@ -715,7 +727,7 @@ pub(crate) fn tagged_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str
 
 /// The presence marker of an untagged struct, where it is `nullable`.
 #[inline(always)]
-pub(crate) fn present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, DecodeError> {
+pub fn present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, DecodeError> {
     if !nullable {
         return Ok(true);
     }
@@ -725,7 +737,7 @@ pub(crate) fn present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Re
 /// Reads a tagged-field section's count and returns it with the section's start.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub(crate) fn tag_section<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<(u32, &'a [u8]), DecodeError> {
+pub fn tag_section<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<(u32, &'a [u8]), DecodeError> {
     let n = tag_count(c, f)?;
     Ok((n, c.rest()))
 }
@@ -733,7 +745,7 @@ pub(crate) fn tag_section<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<(u3
 /// The error for a known tag sent at a version that does not have it.
 #[cold]
 #[inline(never)]
-pub(crate) fn tag_not_in_version(c: &[u8], tag: u32, f: &'static str) -> DecodeError {
+pub fn tag_not_in_version(c: &[u8], tag: u32, f: &'static str) -> DecodeError {
     err(c, K::TagNotInVersion { tag }, f)
 }
 
@@ -744,14 +756,14 @@ pub(crate) fn tag_not_in_version(c: &[u8], tag: u32, f: &'static str) -> DecodeE
 
 /// Steps over `n` bytes.
 #[inline(always)]
-pub(crate) fn skip(c: &mut Cursor<'_>, n: usize) -> Option<()> {
+pub fn skip(c: &mut Cursor<'_>, n: usize) -> Option<()> {
     c.rest = c.rest.get(n..)?;
     Some(())
 }
 
 /// An unsigned varint; the one-byte case inline.
 #[inline(always)]
-pub(crate) fn skip_uvarint(c: &mut Cursor<'_>) -> Option<u32> {
+pub fn skip_uvarint(c: &mut Cursor<'_>) -> Option<u32> {
     match c.rest.split_first() {
         Some((&b, t)) if b < 0x80 => {
             c.rest = t;
@@ -763,7 +775,7 @@ pub(crate) fn skip_uvarint(c: &mut Cursor<'_>) -> Option<u32> {
 
 /// Reads a length or count prefix (`short`: a classic `int16` one); negative is null.
 #[inline(always)]
-pub(crate) fn skip_prefix(c: &mut Cursor<'_>, compact: bool, short: bool) -> Option<i64> {
+pub fn skip_prefix(c: &mut Cursor<'_>, compact: bool, short: bool) -> Option<i64> {
     Some(if compact {
         i64::from((skip_uvarint(c)? as i32).wrapping_sub(1))
     } else if short {
@@ -775,7 +787,7 @@ pub(crate) fn skip_prefix(c: &mut Cursor<'_>, compact: bool, short: bool) -> Opt
 
 /// Steps over a length-prefixed value (`short`: a classic `int16` prefix); negative is null.
 #[inline(always)]
-pub(crate) fn skip_len(c: &mut Cursor<'_>, compact: bool, short: bool) -> Option<()> {
+pub fn skip_len(c: &mut Cursor<'_>, compact: bool, short: bool) -> Option<()> {
     let len = skip_prefix(c, compact, short)?;
     if len > 0 {
         skip(c, usize::try_from(len).ok()?)?;
@@ -785,19 +797,19 @@ pub(crate) fn skip_len(c: &mut Cursor<'_>, compact: bool, short: bool) -> Option
 
 /// Steps over a string, null or not.
 #[inline(always)]
-pub(crate) fn skip_str(c: &mut Cursor<'_>, compact: bool) -> Option<()> {
+pub fn skip_str(c: &mut Cursor<'_>, compact: bool) -> Option<()> {
     skip_len(c, compact, true)
 }
 
 /// Steps over bytes or records, null or not.
 #[inline(always)]
-pub(crate) fn skip_bytes(c: &mut Cursor<'_>, compact: bool) -> Option<()> {
+pub fn skip_bytes(c: &mut Cursor<'_>, compact: bool) -> Option<()> {
     skip_len(c, compact, false)
 }
 
 /// Steps over a tagged-field section, known and unknown fields alike; an empty one inline.
 #[inline(always)]
-pub(crate) fn skip_tags(c: &mut Cursor<'_>) -> Option<()> {
+pub fn skip_tags(c: &mut Cursor<'_>) -> Option<()> {
     if let Some((0, t)) = c.rest.split_first() {
         c.rest = t;
         return Some(());
@@ -806,7 +818,7 @@ pub(crate) fn skip_tags(c: &mut Cursor<'_>) -> Option<()> {
 }
 
 #[inline(never)]
-pub(crate) fn skip_tag_fields(c: &mut Cursor<'_>) -> Option<()> {
+pub fn skip_tag_fields(c: &mut Cursor<'_>) -> Option<()> {
     let n = skip_uvarint(c)? as i32;
     for _ in 0..n {
         skip_uvarint(c)?;

@@ -165,7 +165,8 @@ impl<'a, T> Array<'a, T> {
         }
     }
 
-    pub(crate) fn wire(bytes: &'a [u8], len: u32, version: i16, compact: bool, canonical: bool) -> Self {
+    #[doc(hidden)]
+    pub fn wire(bytes: &'a [u8], len: u32, version: i16, compact: bool, canonical: bool) -> Self {
         Array {
             repr: Repr::Wire {
                 bytes,
@@ -241,7 +242,8 @@ impl<'a, T: Elem<'a>> Array<'a, T> {
         }
     }
 
-    pub(crate) fn size(&self, version: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
+    #[doc(hidden)]
+    pub fn size(&self, version: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
         let n = self.len();
         let mut total = write::len_size(n, compact);
         if let Some(w) = T::WIDTH {
@@ -257,7 +259,8 @@ impl<'a, T: Elem<'a>> Array<'a, T> {
         Ok(total)
     }
 
-    pub(crate) fn write(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str) {
+    #[doc(hidden)]
+    pub fn write(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str) {
         w.len_prefix(self.len(), compact, f);
         if let Repr::Wire { bytes, .. } = self.repr {
             if T::COPY_WIRE {
@@ -425,7 +428,8 @@ impl<'a> TaggedFields<'a> {
         }
     }
 
-    pub(crate) fn wire(section: &'a [u8], n: u32, known: u64, unknown: u32) -> Self {
+    #[doc(hidden)]
+    pub fn wire(section: &'a [u8], n: u32, known: u64, unknown: u32) -> Self {
         TaggedFields {
             repr: TRepr::Wire {
                 section,
@@ -472,7 +476,8 @@ impl<'a> TaggedFields<'a> {
     }
 
     /// Encoded size of the unknown fields alone (without the section count).
-    pub(crate) fn size(&self) -> Result<usize, EncodeError> {
+    #[doc(hidden)]
+    pub fn size(&self) -> Result<usize, EncodeError> {
         let mut n = 0usize;
         for t in self.iter() {
             n += write::uvarint_size(t.tag) + write::uvarint_size(t.data.len() as u32) + t.data.len();
@@ -553,7 +558,7 @@ impl<'a> Iterator for TaggedIter<'a> {
 impl ExactSizeIterator for TaggedIter<'_> {}
 
 /// Reads one raw tagged field from validated bytes; used by [`TaggedFields`] iteration.
-pub(crate) fn raw_tag<'a>(c: read::Cur<'a, '_>) -> Option<RawTaggedField<'a>> {
+pub fn raw_tag<'a>(c: read::Cur<'a, '_>) -> Option<RawTaggedField<'a>> {
     let (tag, size) = read::tag_header(c, "").ok()?;
     let data = read::take(c, size as usize, "").ok()?;
     Some(RawTaggedField { tag, data })

@@ -32,7 +32,7 @@ mod buf;
 mod str;
 pub use buf::OwnedBytes;
 pub use str::OwnedStr;
-pub(crate) use str::{read_opt_str, read_str};
+pub use str::{read_opt_str, read_str};
 
 pub use compact_str::CompactString;
 pub use smallvec::SmallVec;
@@ -96,7 +96,8 @@ impl OwnedTaggedFields {
         })
     }
     #[inline(always)]
-    pub(crate) fn size(&self) -> Result<usize, EncodeError> {
+    #[doc(hidden)]
+    pub fn size(&self) -> Result<usize, EncodeError> {
         if self.is_empty() {
             return Ok(0);
         }
@@ -334,7 +335,7 @@ impl<T: OwnedStruct> OwnedElem for T {
 
 /// The collection an owned array is read into: a `Vec`, or a `SmallVec` (fixed-width
 /// elements, a few inline).
-pub(crate) trait Coll<T>: Sized {
+pub trait Coll<T>: Sized {
     fn with_capacity(n: usize) -> Self;
     fn push(&mut self, t: T);
     /// Appends what `it` yields; the capacity is reserved already.
@@ -424,7 +425,7 @@ impl<T: Default> Coll<T> for SmallVec<[T; 4]> {
 /// Reads owned bytes (or records) that may be null at this version: shared with the input when
 /// it is a `Bytes` (feature `bytes`), else copied.
 #[inline(always)]
-pub(crate) fn read_opt_bytes(
+pub fn read_opt_bytes(
     c: &mut Cursor<'_>,
     compact: bool,
     nullable: bool,
@@ -435,7 +436,7 @@ pub(crate) fn read_opt_bytes(
 
 /// Reads owned bytes (or records) that are never null.
 #[inline(always)]
-pub(crate) fn read_bytes(c: &mut Cursor<'_>, compact: bool, f: &'static str) -> Result<OwnedBytes, DecodeError> {
+pub fn read_bytes(c: &mut Cursor<'_>, compact: bool, f: &'static str) -> Result<OwnedBytes, DecodeError> {
     let b = read::bytes(c, compact, f)?;
     Ok(OwnedBytes::from_wire(c, b))
 }
@@ -444,7 +445,7 @@ pub(crate) fn read_bytes(c: &mut Cursor<'_>, compact: bool, f: &'static str) -> 
 /// the count is checked against the bytes that remain before anything is reserved, and
 /// fixed-width elements take one bounds check for the whole array.
 #[inline(always)]
-pub(crate) fn read_opt_array<T: OwnedElem, C: Coll<T>>(
+pub fn read_opt_array<T: OwnedElem, C: Coll<T>>(
     c: &mut Cursor<'_>,
     compact: bool,
     nullable: bool,
@@ -497,7 +498,7 @@ fn run_elem<T: OwnedElem>(e: &[u8], version: i16) -> Option<T> {
 
 /// Reads an owned array that is never null.
 #[inline(always)]
-pub(crate) fn read_array<T: OwnedElem, C: Coll<T>>(
+pub fn read_array<T: OwnedElem, C: Coll<T>>(
     c: &mut Cursor<'_>,
     compact: bool,
     version: i16,
@@ -511,7 +512,7 @@ pub(crate) fn read_array<T: OwnedElem, C: Coll<T>>(
 
 /// Reads an owned struct that may be null at this version (its marker byte first).
 #[inline(always)]
-pub(crate) fn read_opt_struct<T: OwnedStruct>(
+pub fn read_opt_struct<T: OwnedStruct>(
     c: &mut Cursor<'_>,
     nullable: bool,
     version: i16,
@@ -525,7 +526,7 @@ pub(crate) fn read_opt_struct<T: OwnedStruct>(
 
 /// Reads an owned nullable struct inside a tagged field (its varint marker first).
 #[inline(always)]
-pub(crate) fn read_opt_struct_tagged<T: OwnedStruct>(
+pub fn read_opt_struct_tagged<T: OwnedStruct>(
     c: &mut Cursor<'_>,
     nullable: bool,
     version: i16,
@@ -539,7 +540,7 @@ pub(crate) fn read_opt_struct_tagged<T: OwnedStruct>(
 
 /// Size of an owned array.
 #[inline(always)]
-pub(crate) fn vec_size<T: OwnedElem>(a: &[T], compact: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
+pub fn vec_size<T: OwnedElem>(a: &[T], compact: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
     match T::WIDTH {
         Some(w) if a.len() < i32::MAX as usize => Ok(write::len_size(a.len(), compact) + w * a.len()),
         _ => vec_size_elems(a, compact, v, f),
@@ -559,7 +560,7 @@ fn vec_size_elems<T: OwnedElem>(a: &[T], compact: bool, v: i16, f: &'static str)
 }
 
 /// Size of a nullable owned array.
-pub(crate) fn opt_vec_size<T: OwnedElem>(
+pub fn opt_vec_size<T: OwnedElem>(
     a: Option<&[T]>,
     compact: bool,
     nullable: bool,
@@ -574,7 +575,7 @@ pub(crate) fn opt_vec_size<T: OwnedElem>(
 }
 
 /// Size of a nullable owned struct.
-pub(crate) fn opt_struct_size<T: OwnedStruct>(
+pub fn opt_struct_size<T: OwnedStruct>(
     s: &Option<T>,
     nullable: bool,
     v: i16,
@@ -589,7 +590,7 @@ pub(crate) fn opt_struct_size<T: OwnedStruct>(
 
 /// Writes an owned array.
 #[inline(always)]
-pub(crate) fn write_vec<T: OwnedElem>(w: &mut Writer<'_>, a: &[T], compact: bool, v: i16, f: &'static str) {
+pub fn write_vec<T: OwnedElem>(w: &mut Writer<'_>, a: &[T], compact: bool, v: i16, f: &'static str) {
     if let Some(width) = T::WIDTH {
         // Inline, with one bounds check for the prefix and the elements: most arrays of
         // fixed-width elements are short (replica sets).
@@ -616,7 +617,7 @@ fn write_vec_elems<T: OwnedElem>(w: &mut Writer<'_>, a: &[T], compact: bool, v: 
 }
 
 /// Writes a nullable owned array.
-pub(crate) fn write_opt_vec<T: OwnedElem>(
+pub fn write_opt_vec<T: OwnedElem>(
     w: &mut Writer<'_>,
     a: Option<&[T]>,
     compact: bool,
@@ -631,13 +632,7 @@ pub(crate) fn write_opt_vec<T: OwnedElem>(
 }
 
 /// Writes a nullable owned struct.
-pub(crate) fn write_opt_struct<T: OwnedStruct>(
-    w: &mut Writer<'_>,
-    s: &Option<T>,
-    nullable: bool,
-    v: i16,
-    f: &'static str,
-) {
+pub fn write_opt_struct<T: OwnedStruct>(w: &mut Writer<'_>, s: &Option<T>, nullable: bool, v: i16, f: &'static str) {
     match s {
         Some(s) => {
             if nullable {
@@ -651,7 +646,7 @@ pub(crate) fn write_opt_struct<T: OwnedStruct>(
 }
 
 /// Writes a nullable owned struct inside a tagged field (unsigned varint marker).
-pub(crate) fn write_opt_struct_tagged<T: OwnedStruct>(
+pub fn write_opt_struct_tagged<T: OwnedStruct>(
     w: &mut Writer<'_>,
     s: &Option<T>,
     nullable: bool,

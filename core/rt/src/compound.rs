@@ -52,7 +52,7 @@ impl<'a, T: Struct<'a>> Elem<'a> for T {
 }
 
 /// Arrays, structs and tag sections read from a cursor.
-pub(crate) mod read {
+pub mod read {
     use crate::error::{DecodeError, DecodeErrorKind as K};
     use crate::read::*;
     use crate::structs::Struct;
@@ -93,7 +93,8 @@ pub(crate) mod read {
 
     /// [`array_count!`] for the visitor: `None` is a null array.
     #[inline(always)]
-    pub(crate) fn array_count(
+    #[doc(hidden)]
+    pub fn array_count(
         c: &mut Cursor<'_>,
         compact: bool,
         nullable: bool,
@@ -106,7 +107,8 @@ pub(crate) mod read {
     /// result later cannot fail.
     #[cfg(not(feature = "small-code"))]
     #[inline(always)]
-    pub(crate) fn opt_array<'a, T: Elem<'a>>(
+    #[doc(hidden)]
+    pub fn opt_array<'a, T: Elem<'a>>(
         c: &mut Cursor<'a>,
         compact: bool,
         nullable: bool,
@@ -153,7 +155,8 @@ pub(crate) mod read {
     /// pointers.
     #[cfg(feature = "small-code")]
     #[inline(always)]
-    pub(crate) fn opt_array<'a, T: Elem<'a>>(
+    #[doc(hidden)]
+    pub fn opt_array<'a, T: Elem<'a>>(
         c: &mut Cursor<'a>,
         compact: bool,
         nullable: bool,
@@ -238,7 +241,8 @@ pub(crate) mod read {
     /// nested in an element that [`Struct::check`] validates.
     #[cfg(not(feature = "small-code"))]
     #[inline(always)]
-    pub(crate) fn check_array<'a, T: Elem<'a>>(
+    #[doc(hidden)]
+    pub fn check_array<'a, T: Elem<'a>>(
         c: &mut Cursor<'a>,
         compact: bool,
         nullable: bool,
@@ -266,7 +270,8 @@ pub(crate) mod read {
     /// [`check_array`] with `small-code`: the shared reader, with the view it builds dropped.
     #[cfg(feature = "small-code")]
     #[inline(always)]
-    pub(crate) fn check_array<'a, T: Elem<'a>>(
+    #[doc(hidden)]
+    pub fn check_array<'a, T: Elem<'a>>(
         c: &mut Cursor<'a>,
         compact: bool,
         nullable: bool,
@@ -278,7 +283,8 @@ pub(crate) mod read {
 
     /// An array that is never null.
     #[inline(always)]
-    pub(crate) fn array<'a, T: Elem<'a>>(
+    #[doc(hidden)]
+    pub fn array<'a, T: Elem<'a>>(
         c: &mut Cursor<'a>,
         compact: bool,
         version: i16,
@@ -295,7 +301,8 @@ pub(crate) mod read {
     /// untagged nullable structs.
     #[cfg_attr(not(feature = "small-code"), inline(always))]
     #[cfg_attr(feature = "small-code", inline(never))]
-    pub(crate) fn opt_struct_tagged<'a, T: Struct<'a>>(
+    #[doc(hidden)]
+    pub fn opt_struct_tagged<'a, T: Struct<'a>>(
         c: &mut Cursor<'a>,
         nullable: bool,
         version: i16,
@@ -311,7 +318,8 @@ pub(crate) mod read {
     /// `section` is where the section's fields began and `c` where they end; `known` has a bit for
     /// each tag the struct knows, which iteration skips.
     #[inline(always)]
-    pub(crate) fn unknown_tags<'a>(section: &'a [u8], c: &[u8], n: u32, unknown: u32, known: u64) -> TaggedFields<'a> {
+    #[doc(hidden)]
+    pub fn unknown_tags<'a>(section: &'a [u8], c: &[u8], n: u32, unknown: u32, known: u64) -> TaggedFields<'a> {
         if unknown == 0 {
             return TaggedFields::EMPTY;
         }
@@ -322,7 +330,8 @@ pub(crate) mod read {
     /// Reads a whole tagged-field section of a struct that knows no tags.
     #[cfg_attr(not(feature = "small-code"), inline(always))]
     #[cfg_attr(feature = "small-code", inline(never))]
-    pub(crate) fn unknown_tags_only<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<TaggedFields<'a>, DecodeError> {
+    #[doc(hidden)]
+    pub fn unknown_tags_only<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<TaggedFields<'a>, DecodeError> {
         let (n, section) = tag_section(c, f)?;
         if n == 0 {
             return Ok(TaggedFields::EMPTY);
@@ -339,7 +348,8 @@ pub(crate) mod read {
     /// at nullable versions only.
     #[cfg_attr(not(feature = "small-code"), inline(always))]
     #[cfg_attr(feature = "small-code", inline(never))]
-    pub(crate) fn opt_struct<'a, T: Struct<'a>>(
+    #[doc(hidden)]
+    pub fn opt_struct<'a, T: Struct<'a>>(
         c: &mut Cursor<'a>,
         nullable: bool,
         version: i16,
@@ -370,7 +380,8 @@ pub(crate) mod read {
 
     /// Steps over an array, null or not: fixed-width elements in one step, others one by one.
     #[inline(always)]
-    pub(crate) fn skip_array<'a, T: Elem<'a>>(c: &mut Cursor<'a>, compact: bool, version: i16) -> Option<()> {
+    #[doc(hidden)]
+    pub fn skip_array<'a, T: Elem<'a>>(c: &mut Cursor<'a>, compact: bool, version: i16) -> Option<()> {
         let len = skip_prefix(c, compact, false)?;
         if len <= 0 {
             return Some(());
@@ -391,7 +402,8 @@ pub(crate) mod read {
 
     /// Steps over a struct that may be null at this version (`nullable`).
     #[inline(always)]
-    pub(crate) fn skip_opt_struct<'a, T: Struct<'a>>(c: &mut Cursor<'a>, nullable: bool, version: i16) -> Option<()> {
+    #[doc(hidden)]
+    pub fn skip_opt_struct<'a, T: Struct<'a>>(c: &mut Cursor<'a>, nullable: bool, version: i16) -> Option<()> {
         if nullable && i8(c, "").ok()? < 0 {
             return Some(());
         }
@@ -402,7 +414,8 @@ pub(crate) mod read {
     /// section inline, any other out of line (with the bytes by value, so that the caller's cursor
     /// can stay in registers).
     #[inline(always)]
-    pub(crate) fn check_tags(c: &mut Cursor<'_>, f: &'static str) -> Result<(), DecodeError> {
+    #[doc(hidden)]
+    pub fn check_tags(c: &mut Cursor<'_>, f: &'static str) -> Result<(), DecodeError> {
         if let Some((0, t)) = c.rest.split_first() {
             c.rest = t;
             return Ok(());
@@ -414,13 +427,14 @@ pub(crate) mod read {
     }
 
     #[inline(never)]
-    pub(crate) fn check_tags_slow(c: &mut Cursor<'_>, f: &'static str) -> Result<(), DecodeError> {
+    #[doc(hidden)]
+    pub fn check_tags_slow(c: &mut Cursor<'_>, f: &'static str) -> Result<(), DecodeError> {
         unknown_tags_only(c, f).map(|_| ())
     }
 }
 
 /// Arrays, structs and unknown tags written and sized.
-pub(crate) mod write {
+pub mod write {
     use crate::error::{EncodeError, EncodeErrorKind as K};
     use crate::structs::Struct;
     use crate::types::{Array, Elem, RawTaggedField};
@@ -429,13 +443,15 @@ pub(crate) mod write {
     impl Writer<'_> {
         /// An array.
         #[inline]
-        pub(crate) fn array<'a, T: Elem<'a>>(&mut self, a: &Array<'a, T>, compact: bool, v: i16, f: &'static str) {
+        #[doc(hidden)]
+        pub fn array<'a, T: Elem<'a>>(&mut self, a: &Array<'a, T>, compact: bool, v: i16, f: &'static str) {
             a.write(self, v, compact, f)
         }
 
         /// A nullable array.
         #[inline]
-        pub(crate) fn opt_array<'a, T: Elem<'a>>(
+        #[doc(hidden)]
+        pub fn opt_array<'a, T: Elem<'a>>(
             &mut self,
             a: &Option<Array<'a, T>>,
             compact: bool,
@@ -451,7 +467,8 @@ pub(crate) mod write {
 
         /// A nullable struct: the marker byte at nullable versions, then the struct.
         #[inline]
-        pub(crate) fn opt_struct<'a, T: Struct<'a>>(&mut self, s: &Option<T>, nullable: bool, v: i16, f: &'static str) {
+        #[doc(hidden)]
+        pub fn opt_struct<'a, T: Struct<'a>>(&mut self, s: &Option<T>, nullable: bool, v: i16, f: &'static str) {
             match s {
                 Some(s) => {
                     if nullable {
@@ -466,13 +483,8 @@ pub(crate) mod write {
 
         /// A nullable struct inside a tagged field: an unsigned varint marker (1 present, 0 null).
         #[inline]
-        pub(crate) fn opt_struct_tagged<'a, T: Struct<'a>>(
-            &mut self,
-            s: &Option<T>,
-            nullable: bool,
-            v: i16,
-            f: &'static str,
-        ) {
+        #[doc(hidden)]
+        pub fn opt_struct_tagged<'a, T: Struct<'a>>(&mut self, s: &Option<T>, nullable: bool, v: i16, f: &'static str) {
             match s {
                 Some(s) => {
                     if nullable {
@@ -487,7 +499,8 @@ pub(crate) mod write {
 
         /// Writes every unknown tagged field left in `it`.
         #[inline]
-        pub(crate) fn unknown_tags_rest<'t, I: Iterator<Item = RawTaggedField<'t>>>(
+        #[doc(hidden)]
+        pub fn unknown_tags_rest<'t, I: Iterator<Item = RawTaggedField<'t>>>(
             &mut self,
             it: &mut core::iter::Peekable<I>,
         ) {
@@ -499,7 +512,8 @@ pub(crate) mod write {
         /// The tagged-field section of a struct that knows no tags.
         #[cfg_attr(not(feature = "small-code"), inline(always))]
         #[cfg_attr(feature = "small-code", inline(never))]
-        pub(crate) fn unknown_tags_only<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) {
+        #[doc(hidden)]
+        pub fn unknown_tags_only<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) {
             if n == 0 {
                 return self.arr([0], "_tagged_fields");
             }
@@ -517,7 +531,8 @@ pub(crate) mod write {
         /// Writes the unknown tagged fields whose tag is below `next`.
         #[cfg_attr(not(feature = "small-code"), inline)]
         #[cfg_attr(feature = "small-code", inline(never))]
-        pub(crate) fn unknown_tags_before<'t, I: Iterator<Item = RawTaggedField<'t>>>(
+        #[doc(hidden)]
+        pub fn unknown_tags_before<'t, I: Iterator<Item = RawTaggedField<'t>>>(
             &mut self,
             it: &mut core::iter::Peekable<I>,
             next: u32,
@@ -531,7 +546,8 @@ pub(crate) mod write {
 
         /// The error where unknown tagged fields are set at a version without tagged fields.
         #[inline(always)]
-        pub(crate) fn no_tags(&mut self, n: usize, f: &'static str) {
+        #[doc(hidden)]
+        pub fn no_tags(&mut self, n: usize, f: &'static str) {
             if n != 0 {
                 self.fail(tags_not_in_version(f));
             }
@@ -549,7 +565,8 @@ pub(crate) mod write {
 
     /// Size of an array.
     #[inline]
-    pub(crate) fn array_size<'a, T: Elem<'a>>(
+    #[doc(hidden)]
+    pub fn array_size<'a, T: Elem<'a>>(
         a: &Array<'a, T>,
         compact: bool,
         v: i16,
@@ -560,7 +577,8 @@ pub(crate) mod write {
 
     /// Size of a nullable array.
     #[inline]
-    pub(crate) fn opt_array_size<'a, T: Elem<'a>>(
+    #[doc(hidden)]
+    pub fn opt_array_size<'a, T: Elem<'a>>(
         a: &Option<Array<'a, T>>,
         compact: bool,
         nullable: bool,
@@ -576,7 +594,8 @@ pub(crate) mod write {
 
     /// Size of a nullable struct.
     #[inline]
-    pub(crate) fn opt_struct_size<'a, T: Struct<'a>>(
+    #[doc(hidden)]
+    pub fn opt_struct_size<'a, T: Struct<'a>>(
         s: &Option<T>,
         nullable: bool,
         v: i16,
@@ -591,7 +610,7 @@ pub(crate) mod write {
 }
 
 /// Arrays, structs and tag sections handed to a visitor.
-pub(crate) mod visit {
+pub mod visit {
     use crate::error::DecodeError;
     use crate::read::{self, Cursor};
     use crate::structs::Struct;
@@ -602,7 +621,8 @@ pub(crate) mod visit {
     /// An array field, null or not; elements are visited as they are read.
     #[cfg_attr(not(feature = "small-code"), inline(always))]
     #[cfg_attr(feature = "small-code", inline(never))]
-    pub(crate) fn array<'a, T: Elem<'a>, V: Visitor<'a> + ?Sized>(
+    #[doc(hidden)]
+    pub fn array<'a, T: Elem<'a>, V: Visitor<'a> + ?Sized>(
         c: &mut Cursor<'a>,
         compact: bool,
         nullable: bool,
@@ -637,7 +657,8 @@ pub(crate) mod visit {
 
     /// A struct field (`present` is false for a null one).
     #[inline(always)]
-    pub(crate) fn struct_field<'a, T: Struct<'a>, V: Visitor<'a> + ?Sized>(
+    #[doc(hidden)]
+    pub fn struct_field<'a, T: Struct<'a>, V: Visitor<'a> + ?Sized>(
         c: &mut Cursor<'a>,
         present: bool,
         version: i16,
@@ -656,7 +677,8 @@ pub(crate) mod visit {
 
     /// The tagged-field section of a struct that knows no tags.
     #[inline(always)]
-    pub(crate) fn tags_only<'a, V: Visitor<'a> + ?Sized>(
+    #[doc(hidden)]
+    pub fn tags_only<'a, V: Visitor<'a> + ?Sized>(
         c: &mut Cursor<'a>,
         id: FieldId,
         vis: &mut V,
@@ -691,7 +713,8 @@ pub(crate) mod visit {
 
     /// An unknown tagged field's payload, handed to the visitor.
     #[inline(always)]
-    pub(crate) fn unknown_tag<'a, V: Visitor<'a> + ?Sized>(
+    #[doc(hidden)]
+    pub fn unknown_tag<'a, V: Visitor<'a> + ?Sized>(
         c: &mut Cursor<'a>,
         tag: u32,
         size: u32,
