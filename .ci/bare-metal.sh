@@ -158,7 +158,10 @@ LLVM_OBJDUMP=llvm-objdump-22
 LLVM_ADDR2LINE=llvm-addr2line-22
 
 # kafka-wire's opt-level before LTO in the builds that are run rather than measured.
-VARIANT_OPT_ARGS=(--config "profile.release.package.kafka-wire.opt-level=$VARIANT_OPT")
+VARIANT_OPT_ARGS=()
+for p in kafka-wire kafka-wire-rt kafka-wire-msgs-a kafka-wire-msgs-b; do
+  VARIANT_OPT_ARGS+=(--config "profile.release.package.$p.opt-level=$VARIANT_OPT")
+done
 SECOND_OPT_ARGS=("${VARIANT_OPT_ARGS[@]}")
 [ "${BARE_METAL_FULL_OPT:-0}" != 1 ] || SECOND_OPT_ARGS=()
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Checks that core's modules depend on each other one way only.
+"""Checks that the modules of kafka-wire (core/src) and of its runtime, kafka-wire-rt
+(core/rt/src), depend on each other one way only, in each crate.
 
-Reads every module of core/src (a top-level file or folder, and each submodule of `records`),
+Reads every module of the crate's src folder (a top-level file or folder, and each submodule of `records`),
 collects the modules its code names (`crate::NAME`, `super::NAME` inside `records/`), leaving
 out comments and the crate root (`lib.rs`, which only declares and re-exports), and fails when
 the graph has a cycle, naming it. Prints the modules in an order that respects every edge.
@@ -12,7 +13,9 @@ import os
 import re
 import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core", "src")
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOTS = [("kafka-wire", os.path.join(HERE, "core", "src")), ("kafka-wire-rt", os.path.join(HERE, "core", "rt", "src"))]
+ROOT = ROOTS[0][1]
 
 
 def code(text):
@@ -127,14 +130,17 @@ def order(g):
 
 
 def main():
-    g = edges(modules())
-    cycle = find_cycle(g)
-    if cycle:
-        print("layers: FAILED, an import cycle: " + " -> ".join(cycle))
-        sys.exit(1)
-    print("layers: core's %d modules depend one way; bottom to top:" % len(g))
-    for n in order(g):
-        print("  %-18s uses %s" % (n, ", ".join(sorted(g[n])) or "-"))
+    global ROOT
+    for name, root in ROOTS:
+        ROOT = root
+        g = edges(modules())
+        cycle = find_cycle(g)
+        if cycle:
+            print("layers: FAILED, an import cycle in %s: %s" % (name, " -> ".join(cycle)))
+            sys.exit(1)
+        print("layers: %s's %d modules depend one way; bottom to top:" % (name, len(g)))
+        for n in order(g):
+            print("  %-18s uses %s" % (n, ", ".join(sorted(g[n])) or "-"))
 
 
 if __name__ == "__main__":

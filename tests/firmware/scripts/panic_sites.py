@@ -47,7 +47,7 @@ def origin(frames, root):
         if path in ("??", "") or loc.endswith(":0"):
             return "?", loc
         short = path.replace(root + "/", "") if root else path
-        if "/core/src/" in path and "registry" not in path:
+        if re.search(r"/core/(rt/|msgs-[ab]/)?src/", path) and "registry" not in path:
             return "kafka-wire", f"{short}:{loc.rsplit(':', 1)[1]}"
         if "/tests/firmware/" in path:
             return "firmware", f"{short}:{loc.rsplit(':', 1)[1]}"
