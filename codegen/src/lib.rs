@@ -54,10 +54,10 @@ pub const PARTS: [(&str, &str); 2] = [
     ("kafka-wire-msgs-b", "core/msgs-b"),
 ];
 
-/// Which part ([`PARTS`]) holds each message, by name: the modules in group order (`messages`
-/// first), each message's module source counted in bytes, and the first part takes them while
-/// the middle of the module falls in the first half of the total.
-pub fn split(msgs: &[model::Message]) -> BTreeMap<String, usize> {
+/// Which part ([`PARTS`]) holds each message, by name: the modules (`modules`, each message's
+/// source by name) in group order, `messages` first, counted in bytes; the first part takes them
+/// while the middle of the module falls in the first half of the total.
+pub fn split(msgs: &[model::Message], modules: &BTreeMap<String, String>) -> BTreeMap<String, usize> {
     let groups = emit::groups(msgs);
     let mut order: Vec<&model::Message> = groups.get("messages").cloned().unwrap_or_default();
     for (g, ms) in &groups {
@@ -65,7 +65,7 @@ pub fn split(msgs: &[model::Message]) -> BTreeMap<String, usize> {
             order.extend(ms.iter().copied());
         }
     }
-    let sizes: Vec<usize> = order.iter().map(|m| emit::message_module(m).len()).collect();
+    let sizes: Vec<usize> = order.iter().map(|m| modules[&m.name].len()).collect();
     let total: usize = sizes.iter().sum();
     let mut done = 0;
     let mut out = BTreeMap::new();
@@ -85,8 +85,9 @@ pub fn load(inputs: &model::Inputs) -> Result<(Vec<model::Message>, tables::Tabl
 
 /// Every generated file, path relative to the repository root, formatted.
 pub fn render(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<String, String>, String> {
-    let part = split(msgs);
-    let mut out = format_all(render_core(msgs, t, &part))?;
+    let modules: BTreeMap<String, String> = msgs.iter().map(|m| (m.name.clone(), emit::message_module(m))).collect();
+    let part = split(msgs, &modules);
+    let mut out = format_all(render_core(msgs, t, &modules, &part))?;
     // A block of a hand-written file: `file#block` (see `splice`).
     out.insert(
         "core/Cargo.toml#features".into(),
@@ -113,6 +114,7 @@ pub fn render(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<St
 fn render_core(
     msgs: &[model::Message],
     t: &tables::Tables,
+    modules: &BTreeMap<String, String>,
     part: &BTreeMap<String, usize>,
 ) -> BTreeMap<String, String> {
     let mut files = BTreeMap::new();
@@ -129,7 +131,7 @@ fn render_core(
             for m in ms {
                 files.insert(
                     format!("{dir}/src/{g}/{}.rs", model::snake(&m.name)),
-                    emit::message_module(m),
+                    modules[&m.name].clone(),
                 );
             }
             files.insert(format!("{dir}/src/{g}/mod.rs"), emit::group_mod(g, ms));

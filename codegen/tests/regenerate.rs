@@ -87,3 +87,26 @@ fn provisional_keys_stay_clear_of_kafkas_and_the_forks_keys() {
     assert!(e.rule.contains("API key 3"), "{e}");
     std::fs::remove_dir_all(&tmp).unwrap();
 }
+
+#[test]
+fn the_two_message_crates_hold_halves_of_about_the_same_size() {
+    let (_, inputs) = repo_inputs();
+    let msgs = model::load(&inputs).expect("schemas load");
+    let modules: std::collections::BTreeMap<String, String> = msgs
+        .iter()
+        .map(|m| (m.name.clone(), kafka_wire_codegen::emit::message_module(m)))
+        .collect();
+    let part = kafka_wire_codegen::split(&msgs, &modules);
+    assert_eq!(part.len(), msgs.len(), "every message goes to one part");
+    let mut bytes = [0usize; 2];
+    for m in &msgs {
+        bytes[part[&m.name]] += modules[&m.name].len();
+    }
+    let total = bytes[0] + bytes[1];
+    for (i, b) in bytes.iter().enumerate() {
+        assert!(
+            *b * 100 >= total * 45 && *b * 100 <= total * 55,
+            "part {i} holds {b} of {total} bytes of module source"
+        );
+    }
+}
