@@ -663,6 +663,14 @@ pub fn message_module(m: &Message) -> String {
         o.push_str("//!\n//! A draft that Kafka has not released: KIP-1279 is still under discussion, and its API key\n//! here is provisional (see `schemas/kip-1279/provisional-api-keys.json`). Draft forks of\n//! Kafka put the KIP-1279 RPCs on keys 99, 100 and 105; kafka-wire's provisional keys stay\n//! clear of those and of Kafka's own.\n");
     }
     o.push_str("\nuse crate::rt;\n");
+    let _ = writeln!(
+        o,
+        "\n/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names\n/// `{}` (see `rt::pin`): the code of the other versions is then left out.\nconst PIN: Option<i16> = rt::pin::version(option_env!(\"KAFKA_WIRE_PIN\"), \"{}\", {}, {});",
+        pin_key(m),
+        pin_key(m),
+        m.valid.min().unwrap_or(0),
+        m.valid.max().unwrap_or(0)
+    );
     let all = structs(m);
     let tree = Tree::new(&all);
     for (i, (name, prefix, fields)) in all.iter().enumerate() {
@@ -1056,7 +1064,7 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)],
             "                unknown_tagged_fields: rt::OwnedTaggedFields::new(),\n            }\n        }\n    }\n",
         );
         let _ = writeln!(o, "\n    impl From<&super::{name}<'_>> for {name} {{");
-        open_fn(o, false, &format!("fn from(v: &super::{name}<'_>)"), "Self");
+        open_fn(o, false, &format!("fn from(v: &super::{name}<'_>)"), "Self", "");
         o.push_str("            Self {\n");
         for x in &fs {
             let _ = writeln!(o, "                {}: {},", x.id, from_view_expr(x));
@@ -1236,19 +1244,49 @@ fn emit_struct(
 /// two).
 const SMALL_CODE_CFG: &str = "    #[cfg(not(feature = \"small-code\"))]\n";
 
+/// The path of the module's `PIN` constant (see `rt::pin`) from the module itself (`owned`:
+/// from its `owned` module).
+fn pin_path(owned: bool) -> &'static str {
+    if owned {
+        "super::PIN"
+    } else {
+        "PIN"
+    }
+}
+
+/// The name that `KAFKA_WIRE_PIN` knows `m` by: an API's feature (its request and response
+/// together), or the schema's name.
+fn pin_key(m: &Message) -> String {
+    if m.group == "messages" && matches!(m.kind.as_str(), "request" | "response") {
+        if let Some(f) = features::feature(m) {
+            return f;
+        }
+    }
+    m.name.clone()
+}
+
+/// In a function whose signature takes the version as `v`, the statement that replaces it by
+/// the pinned version, if the build pins one.
+fn pin_v(o: &mut String, sig: &str, pin: &str) {
+    if !pin.is_empty() && sig.contains(" v: i16") {
+        let _ = writeln!(o, "        let v = if let Some(p) = {pin} {{ p }} else {{ v }};");
+    }
+}
+
 /// Opens a generated function, signature `sig` returning `ret` (empty for `()`). Every generated
 /// function is `#[inline]`, which makes it compiled in the crate that calls it: a program pays in
 /// build time and flash only for the messages it uses, and the codec's own build compiles none.
 /// Inlining stays where it pays. A function that is not `inline` is a wrapper over
 /// `rt::outline`, a generic function that is never inlined, with the body as its closure: the
 /// body is compiled where it is used too, and called, not copied into every caller.
-fn open_fn(o: &mut String, inline: bool, sig: &str, ret: &str) {
+fn open_fn(o: &mut String, inline: bool, sig: &str, ret: &str, pin: &str) {
     let arrow = if ret.is_empty() {
         String::new()
     } else {
         format!(" -> {ret}")
     };
     let _ = writeln!(o, "    #[inline]\n    {sig}{arrow} {{");
+    pin_v(o, sig, pin);
     if !inline {
         let _ = writeln!(o, "        rt::outline(move ||{arrow} {{");
     }
@@ -1444,6 +1482,7 @@ fn emit_read(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: boo
         inline,
         &format!("fn read({sig_c}: &mut rt::Cursor<{lifetime}>, {sig_v}: i16)"),
         "Result<Self, rt::DecodeError>",
+        pin_path(owned),
     );
     o.push_str(&body);
     let mut init = String::new();
@@ -1538,13 +1577,25 @@ fn emit_check(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: bo
     let ret = "Result<(), rt::DecodeError>";
     if body.is_empty() {
         // No field at any version and no tag section: nothing to read.
-        open_fn(o, true, &format!("fn check(_cur: &mut rt::Cursor<'a>, {v}: i16)"), ret);
+        open_fn(
+            o,
+            true,
+            &format!("fn check(_cur: &mut rt::Cursor<'a>, {v}: i16)"),
+            ret,
+            pin_path(false),
+        );
         o.push_str("        Ok(())\n");
         close_fn(o, true);
         return;
     }
     o.push_str(SMALL_CODE_CFG);
-    open_fn(o, inline, &format!("fn check(cur: &mut rt::Cursor<'a>, {v}: i16)"), ret);
+    open_fn(
+        o,
+        inline,
+        &format!("fn check(cur: &mut rt::Cursor<'a>, {v}: i16)"),
+        ret,
+        pin_path(false),
+    );
     // A local copy of the cursor, kept in registers; handed back once every read succeeded.
     o.push_str("        let mut local = cur.fork();\n        let c = &mut local;\n");
     o.push_str(&body);
@@ -1631,6 +1682,7 @@ fn emit_skip(o: &mut String, m: &Message, plan: &Plan) {
         false,
         &format!("fn skip(c: &mut rt::Cursor<'a>, {sig_v}: i16)"),
         "Option<()>",
+        pin_path(false),
     );
     o.push_str(&body);
     o.push_str("        Some(())\n");
@@ -1705,6 +1757,7 @@ fn emit_visit(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: bo
         return;
     }
     let _ = writeln!(o, "    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(cur: &mut rt::Cursor<'a>, {v}: i16, vis: &mut V) -> Result<(), rt::DecodeError> {{");
+    pin_v(o, &format!(" {v}: i16"), pin_path(false));
     // A local copy of the cursor, kept in registers; handed back once every read succeeded.
     o.push_str("        let mut local = cur.fork();\n        let c = &mut local;\n");
     o.push_str(&body);
@@ -1846,7 +1899,7 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
     if !owned {
         o.push_str(SMALL_CODE_CFG);
     }
-    open_fn(o, false, &sig, "Result<usize, rt::EncodeError>");
+    open_fn(o, false, &sig, "Result<usize, rt::EncodeError>", pin_path(owned));
     let _ = writeln!(o, "        let {}n: usize = {fixed};", if grows { "mut " } else { "" });
     o.push_str(&sb);
     o.push_str("        Ok(n)\n");
@@ -1966,7 +2019,7 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
         "fn write(&self, w: &mut rt::Writer<'_>, {}: i16)",
         if wv { "v" } else { "_v" }
     );
-    open_fn(o, nested, &sig, "");
+    open_fn(o, nested, &sig, "", pin_path(owned));
     o.push_str(&wb);
     close_fn(o, nested);
     o.push_str("}\n");
@@ -2202,9 +2255,18 @@ fn kind_variant(m: &Message) -> &'static str {
 }
 
 /// The `rt::MessageInfo` of `m` as a constant expression.
-fn info_literal(m: &Message) -> String {
+/// With `pinned`, in the message's module, its versions are the pinned one where `PIN` has one.
+fn info_literal(m: &Message, pinned: bool) -> String {
     let lo = m.valid.min().unwrap_or(0);
     let hi = m.valid.max().unwrap_or(0);
+    let (lo, hi) = if pinned {
+        (
+            format!("if let Some(p) = PIN {{ p }} else {{ {lo} }}"),
+            format!("if let Some(p) = PIN {{ p }} else {{ {hi} }}"),
+        )
+    } else {
+        (lo.to_string(), hi.to_string())
+    };
     let flex = m
         .flexible
         .and(m.valid)
@@ -2226,7 +2288,7 @@ fn emit_message_impl(o: &mut String, m: &Message) {
         "\nimpl<'a> rt::Message<'a> for {name}<'a> {{\n    const INFO: rt::MessageInfo = {info};\n    const SCHEMA: &'static rt::reflect::StructDesc = &schema::{st};\n}}",
         st = upper(&m.name),
         name = m.name,
-        info = info_literal(m),
+        info = info_literal(m, true),
     );
 }
 
@@ -2443,7 +2505,7 @@ fn info_fn(o: &mut String, name: &str, fname: &str, doc: &str, entries: &[(Strin
         "impl {name} {{\n    /// {doc}\n    pub fn {fname}(self) -> rt::MessageInfo {{\n        match self {{"
     );
     for (v, _, m) in entries {
-        let _ = writeln!(o, "            Self::{v} => {},", info_literal(m));
+        let _ = writeln!(o, "            Self::{v} => {},", info_literal(m, false));
     }
     o.push_str("        }\n    }\n}\n\n");
 }
@@ -2483,11 +2545,11 @@ pub fn api(msgs: &[Message]) -> String {
         .collect();
     o.push_str("impl ApiKey {\n    /// Facts of the request schema.\n    pub fn request_info(self) -> rt::MessageInfo {\n        match self {\n");
     for (v, _, m) in &keys {
-        let _ = writeln!(o, "            Self::{v} => {},", info_literal(m));
+        let _ = writeln!(o, "            Self::{v} => {},", info_literal(m, false));
     }
     o.push_str("        }\n    }\n\n    /// Facts of the response schema.\n    pub fn response_info(self) -> rt::MessageInfo {\n        match self {\n");
     for (v, _, r) in &pairs {
-        let _ = writeln!(o, "            Self::{v} => {},", info_literal(r));
+        let _ = writeln!(o, "            Self::{v} => {},", info_literal(r, false));
     }
     o.push_str("        }\n    }\n\n");
     o.push_str("    /// The request header version used with request `version` (0 only for ControlledShutdown v0).\n    pub fn request_header_version(self, version: i16) -> i16 {\n        if matches!(self, Self::ControlledShutdown) && version == 0 {\n            0\n        } else if self.request_info().is_flexible(version) {\n            2\n        } else {\n            1\n        }\n    }\n\n");

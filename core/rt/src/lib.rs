@@ -17,6 +17,8 @@
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
+#[cfg(test)]
+extern crate std;
 
 #[cfg(feature = "arbitrary")]
 #[doc(hidden)]
@@ -36,6 +38,7 @@ pub mod error;
 #[cfg(feature = "alloc")]
 #[doc(hidden)]
 pub mod owned;
+pub mod pin;
 #[doc(hidden)]
 pub mod read;
 #[doc(hidden)]
@@ -91,6 +94,7 @@ pub mod rt {
         pub use crate::compound::read::*;
         pub use crate::read::*;
     }
+    pub use crate::pin;
     pub use crate::read::Cursor;
     pub use crate::reflect;
     pub use crate::sealed::Sealed;

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-add-offsets-to-txn` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-add-offsets-to-txn", 0, 4);
+
 /// `AddOffsetsToTxnRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for AddOffsetsToTxnRequest<'_> {}
 impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
         let r: [u8; 10] = match rt::read::run::<10>(c) {
             Some(r) => r,
@@ -91,6 +96,7 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -110,6 +116,7 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 10;
             n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
@@ -129,6 +136,7 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.transactional_id, v >= 3, "transactional_id");
             w.i64(self.producer_id, "producer_id");
@@ -148,8 +156,8 @@ impl<'a> rt::Message<'a> for AddOffsetsToTxnRequest<'a> {
         name: "AddOffsetsToTxnRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(25),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -306,6 +314,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddOffsetsToTxnRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let transactional_id = rt::owned::read_str(c, v >= 3, "transactional_id")?;
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
@@ -332,6 +341,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 10;
                 n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
@@ -351,6 +361,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.str(&self.transactional_id, v >= 3, "transactional_id");
                 if let Some(r) = w.run::<10>("producer_id") {

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-add-partitions-to-txn` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-add-partitions-to-txn", 0, 5);
+
 /// `AddPartitionsToTxnRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -64,6 +68,7 @@ impl rt::Sealed for AddPartitionsToTxnRequest<'_> {}
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let transactions = if v >= 4 {
                 rt::read::array::<AddPartitionsToTxnTransaction<'a>>(c, v >= 3, v, "transactions")?
@@ -116,6 +121,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 4 {
@@ -168,6 +174,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 4 {
@@ -219,6 +226,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 3 && !self.transactions.is_empty() {
                 w.fail(rt::write::not_in_version("transactions"));
@@ -316,6 +324,7 @@ impl rt::Sealed for AddPartitionsToTxnTransaction<'_> {}
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let transactional_id = if v >= 4 {
             rt::read::str(c, v >= 3, "transactions[].transactional_id")?
         } else {
@@ -363,6 +372,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 4 {
@@ -392,6 +402,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 4 {
                 rt::read::skip_str(c, v >= 3)?;
@@ -415,6 +426,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 4 {
@@ -468,6 +480,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 4 {
@@ -516,6 +529,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 3 && !self.transactional_id.is_empty() {
                 w.fail(rt::write::not_in_version("transactions[].transactional_id"));
@@ -608,6 +622,7 @@ impl rt::Sealed for AddPartitionsToTxnTopic<'_> {}
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?;
         let partitions = rt::read::array::<i32>(c, v >= 3, v, "v3_and_below_topics[].partitions")?;
         let unknown_tagged_fields = if v >= 3 {
@@ -625,6 +640,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?;
@@ -639,6 +655,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 3)?;
             rt::read::skip_array::<i32>(c, v >= 3, v)?;
@@ -655,6 +672,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -685,6 +703,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 3, "v3_and_below_topics[].name")?;
@@ -704,6 +723,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 3, "v3_and_below_topics[].name");
             w.array(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
@@ -721,8 +741,8 @@ impl<'a> rt::Message<'a> for AddPartitionsToTxnRequest<'a> {
         name: "AddPartitionsToTxnRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(24),
-        min_version: 0,
-        max_version: 5,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 5 },
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -1103,6 +1123,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddPartitionsToTxnRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let transactions = if v >= 4 {
                     rt::owned::read_array::<AddPartitionsToTxnTransaction, _>(c, v >= 3, v, "transactions")?
@@ -1152,6 +1173,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 4 {
@@ -1203,6 +1225,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 3 && !self.transactions.is_empty() {
                     w.fail(rt::write::not_in_version("transactions"));
@@ -1299,6 +1322,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddPartitionsToTxnTransaction {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let transactional_id = if v >= 4 {
                 rt::owned::read_str(c, v >= 3, "transactions[].transactional_id")?
             } else {
@@ -1347,6 +1371,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 4 {
@@ -1395,6 +1420,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 3 && !self.transactional_id.is_empty() {
                 w.fail(rt::write::not_in_version("transactions[].transactional_id"));
             }
@@ -1473,6 +1499,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddPartitionsToTxnTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 3, "v3_and_below_topics[].name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 3, v, "v3_and_below_topics[].partitions")?;
             let unknown_tagged_fields = if v >= 3 {
@@ -1491,6 +1518,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 3, "v3_and_below_topics[].name")?;
@@ -1510,6 +1538,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 3, "v3_and_below_topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
             if v >= 3 {

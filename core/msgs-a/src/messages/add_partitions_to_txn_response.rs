@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-add-partitions-to-txn` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-add-partitions-to-txn", 0, 5);
+
 /// `AddPartitionsToTxnResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for AddPartitionsToTxnResponse<'_> {}
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -93,6 +98,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -131,6 +137,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 4 {
@@ -168,6 +175,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 3 && !self.results_by_transaction.is_empty() {
                 w.fail(rt::write::not_in_version("results_by_transaction"));
@@ -243,6 +251,7 @@ impl rt::Sealed for AddPartitionsToTxnResult<'_> {}
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let transactional_id = if v >= 4 {
                 rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?
@@ -276,6 +285,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -303,6 +313,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 4 {
                 rt::read::skip_str(c, v >= 3)?;
@@ -322,6 +333,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 4 {
@@ -357,6 +369,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 4 {
@@ -393,6 +406,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 3 && !self.transactional_id.is_empty() {
                 w.fail(rt::write::not_in_version("results_by_transaction[].transactional_id"));
@@ -468,6 +482,7 @@ impl rt::Sealed for AddPartitionsToTxnTopicResult<'_> {}
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?;
         let results_by_partition = rt::read::array::<AddPartitionsToTxnPartitionResult<'a>>(
             c,
@@ -490,6 +505,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?;
@@ -510,6 +526,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 3)?;
             rt::read::skip_array::<AddPartitionsToTxnPartitionResult<'a>>(c, v >= 3, v)?;
@@ -526,6 +543,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -556,6 +574,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 3, "results_by_topic_v3_and_below[].name")?;
@@ -582,6 +601,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 3, "results_by_topic_v3_and_below[].name");
             w.array(
@@ -646,6 +666,7 @@ impl rt::Sealed for AddPartitionsToTxnPartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -672,6 +693,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -693,6 +715,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 6)?;
             if v >= 3 {
@@ -708,6 +731,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -739,6 +763,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v >= 3 {
@@ -758,6 +783,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(
                 self.partition_index,
@@ -784,8 +810,8 @@ impl<'a> rt::Message<'a> for AddPartitionsToTxnResponse<'a> {
         name: "AddPartitionsToTxnResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(24),
-        min_version: 0,
-        max_version: 5,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 5 },
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -1183,6 +1209,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddPartitionsToTxnResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -1218,6 +1245,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 if v >= 4 {
@@ -1255,6 +1283,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 3 && !self.results_by_transaction.is_empty() {
                     w.fail(rt::write::not_in_version("results_by_transaction"));
@@ -1327,6 +1356,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddPartitionsToTxnResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let transactional_id = if v >= 4 {
                     rt::owned::read_str(c, v >= 3, "results_by_transaction[].transactional_id")?
@@ -1364,6 +1394,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 4 {
@@ -1400,6 +1431,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 3 && !self.transactional_id.is_empty() {
                 w.fail(rt::write::not_in_version("results_by_transaction[].transactional_id"));
             }
@@ -1475,6 +1507,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddPartitionsToTxnTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 3, "results_by_topic_v3_and_below[].name")?;
             let results_by_partition = rt::owned::read_array::<AddPartitionsToTxnPartitionResult, _>(
                 c,
@@ -1501,6 +1534,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 3, "results_by_topic_v3_and_below[].name")?;
@@ -1527,6 +1561,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 3, "results_by_topic_v3_and_below[].name");
             rt::owned::write_vec(
                 w,
@@ -1586,6 +1621,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddPartitionsToTxnPartitionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -1631,6 +1667,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 if v >= 3 {
@@ -1650,6 +1687,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<7>("results_by_topic_v3_and_below[].results_by_partition[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-add-raft-voter` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-add-raft-voter", 0, 1);
+
 /// `AddRaftVoterRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -67,6 +71,7 @@ impl rt::Sealed for AddRaftVoterRequest<'_> {}
 impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
         let r: [u8; 24] = match rt::read::run::<24>(c) {
             Some(r) => r,
@@ -101,6 +106,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
@@ -119,6 +125,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 24;
             n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
@@ -140,6 +147,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.ack_when_committed {
                 w.fail(rt::write::not_in_version("ack_when_committed"));
@@ -302,8 +310,8 @@ impl<'a> rt::Message<'a> for AddRaftVoterRequest<'a> {
         name: "AddRaftVoterRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(80),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -566,6 +574,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddRaftVoterRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let cluster_id = rt::owned::read_opt_str(c, true, true, "cluster_id")?;
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
@@ -596,6 +605,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 24;
                 n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
@@ -617,6 +627,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && !self.ack_when_committed {
                     w.fail(rt::write::not_in_version("ack_when_committed"));

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-alter-client-quotas` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-alter-client-quotas", 0, 1);
+
 /// `AlterClientQuotasRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for AlterClientQuotasRequest<'_> {}
 impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
             let validate_only = rt::read::bool(c, "validate_only")?;
@@ -82,6 +87,7 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<EntryData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES, vis, "entries")?;
@@ -96,6 +102,7 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::array_size(&self.entries, v >= 1, v, "entries")?;
@@ -114,6 +121,7 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.entries, v >= 1, v, "entries");
             w.bool(self.validate_only, "validate_only");
@@ -176,6 +184,7 @@ impl rt::Sealed for EntryData<'_> {}
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
         let ops = rt::read::array::<OpData<'a>>(c, v >= 1, v, "entries[].ops")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -193,6 +202,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::check_array::<EntityData<'a>>(c, v >= 1, false, v, "entries[].entity")?;
@@ -207,6 +217,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
             rt::read::skip_array::<OpData<'a>>(c, v >= 1, v)?;
@@ -223,6 +234,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<EntityData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_ENTITY, vis, "entries[].entity")?;
@@ -237,6 +249,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.entity, v >= 1, v, "entries[].entity")?;
@@ -256,6 +269,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.entity, v >= 1, v, "entries[].entity");
             w.array(&self.ops, v >= 1, v, "entries[].ops");
@@ -318,6 +332,7 @@ impl rt::Sealed for EntityData<'_> {}
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -335,6 +350,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
@@ -349,6 +365,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_str(c, v >= 1)?;
@@ -365,6 +382,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -390,6 +408,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
@@ -409,6 +428,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
             w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
@@ -475,6 +495,7 @@ impl rt::Sealed for OpData<'_> {}
 impl<'a> rt::Struct<'a> for OpData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let key = rt::read::str(c, v >= 1, "entries[].ops[].key")?;
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
@@ -500,6 +521,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 1, "entries[].ops[].key")?;
@@ -521,6 +543,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 9)?;
@@ -537,6 +560,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -560,6 +584,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
             n += rt::write::str_size(self.key, v >= 1, "entries[].ops[].key")?;
@@ -578,6 +603,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.key, v >= 1, "entries[].ops[].key");
             w.f64(self.value, "entries[].ops[].value");
@@ -596,8 +622,8 @@ impl<'a> rt::Message<'a> for AlterClientQuotasRequest<'a> {
         name: "AlterClientQuotasRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(49),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -868,6 +894,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterClientQuotasRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let entries = rt::owned::read_array::<EntryData, _>(c, v >= 1, v, "entries")?;
                 let validate_only = rt::read::bool(c, "validate_only")?;
@@ -886,6 +913,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::owned::vec_size(&self.entries, v >= 1, v, "entries")?;
@@ -904,6 +932,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.entries, v >= 1, v, "entries");
                 if v >= 1 && self.unknown_tagged_fields.is_empty() {
@@ -963,6 +992,7 @@ pub mod owned {
     impl rt::OwnedStruct for EntryData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let entity = rt::owned::read_array::<EntityData, _>(c, v >= 1, v, "entries[].entity")?;
             let ops = rt::owned::read_array::<OpData, _>(c, v >= 1, v, "entries[].ops")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -981,6 +1011,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
@@ -1000,6 +1031,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity");
             rt::owned::write_vec(w, &self.ops, v >= 1, v, "entries[].ops");
             if v >= 1 {
@@ -1050,6 +1082,7 @@ pub mod owned {
     impl rt::OwnedStruct for EntityData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let entity_type = rt::owned::read_str(c, v >= 1, "entries[].entity[].entity_type")?;
             let entity_name = rt::owned::read_opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1068,6 +1101,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
@@ -1092,6 +1126,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.entity_type, v >= 1, "entries[].entity[].entity_type");
             w.opt_str(
                 self.entity_name.as_deref(),
@@ -1151,6 +1186,7 @@ pub mod owned {
     impl rt::OwnedStruct for OpData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let key = rt::owned::read_str(c, v >= 1, "entries[].ops[].key")?;
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
@@ -1177,6 +1213,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 9;
                 n += rt::write::str_size(&self.key, v >= 1, "entries[].ops[].key")?;
@@ -1195,6 +1232,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.key, v >= 1, "entries[].ops[].key");
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<10>("entries[].ops[].value") {

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-alter-client-quotas` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-alter-client-quotas", 0, 1);
+
 /// `AlterClientQuotasResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for AlterClientQuotasResponse<'_> {}
 impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
@@ -81,6 +86,7 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -95,6 +101,7 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.entries, v >= 1, v, "entries")?;
@@ -113,6 +120,7 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.entries, v >= 1, v, "entries");
@@ -179,6 +187,7 @@ impl rt::Sealed for EntryData<'_> {}
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "entries[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?;
         let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
@@ -198,6 +207,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i16(c, "entries[].error_code")?;
@@ -213,6 +223,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 1)?;
@@ -230,6 +241,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::ENTRIES_ERROR_CODE, rt::read::i16(c, "entries[].error_code")?);
@@ -248,6 +260,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.error_message, v >= 1, true, "entries[].error_message")?;
@@ -267,6 +280,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "entries[].error_code");
             w.opt_str(self.error_message, v >= 1, true, "entries[].error_message");
@@ -330,6 +344,7 @@ impl rt::Sealed for EntityData<'_> {}
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -347,6 +362,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
@@ -361,6 +377,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_str(c, v >= 1)?;
@@ -377,6 +394,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -402,6 +420,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
@@ -421,6 +440,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
             w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
@@ -438,8 +458,8 @@ impl<'a> rt::Message<'a> for AlterClientQuotasResponse<'a> {
         name: "AlterClientQuotasResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(49),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -664,6 +684,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterClientQuotasResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let entries = rt::owned::read_array::<EntryData, _>(c, v >= 1, v, "entries")?;
@@ -682,6 +703,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.entries, v >= 1, v, "entries")?;
@@ -700,6 +722,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.entries, v >= 1, v, "entries");
@@ -756,6 +779,7 @@ pub mod owned {
     impl rt::OwnedStruct for EntryData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "entries[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 1, true, "entries[].error_message")?;
             let entity = rt::owned::read_array::<EntityData, _>(c, v >= 1, v, "entries[].entity")?;
@@ -776,6 +800,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "entries[].error_message")?;
@@ -795,6 +820,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i16(self.error_code, "entries[].error_code");
             w.opt_str(self.error_message.as_deref(), v >= 1, true, "entries[].error_message");
             rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity");
@@ -846,6 +872,7 @@ pub mod owned {
     impl rt::OwnedStruct for EntityData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let entity_type = rt::owned::read_str(c, v >= 1, "entries[].entity[].entity_type")?;
             let entity_name = rt::owned::read_opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -864,6 +891,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
@@ -888,6 +916,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.entity_type, v >= 1, "entries[].entity[].entity_type");
             w.opt_str(
                 self.entity_name.as_deref(),

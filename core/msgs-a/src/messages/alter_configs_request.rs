@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-alter-configs` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-alter-configs", 0, 2);
+
 /// `AlterConfigsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for AlterConfigsRequest<'_> {}
 impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 2, v, "resources")?;
             let validate_only = rt::read::bool(c, "validate_only")?;
@@ -82,6 +87,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<AlterConfigsResource<'a>, V>(c, v >= 2, false, v, fields::RESOURCES, vis, "resources")?;
@@ -96,6 +102,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::array_size(&self.resources, v >= 2, v, "resources")?;
@@ -114,6 +121,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.resources, v >= 2, v, "resources");
             w.bool(self.validate_only, "validate_only");
@@ -173,6 +181,7 @@ impl rt::Sealed for AlterConfigsResource<'_> {}
 impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let resource_type = rt::read::i8(c, "resources[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 2, "resources[].resource_name")?;
         let configs = rt::read::array::<AlterableConfig<'a>>(c, v >= 2, v, "resources[].configs")?;
@@ -192,6 +201,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i8(c, "resources[].resource_type")?;
@@ -207,6 +217,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -224,6 +235,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i8(
@@ -253,6 +265,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::str_size(self.resource_name, v >= 2, "resources[].resource_name")?;
@@ -272,6 +285,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(self.resource_name, v >= 2, "resources[].resource_name");
@@ -335,6 +349,7 @@ impl rt::Sealed for AlterableConfig<'_> {}
 impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 2, "resources[].configs[].name")?;
         let value = rt::read::opt_str(c, v >= 2, true, "resources[].configs[].value")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -352,6 +367,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "resources[].configs[].name")?;
@@ -366,6 +382,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -382,6 +399,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -407,6 +425,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "resources[].configs[].name")?;
@@ -426,6 +445,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 2, "resources[].configs[].name");
             w.opt_str(self.value, v >= 2, true, "resources[].configs[].value");
@@ -443,8 +463,8 @@ impl<'a> rt::Message<'a> for AlterConfigsRequest<'a> {
         name: "AlterConfigsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(33),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -669,6 +689,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterConfigsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let resources = rt::owned::read_array::<AlterConfigsResource, _>(c, v >= 2, v, "resources")?;
                 let validate_only = rt::read::bool(c, "validate_only")?;
@@ -687,6 +708,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::owned::vec_size(&self.resources, v >= 2, v, "resources")?;
@@ -705,6 +727,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.resources, v >= 2, v, "resources");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
@@ -768,6 +791,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterConfigsResource {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 2, "resources[].resource_name")?;
             let configs = rt::owned::read_array::<AlterableConfig, _>(c, v >= 2, v, "resources[].configs")?;
@@ -788,6 +812,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.resource_name, v >= 2, "resources[].resource_name")?;
@@ -807,6 +832,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(&self.resource_name, v >= 2, "resources[].resource_name");
             rt::owned::write_vec(w, &self.configs, v >= 2, v, "resources[].configs");
@@ -858,6 +884,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterableConfig {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 2, "resources[].configs[].name")?;
             let value = rt::owned::read_opt_str(c, v >= 2, true, "resources[].configs[].value")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -876,6 +903,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "resources[].configs[].name")?;
@@ -895,6 +923,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 2, "resources[].configs[].name");
             w.opt_str(self.value.as_deref(), v >= 2, true, "resources[].configs[].value");
             if v >= 2 {

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-alter-partition-reassignments` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-alter-partition-reassignments", 0, 1);
+
 /// `AlterPartitionReassignmentsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -63,6 +67,7 @@ impl rt::Sealed for AlterPartitionReassignmentsResponse<'_> {}
 impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let allow_replication_factor_change = if v >= 1 {
@@ -90,6 +95,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -113,6 +119,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v >= 1 {
@@ -131,6 +138,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 1 {
@@ -194,6 +202,7 @@ impl rt::Sealed for ReassignableTopicResponse<'_> {}
 impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, true, "responses[].name")?;
         let partitions = rt::read::array::<ReassignablePartitionResponse<'a>>(c, true, v, "responses[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?;
@@ -207,6 +216,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "responses[].name")?;
@@ -219,6 +229,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<ReassignablePartitionResponse<'a>>(c, true, v)?;
@@ -233,6 +244,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -256,6 +268,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, true, "responses[].name")?;
@@ -271,6 +284,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, true, "responses[].name");
             w.array(&self.partitions, true, v, "responses[].partitions");
@@ -433,8 +447,8 @@ impl<'a> rt::Message<'a> for AlterPartitionReassignmentsResponse<'a> {
         name: "AlterPartitionReassignmentsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(45),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -722,6 +736,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterPartitionReassignmentsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let allow_replication_factor_change = if v >= 1 {
@@ -747,6 +762,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 if v >= 1 {
@@ -765,6 +781,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 if v >= 1 {
@@ -818,6 +835,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReassignableTopicResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, true, "responses[].name")?;
             let partitions =
                 rt::owned::read_array::<ReassignablePartitionResponse, _>(c, true, v, "responses[].partitions")?;
@@ -834,6 +852,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, true, "responses[].name")?;
@@ -849,6 +868,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, true, "responses[].name");
             rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-alter-replica-log-dirs` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-alter-replica-log-dirs", 0, 2);
+
 /// `AlterReplicaLogDirsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for AlterReplicaLogDirsRequest<'_> {}
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let dirs = rt::read::array::<AlterReplicaLogDir<'a>>(c, v >= 2, v, "dirs")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -77,6 +82,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<AlterReplicaLogDir<'a>, V>(c, v >= 2, false, v, fields::DIRS, vis, "dirs")?;
@@ -90,6 +96,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.dirs, v >= 2, v, "dirs")?;
@@ -108,6 +115,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.dirs, v >= 2, v, "dirs");
             if v >= 2 {
@@ -169,6 +177,7 @@ impl rt::Sealed for AlterReplicaLogDir<'_> {}
 impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let path = rt::read::str(c, v >= 2, "dirs[].path")?;
         let topics = rt::read::array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, v, "dirs[].topics")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -186,6 +195,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "dirs[].path")?;
@@ -200,6 +210,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, v)?;
@@ -216,6 +227,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::DIRS_PATH, Some(rt::read::str(c, v >= 2, "dirs[].path")?));
@@ -238,6 +250,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.path, v >= 2, "dirs[].path")?;
@@ -257,6 +270,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.path, v >= 2, "dirs[].path");
             w.array(&self.topics, v >= 2, v, "dirs[].topics");
@@ -319,6 +333,7 @@ impl rt::Sealed for AlterReplicaLogDirTopic<'_> {}
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 2, "dirs[].topics[].name")?;
         let partitions = rt::read::array::<i32>(c, v >= 2, v, "dirs[].topics[].partitions")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -336,6 +351,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "dirs[].topics[].name")?;
@@ -350,6 +366,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<i32>(c, v >= 2, v)?;
@@ -366,6 +383,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -396,6 +414,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "dirs[].topics[].name")?;
@@ -415,6 +434,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 2, "dirs[].topics[].name");
             w.array(&self.partitions, v >= 2, v, "dirs[].topics[].partitions");
@@ -432,8 +452,8 @@ impl<'a> rt::Message<'a> for AlterReplicaLogDirsRequest<'a> {
         name: "AlterReplicaLogDirsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(34),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -618,6 +638,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterReplicaLogDirsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let dirs = rt::owned::read_array::<AlterReplicaLogDir, _>(c, v >= 2, v, "dirs")?;
                 let unknown_tagged_fields = if v >= 2 {
@@ -634,6 +655,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.dirs, v >= 2, v, "dirs")?;
@@ -652,6 +674,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.dirs, v >= 2, v, "dirs");
                 if v >= 2 {
@@ -703,6 +726,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterReplicaLogDir {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let path = rt::owned::read_str(c, v >= 2, "dirs[].path")?;
             let topics = rt::owned::read_array::<AlterReplicaLogDirTopic, _>(c, v >= 2, v, "dirs[].topics")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -721,6 +745,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.path, v >= 2, "dirs[].path")?;
@@ -740,6 +765,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.path, v >= 2, "dirs[].path");
             rt::owned::write_vec(w, &self.topics, v >= 2, v, "dirs[].topics");
             if v >= 2 {
@@ -790,6 +816,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterReplicaLogDirTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 2, "dirs[].topics[].name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "dirs[].topics[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -808,6 +835,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "dirs[].topics[].name")?;
@@ -827,6 +855,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 2, "dirs[].topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "dirs[].topics[].partitions");
             if v >= 2 {

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-alter-replica-log-dirs` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-alter-replica-log-dirs", 0, 2);
+
 /// `AlterReplicaLogDirsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for AlterReplicaLogDirsResponse<'_> {}
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::read::array::<AlterReplicaLogDirTopicResult<'a>>(c, v >= 2, v, "results")?;
@@ -82,6 +87,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -96,6 +102,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
@@ -114,6 +121,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, v >= 2, v, "results");
@@ -176,6 +184,7 @@ impl rt::Sealed for AlterReplicaLogDirTopicResult<'_> {}
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, v >= 2, "results[].topic_name")?;
         let partitions =
             rt::read::array::<AlterReplicaLogDirPartitionResult<'a>>(c, v >= 2, v, "results[].partitions")?;
@@ -194,6 +203,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "results[].topic_name")?;
@@ -208,6 +218,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<AlterReplicaLogDirPartitionResult<'a>>(c, v >= 2, v)?;
@@ -224,6 +235,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -249,6 +261,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic_name, v >= 2, "results[].topic_name")?;
@@ -268,6 +281,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic_name, v >= 2, "results[].topic_name");
             w.array(&self.partitions, v >= 2, v, "results[].partitions");
@@ -324,6 +338,7 @@ impl rt::Sealed for AlterReplicaLogDirPartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -347,6 +362,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -365,6 +381,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 6)?;
             if v >= 2 {
@@ -380,6 +397,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -405,6 +423,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v >= 2 {
@@ -422,6 +441,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition_index, "results[].partitions[].partition_index");
             w.i16(self.error_code, "results[].partitions[].error_code");
@@ -442,8 +462,8 @@ impl<'a> rt::Message<'a> for AlterReplicaLogDirsResponse<'a> {
         name: "AlterReplicaLogDirsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(34),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -651,6 +671,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterReplicaLogDirsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let results = rt::owned::read_array::<AlterReplicaLogDirTopicResult, _>(c, v >= 2, v, "results")?;
@@ -669,6 +690,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
@@ -687,6 +709,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.results, v >= 2, v, "results");
@@ -739,6 +762,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterReplicaLogDirTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, v >= 2, "results[].topic_name")?;
             let partitions =
                 rt::owned::read_array::<AlterReplicaLogDirPartitionResult, _>(c, v >= 2, v, "results[].partitions")?;
@@ -758,6 +782,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic_name, v >= 2, "results[].topic_name")?;
@@ -777,6 +802,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic_name, v >= 2, "results[].topic_name");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "results[].partitions");
             if v >= 2 {
@@ -827,6 +853,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterReplicaLogDirPartitionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -872,6 +899,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 if v >= 2 {
@@ -889,6 +917,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<7>("results[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-alter-share-group-offsets` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-alter-share-group-offsets", 0, 0);
+
 /// `AlterShareGroupOffsetsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for AlterShareGroupOffsetsResponse<'_> {}
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -87,6 +92,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -112,6 +118,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
@@ -127,6 +134,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -184,6 +192,7 @@ impl rt::Sealed for AlterShareGroupOffsetsResponseTopic<'_> {}
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, true, "responses[].topic_name")?;
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
         let partitions =
@@ -200,6 +209,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "responses[].topic_name")?;
@@ -219,6 +229,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 16)?;
@@ -234,6 +245,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -258,6 +270,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::str_size(self.topic_name, true, "responses[].topic_name")?;
@@ -273,6 +286,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic_name, true, "responses[].topic_name");
             w.uuid(self.topic_id, "responses[].topic_id");
@@ -436,8 +450,8 @@ impl<'a> rt::Message<'a> for AlterShareGroupOffsetsResponse<'a> {
         name: "AlterShareGroupOffsetsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(91),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -721,6 +735,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -747,6 +762,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -762,6 +778,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -818,6 +835,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponseTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, true, "responses[].topic_name")?;
             let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
             let partitions = rt::owned::read_array::<AlterShareGroupOffsetsResponsePartition, _>(
@@ -840,6 +858,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::write::str_size(&self.topic_name, true, "responses[].topic_name")?;
@@ -855,6 +874,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic_name, true, "responses[].topic_name");
             w.uuid(self.topic_id, "responses[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions");

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-alter-user-scram-credentials` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-alter-user-scram-credentials", 0, 0);
+
 /// `AlterUserScramCredentialsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for AlterUserScramCredentialsRequest<'_> {}
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let deletions = rt::read::array::<ScramCredentialDeletion<'a>>(c, true, v, "deletions")?;
         let upsertions = rt::read::array::<ScramCredentialUpsertion<'a>>(c, true, v, "upsertions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -77,6 +82,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<ScramCredentialDeletion<'a>, V>(c, true, false, v, fields::DELETIONS, vis, "deletions")?;
@@ -89,6 +95,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.deletions, true, v, "deletions")?;
@@ -104,6 +111,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.deletions, true, v, "deletions");
             w.array(&self.upsertions, true, v, "upsertions");
@@ -410,8 +418,8 @@ impl<'a> rt::Message<'a> for AlterUserScramCredentialsRequest<'a> {
         name: "AlterUserScramCredentialsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(51),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -670,6 +678,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterUserScramCredentialsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let deletions = rt::owned::read_array::<ScramCredentialDeletion, _>(c, true, v, "deletions")?;
             let upsertions = rt::owned::read_array::<ScramCredentialUpsertion, _>(c, true, v, "upsertions")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -682,6 +691,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.deletions, true, v, "deletions")?;
@@ -697,6 +707,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.deletions, true, v, "deletions");
                 rt::owned::write_vec(w, &self.upsertions, true, v, "upsertions");

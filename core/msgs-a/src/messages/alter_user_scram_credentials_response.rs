@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-alter-user-scram-credentials` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-alter-user-scram-credentials", 0, 0);
+
 /// `AlterUserScramCredentialsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -54,6 +58,7 @@ impl rt::Sealed for AlterUserScramCredentialsResponse<'_> {}
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<AlterUserScramCredentialsResult<'a>>(c, true, v, "results")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -70,6 +75,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -82,6 +88,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.results, true, v, "results")?;
@@ -96,6 +103,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, true, v, "results");
@@ -239,8 +247,8 @@ impl<'a> rt::Message<'a> for AlterUserScramCredentialsResponse<'a> {
         name: "AlterUserScramCredentialsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(51),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -419,6 +427,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterUserScramCredentialsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::owned::read_array::<AlterUserScramCredentialsResult, _>(c, true, v, "results")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -431,6 +440,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.results, true, v, "results")?;
@@ -445,6 +455,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.results, true, v, "results");

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-api-versions` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-api-versions", 0, 5);
+
 /// `ApiVersionsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for ApiVersionsRequest<'_> {}
 impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let client_software_name = if v >= 3 {
             rt::read::str(c, v >= 3, "client_software_name")?
         } else {
@@ -97,6 +102,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -127,6 +133,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -156,6 +163,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 3 {
                 w.str(self.client_software_name, v >= 3, "client_software_name");
@@ -183,8 +191,8 @@ impl<'a> rt::Message<'a> for ApiVersionsRequest<'a> {
         name: "ApiVersionsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(18),
-        min_version: 0,
-        max_version: 5,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 5 },
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -341,6 +349,7 @@ pub mod owned {
     impl rt::OwnedStruct for ApiVersionsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let client_software_name = if v >= 3 {
                 rt::owned::read_str(c, v >= 3, "client_software_name")?
             } else {
@@ -373,6 +382,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 3 {
@@ -402,6 +412,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 3 {
                     w.str(&self.client_software_name, v >= 3, "client_software_name");

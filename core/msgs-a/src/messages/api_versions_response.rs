@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-api-versions` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-api-versions", 0, 5);
+
 /// `ApiVersionsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -69,6 +73,7 @@ impl rt::Sealed for ApiVersionsResponse<'_> {}
 impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let api_keys = rt::read::array::<ApiVersion<'a>>(c, v >= 3, v, "api_keys")?;
         let throttle_time_ms = if v >= 1 {
@@ -138,6 +143,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -198,6 +204,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::array_size(&self.api_keys, v >= 3, v, "api_keys")?;
@@ -239,6 +246,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "error_code");
             w.array(&self.api_keys, v >= 3, v, "api_keys");
@@ -357,6 +365,7 @@ impl rt::Sealed for ApiVersion<'_> {}
 impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -382,6 +391,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -400,6 +410,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 6)?;
             if v >= 3 {
@@ -415,6 +426,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::API_KEYS_API_KEY, rt::read::i16(c, "api_keys[].api_key")?);
@@ -436,6 +448,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v >= 3 {
@@ -453,6 +466,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.api_key, "api_keys[].api_key");
             w.i16(self.min_version, "api_keys[].min_version");
@@ -513,6 +527,7 @@ impl rt::Sealed for SupportedFeatureKey<'_> {}
 impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 3 {
             rt::read::str(c, v >= 3, "supported_features[].name")?
         } else {
@@ -549,6 +564,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -572,6 +588,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 3 {
                 rt::read::skip_str(c, v >= 3)?;
@@ -592,6 +609,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -627,6 +645,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -662,6 +681,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("supported_features[].name"));
@@ -737,6 +757,7 @@ impl rt::Sealed for FinalizedFeatureKey<'_> {}
 impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 3 {
             rt::read::str(c, v >= 3, "finalized_features[].name")?
         } else {
@@ -773,6 +794,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -796,6 +818,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 3 {
                 rt::read::skip_str(c, v >= 3)?;
@@ -816,6 +839,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -851,6 +875,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -886,6 +911,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("finalized_features[].name"));
@@ -919,8 +945,8 @@ impl<'a> rt::Message<'a> for ApiVersionsResponse<'a> {
         name: "ApiVersionsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(18),
-        min_version: 0,
-        max_version: 5,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 5 },
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -1330,6 +1356,7 @@ pub mod owned {
     impl rt::OwnedStruct for ApiVersionsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let api_keys = rt::owned::read_array::<ApiVersion, _>(c, v >= 3, v, "api_keys")?;
             let throttle_time_ms = if v >= 1 {
@@ -1395,6 +1422,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.api_keys, v >= 3, v, "api_keys")?;
@@ -1436,6 +1464,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.api_keys, v >= 3, v, "api_keys");
@@ -1544,6 +1573,7 @@ pub mod owned {
     impl rt::OwnedStruct for ApiVersion {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -1589,6 +1619,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 if v >= 3 {
@@ -1606,6 +1637,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<7>("api_keys[].api_key") {
                     r[0..2].copy_from_slice(&self.api_key.to_be_bytes());
@@ -1672,6 +1704,7 @@ pub mod owned {
     impl rt::OwnedStruct for SupportedFeatureKey {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 3 {
                 rt::owned::read_str(c, v >= 3, "supported_features[].name")?
             } else {
@@ -1709,6 +1742,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 3 {
@@ -1744,6 +1778,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("supported_features[].name"));
             }
@@ -1822,6 +1857,7 @@ pub mod owned {
     impl rt::OwnedStruct for FinalizedFeatureKey {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 3 {
                 rt::owned::read_str(c, v >= 3, "finalized_features[].name")?
             } else {
@@ -1859,6 +1895,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 3 {
@@ -1894,6 +1931,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("finalized_features[].name"));
             }

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-assign-replicas-to-dirs` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-assign-replicas-to-dirs", 0, 0);
+
 /// `AssignReplicasToDirsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +61,7 @@ impl rt::Sealed for AssignReplicasToDirsResponse<'_> {}
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -82,6 +87,7 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -95,6 +101,7 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::array_size(&self.directories, true, v, "directories")?;
@@ -109,6 +116,7 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -168,6 +176,7 @@ impl rt::Sealed for DirectoryData<'_> {}
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let id = rt::read::uuid(c, "directories[].id")?;
             let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;
@@ -183,6 +192,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -197,6 +207,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<TopicData<'a>>(c, true, v)?;
@@ -210,6 +221,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(fields::DIRECTORIES_ID, rt::read::uuid(c, "directories[].id")?);
@@ -235,6 +247,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(&self.topics, true, v, "directories[].topics")?;
@@ -249,6 +262,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.id, "directories[].id");
             w.array(&self.topics, true, v, "directories[].topics");
@@ -307,6 +321,7 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "directories[].topics[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "directories[].topics[]._tagged_fields")?;
@@ -320,6 +335,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::uuid(c, "directories[].topics[].topic_id")?;
@@ -332,6 +348,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
@@ -346,6 +363,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(
@@ -374,6 +392,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
@@ -388,6 +407,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.topic_id, "directories[].topics[].topic_id");
             w.array(&self.partitions, true, v, "directories[].topics[].partitions");
@@ -547,8 +567,8 @@ impl<'a> rt::Message<'a> for AssignReplicasToDirsResponse<'a> {
         name: "AssignReplicasToDirsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(73),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -823,6 +843,7 @@ pub mod owned {
     impl rt::OwnedStruct for AssignReplicasToDirsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -846,6 +867,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
@@ -860,6 +882,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -911,6 +934,7 @@ pub mod owned {
     impl rt::OwnedStruct for DirectoryData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let id = rt::read::uuid(c, "directories[].id")?;
                 let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "directories[].topics")?;
@@ -928,6 +952,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.topics, true, v, "directories[].topics")?;
@@ -942,6 +967,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.id, "directories[].id");
             rt::owned::write_vec(w, &self.topics, true, v, "directories[].topics");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -988,6 +1014,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
             let partitions =
                 rt::owned::read_array::<PartitionData, _>(c, true, v, "directories[].topics[].partitions")?;
@@ -1006,6 +1033,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
@@ -1020,6 +1048,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.topic_id, "directories[].topics[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "directories[].topics[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-begin-quorum-epoch` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-begin-quorum-epoch", 0, 1);
+
 /// `BeginQuorumEpochRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for BeginQuorumEpochRequest<'_> {}
 impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
             let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
@@ -90,6 +95,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 1, true, "cluster_id")?);
@@ -118,6 +124,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::opt_str_size(self.cluster_id, v >= 1, true, "cluster_id")?;
@@ -143,6 +150,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.opt_str(self.cluster_id, v >= 1, true, "cluster_id");
             if v >= 1 {
@@ -211,6 +219,7 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -228,6 +237,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 1, "topics[].topic_name")?;
@@ -242,6 +252,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
@@ -258,6 +269,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -283,6 +295,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic_name, v >= 1, "topics[].topic_name")?;
@@ -302,6 +315,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic_name, v >= 1, "topics[].topic_name");
             w.array(&self.partitions, v >= 1, v, "topics[].partitions");
@@ -368,6 +382,7 @@ impl rt::Sealed for LeaderEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 1 {
             rt::read::str(c, v >= 1, "leader_endpoints[].name")?
         } else {
@@ -399,6 +414,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -420,6 +436,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip_str(c, v >= 1)?;
@@ -443,6 +460,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -478,6 +496,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -513,6 +532,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("leader_endpoints[].name"));
@@ -591,6 +611,7 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let voter_directory_id = if v >= 1 {
             rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?
@@ -622,6 +643,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "topics[].partitions[].partition_index")?;
@@ -644,6 +666,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             if v >= 1 {
@@ -663,6 +686,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -698,6 +722,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             if v >= 1 {
@@ -718,6 +743,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             if v >= 1 {
@@ -739,8 +765,8 @@ impl<'a> rt::Message<'a> for BeginQuorumEpochRequest<'a> {
         name: "BeginQuorumEpochRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(53),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -1087,6 +1113,7 @@ pub mod owned {
     impl rt::OwnedStruct for BeginQuorumEpochRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let cluster_id = rt::owned::read_opt_str(c, v >= 1, true, "cluster_id")?;
                 let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
@@ -1113,6 +1140,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
@@ -1138,6 +1166,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.opt_str(self.cluster_id.as_deref(), v >= 1, true, "cluster_id");
                 if v >= 1 {
@@ -1196,6 +1225,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, v >= 1, "topics[].topic_name")?;
             let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1214,6 +1244,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
@@ -1233,6 +1264,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic_name, v >= 1, "topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
@@ -1287,6 +1319,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 1 {
                 rt::owned::read_str(c, v >= 1, "leader_endpoints[].name")?
             } else {
@@ -1319,6 +1352,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -1354,6 +1388,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("leader_endpoints[].name"));
             }
@@ -1435,6 +1470,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let voter_directory_id = if v >= 1 {
                 rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?
@@ -1467,6 +1503,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 12;
                 if v >= 1 {
@@ -1487,6 +1524,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             if v >= 1 {
                 w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id");

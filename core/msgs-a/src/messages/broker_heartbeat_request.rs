@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-broker-heartbeat` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-broker-heartbeat", 0, 2);
+
 /// `BrokerHeartbeatRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -70,6 +74,7 @@ impl rt::Sealed for BrokerHeartbeatRequest<'_> {}
 impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 22] = match rt::read::run::<22>(c) {
             Some(r) => r,
             None => {
@@ -130,6 +135,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
@@ -184,6 +190,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 22;
             if v <= 0 && !self.offline_log_dirs.is_empty() {
@@ -213,6 +220,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.offline_log_dirs.is_empty() {
                 w.fail(rt::write::not_in_version("offline_log_dirs"));
@@ -269,8 +277,8 @@ impl<'a> rt::Message<'a> for BrokerHeartbeatRequest<'a> {
         name: "BrokerHeartbeatRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(63),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -490,6 +498,7 @@ pub mod owned {
     impl rt::OwnedStruct for BrokerHeartbeatRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 22] = match rt::read::run::<22>(c) {
                 Some(r) => r,
                 None => {
@@ -547,6 +556,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 22;
                 if v <= 0 && !self.offline_log_dirs.is_empty() {
@@ -582,6 +592,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && !self.offline_log_dirs.is_empty() {
                     w.fail(rt::write::not_in_version("offline_log_dirs"));

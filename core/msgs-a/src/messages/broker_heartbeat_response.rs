@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-broker-heartbeat` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-broker-heartbeat", 0, 2);
+
 /// `BrokerHeartbeatResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -135,8 +139,8 @@ impl<'a> rt::Message<'a> for BrokerHeartbeatResponse<'a> {
         name: "BrokerHeartbeatResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(63),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,

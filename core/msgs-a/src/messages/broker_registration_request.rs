@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-broker-registration` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-broker-registration", 0, 4);
+
 /// `BrokerRegistrationRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -76,6 +80,7 @@ impl rt::Sealed for BrokerRegistrationRequest<'_> {}
 impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let broker_id = rt::read::i32(c, "broker_id")?;
         let cluster_id = rt::read::str(c, true, "cluster_id")?;
         let incarnation_id = rt::read::uuid(c, "incarnation_id")?;
@@ -118,6 +123,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
@@ -149,6 +155,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
@@ -178,6 +185,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.is_migrating_zk_broker {
                 w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
@@ -502,8 +510,8 @@ impl<'a> rt::Message<'a> for BrokerRegistrationRequest<'a> {
         name: "BrokerRegistrationRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(62),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -909,6 +917,7 @@ pub mod owned {
     impl rt::OwnedStruct for BrokerRegistrationRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let broker_id = rt::read::i32(c, "broker_id")?;
             let cluster_id = rt::owned::read_str(c, true, "cluster_id")?;
             let incarnation_id = rt::read::uuid(c, "incarnation_id")?;
@@ -947,6 +956,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 20;
                 n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
@@ -976,6 +986,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.is_migrating_zk_broker {
                     w.fail(rt::write::not_in_version("is_migrating_zk_broker"));

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-broker-registration` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-broker-registration", 0, 4);
+
 /// `BrokerRegistrationResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -121,8 +125,8 @@ impl<'a> rt::Message<'a> for BrokerRegistrationResponse<'a> {
         name: "BrokerRegistrationResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(62),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,

@@ -15,6 +15,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-bump-leader-epochs` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-bump-leader-epochs", 0, 0);
+
 /// `BumpLeaderEpochsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -62,6 +66,7 @@ impl rt::Sealed for BumpLeaderEpochsResponse<'_> {}
 impl<'a> rt::Struct<'a> for BumpLeaderEpochsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -87,6 +92,7 @@ impl<'a> rt::Struct<'a> for BumpLeaderEpochsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -100,6 +106,7 @@ impl<'a> rt::Struct<'a> for BumpLeaderEpochsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -114,6 +121,7 @@ impl<'a> rt::Struct<'a> for BumpLeaderEpochsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -173,6 +181,7 @@ impl rt::Sealed for TopicPartitions<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionDetail<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
@@ -186,6 +195,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "topics[].topic_name")?;
@@ -198,6 +208,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<PartitionDetail<'a>>(c, true, v)?;
@@ -212,6 +223,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -235,6 +247,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
@@ -250,6 +263,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic_name, true, "topics[].topic_name");
             w.array(&self.partitions, true, v, "topics[].partitions");
@@ -405,8 +419,8 @@ impl<'a> rt::Message<'a> for BumpLeaderEpochsResponse<'a> {
         name: "BumpLeaderEpochsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(32001),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: true,
@@ -635,6 +649,7 @@ pub mod owned {
     impl rt::OwnedStruct for BumpLeaderEpochsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -658,6 +673,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -672,6 +688,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -723,6 +740,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
             let partitions = rt::owned::read_array::<PartitionDetail, _>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields =
@@ -738,6 +756,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
@@ -753,6 +772,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic_name, true, "topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

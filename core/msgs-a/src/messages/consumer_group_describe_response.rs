@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-consumer-group-describe` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-consumer-group-describe", 0, 1);
+
 /// `ConsumerGroupDescribeResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for ConsumerGroupDescribeResponse<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
@@ -77,6 +82,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -89,6 +95,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.groups, true, v, "groups")?;
@@ -103,6 +110,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.groups, true, v, "groups");
@@ -176,6 +184,7 @@ impl rt::Sealed for DescribedGroup<'_> {}
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
@@ -211,6 +220,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -236,6 +246,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, true)?;
@@ -255,6 +266,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
@@ -292,6 +304,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
@@ -310,6 +323,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "groups[].error_code");
             w.opt_str(self.error_message, true, true, "groups[].error_message");
@@ -396,6 +410,7 @@ impl rt::Sealed for Member<'_> {}
 impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
             let instance_id = rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
@@ -435,6 +450,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -461,6 +477,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_str(c, true)?;
@@ -485,6 +502,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -554,6 +572,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
@@ -590,6 +609,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.member_id, true, "groups[].members[].member_id");
             w.opt_str(self.instance_id, true, true, "groups[].members[].instance_id");
@@ -667,6 +687,7 @@ impl rt::Sealed for Assignment<'_> {}
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_partitions =
             rt::read::array::<TopicPartitions<'a>>(c, true, v, "groups[].members[].assignment.topic_partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?;
@@ -679,6 +700,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::check_array::<TopicPartitions<'a>>(
@@ -696,6 +718,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -709,6 +732,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TopicPartitions<'a>, V>(
@@ -733,6 +757,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(
@@ -752,6 +777,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(
                 &self.topic_partitions,
@@ -818,6 +844,7 @@ impl rt::Sealed for TopicPartitions<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
         let topic_name = rt::read::str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;
         let partitions = rt::read::array::<i32>(
@@ -839,6 +866,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
@@ -858,6 +886,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_str(c, true)?;
@@ -873,6 +902,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(
@@ -909,6 +939,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::str_size(
@@ -933,6 +964,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(
                 self.topic_id,
@@ -959,8 +991,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupDescribeResponse<'a> {
         name: "ConsumerGroupDescribeResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(69),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1651,6 +1683,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerGroupDescribeResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
@@ -1666,6 +1699,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
@@ -1680,6 +1714,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.groups, true, v, "groups");
@@ -1756,6 +1791,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "groups[].error_code")?;
                 let error_message = rt::owned::read_opt_str(c, true, true, "groups[].error_message")?;
@@ -1793,6 +1829,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 14;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
@@ -1811,6 +1848,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i16(self.error_code, "groups[].error_code");
             w.opt_str(self.error_message.as_deref(), true, true, "groups[].error_message");
             w.str(&self.group_id, true, "groups[].group_id");
@@ -1909,6 +1947,7 @@ pub mod owned {
     impl rt::OwnedStruct for Member {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let member_id = rt::owned::read_str(c, true, "groups[].members[].member_id")?;
                 let instance_id = rt::owned::read_opt_str(c, true, true, "groups[].members[].instance_id")?;
@@ -1951,6 +1990,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
@@ -1992,6 +2032,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.member_id, true, "groups[].members[].member_id");
             w.opt_str(
                 self.instance_id.as_deref(),
@@ -2070,6 +2111,7 @@ pub mod owned {
     impl rt::OwnedStruct for Assignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_partitions = rt::owned::read_array::<TopicPartitions, _>(
                 c,
                 true,
@@ -2090,6 +2132,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(
@@ -2109,6 +2152,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::owned::write_vec(
                 w,
                 &self.topic_partitions,
@@ -2164,6 +2208,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
             let topic_name =
                 rt::owned::read_str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;
@@ -2189,6 +2234,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::write::str_size(
@@ -2213,6 +2259,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(
                 self.topic_id,
                 "groups[].members[].assignment.topic_partitions[].topic_id",

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ConsumerProtocolAssignment` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "ConsumerProtocolAssignment", 0, 3);
+
 /// `ConsumerProtocolAssignment` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for ConsumerProtocolAssignment<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let assigned_partitions = rt::read::array::<TopicPartition<'a>>(c, false, v, "assigned_partitions")?;
         let user_data = rt::read::opt_bytes(c, false, true, "user_data")?;
         Ok(Self {
@@ -75,6 +80,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TopicPartition<'a>, V>(
@@ -94,6 +100,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
@@ -107,6 +114,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.assigned_partitions, false, v, "assigned_partitions");
             w.opt_bytes(self.user_data, false, true, "user_data");
@@ -165,6 +173,7 @@ impl rt::Sealed for TopicPartition<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, false, "assigned_partitions[].topic")?;
         let partitions = rt::read::array::<i32>(c, false, v, "assigned_partitions[].partitions")?;
         Ok(Self {
@@ -177,6 +186,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, false, "assigned_partitions[].topic")?;
@@ -188,6 +198,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, false)?;
             rt::read::skip_array::<i32>(c, false, v)?;
@@ -201,6 +212,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -223,6 +235,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, false, "assigned_partitions[].topic")?;
@@ -236,6 +249,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic, false, "assigned_partitions[].topic");
             w.array(&self.partitions, false, v, "assigned_partitions[].partitions");
@@ -249,8 +263,8 @@ impl<'a> rt::Message<'a> for ConsumerProtocolAssignment<'a> {
         name: "ConsumerProtocolAssignment",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -412,6 +426,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerProtocolAssignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let assigned_partitions = rt::owned::read_array::<TopicPartition, _>(c, false, v, "assigned_partitions")?;
             let user_data = rt::owned::read_opt_bytes(c, false, true, "user_data")?;
             Ok(Self {
@@ -423,6 +438,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
@@ -436,6 +452,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.assigned_partitions, false, v, "assigned_partitions");
                 w.opt_bytes(self.user_data.as_deref(), false, true, "user_data");
@@ -484,6 +501,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, false, "assigned_partitions[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, false, v, "assigned_partitions[].partitions")?;
             Ok(Self {
@@ -497,6 +515,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, false, "assigned_partitions[].topic")?;
@@ -510,6 +529,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic, false, "assigned_partitions[].topic");
             rt::owned::write_vec(w, &self.partitions, false, v, "assigned_partitions[].partitions");
             w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ConsumerProtocolSubscription` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "ConsumerProtocolSubscription", 0, 3);
+
 /// `ConsumerProtocolSubscription` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -63,6 +67,7 @@ impl rt::Sealed for ConsumerProtocolSubscription<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topics = rt::read::array::<&'a str>(c, false, v, "topics")?;
         let user_data = rt::read::opt_bytes(c, false, true, "user_data")?;
         let owned_partitions = if v >= 1 {
@@ -96,6 +101,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<&'a str, V>(c, false, false, v, fields::TOPICS, vis, "topics")?;
@@ -124,6 +130,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.topics, false, v, "topics")?;
@@ -146,6 +153,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.topics, false, v, "topics");
             w.opt_bytes(self.user_data, false, true, "user_data");
@@ -213,6 +221,7 @@ impl rt::Sealed for TopicPartition<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic = if v >= 1 {
             rt::read::str(c, false, "owned_partitions[].topic")?
         } else {
@@ -233,6 +242,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -248,6 +258,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip_str(c, false)?;
@@ -265,6 +276,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -291,6 +303,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -314,6 +327,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.topic.is_empty() {
                 w.fail(rt::write::not_in_version("owned_partitions[].topic"));
@@ -337,8 +351,8 @@ impl<'a> rt::Message<'a> for ConsumerProtocolSubscription<'a> {
         name: "ConsumerProtocolSubscription",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -563,6 +577,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerProtocolSubscription {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topics = rt::owned::read_array::<rt::OwnedStr, _>(c, false, v, "topics")?;
             let user_data = rt::owned::read_opt_bytes(c, false, true, "user_data")?;
             let owned_partitions = if v >= 1 {
@@ -592,6 +607,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
@@ -614,6 +630,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.topics, false, v, "topics");
                 w.opt_bytes(self.user_data.as_deref(), false, true, "user_data");
@@ -671,6 +688,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic = if v >= 1 {
                 rt::owned::read_str(c, false, "owned_partitions[].topic")?
             } else {
@@ -692,6 +710,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -715,6 +734,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.topic.is_empty() {
                 w.fail(rt::write::not_in_version("owned_partitions[].topic"));
             }

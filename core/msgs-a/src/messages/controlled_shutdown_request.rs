@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-controlled-shutdown` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-controlled-shutdown", 0, 3);
+
 /// `ControlledShutdownRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -62,6 +66,7 @@ impl rt::Sealed for ControlledShutdownRequest<'_> {}
 impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let broker_id = rt::read::i32(c, "broker_id")?;
         let broker_epoch = if v >= 2 {
             rt::read::i64(c, "broker_epoch")?
@@ -86,6 +91,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
@@ -102,6 +108,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 2 {
@@ -122,6 +129,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.broker_id, "broker_id");
             if v >= 2 {
@@ -141,8 +149,8 @@ impl<'a> rt::Message<'a> for ControlledShutdownRequest<'a> {
         name: "ControlledShutdownRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(7),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -253,6 +261,7 @@ pub mod owned {
     impl rt::OwnedStruct for ControlledShutdownRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let broker_id = rt::read::i32(c, "broker_id")?;
             let broker_epoch = if v >= 2 {
                 rt::read::i64(c, "broker_epoch")?
@@ -273,6 +282,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 if v >= 2 {
@@ -293,6 +303,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.broker_id, "broker_id");
                 if v >= 3 && self.unknown_tagged_fields.is_empty() {

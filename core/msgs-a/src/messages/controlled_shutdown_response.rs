@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-controlled-shutdown` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-controlled-shutdown", 0, 3);
+
 /// `ControlledShutdownResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -55,6 +59,7 @@ impl rt::Sealed for ControlledShutdownResponse<'_> {}
 impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let remaining_partitions = rt::read::array::<RemainingPartition<'a>>(c, v >= 3, v, "remaining_partitions")?;
         let unknown_tagged_fields = if v >= 3 {
@@ -75,6 +80,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -97,6 +103,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::array_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
@@ -115,6 +122,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "error_code");
             w.array(&self.remaining_partitions, v >= 3, v, "remaining_partitions");
@@ -177,6 +185,7 @@ impl rt::Sealed for RemainingPartition<'_> {}
 impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?;
         let partition_index = rt::read::i32(c, "remaining_partitions[].partition_index")?;
         let unknown_tagged_fields = if v >= 3 {
@@ -194,6 +203,7 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?;
@@ -208,6 +218,7 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 3)?;
             rt::read::skip(c, 4)?;
@@ -224,6 +235,7 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -249,6 +261,7 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
@@ -267,6 +280,7 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic_name, v >= 3, "remaining_partitions[].topic_name");
             w.i32(self.partition_index, "remaining_partitions[].partition_index");
@@ -287,8 +301,8 @@ impl<'a> rt::Message<'a> for ControlledShutdownResponse<'a> {
         name: "ControlledShutdownResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(7),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -450,6 +464,7 @@ pub mod owned {
     impl rt::OwnedStruct for ControlledShutdownResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let remaining_partitions =
                 rt::owned::read_array::<RemainingPartition, _>(c, v >= 3, v, "remaining_partitions")?;
@@ -467,6 +482,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
@@ -485,6 +501,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.remaining_partitions, v >= 3, v, "remaining_partitions");
@@ -537,6 +554,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemainingPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, v >= 3, "remaining_partitions[].topic_name")?;
             let partition_index = rt::read::i32(c, "remaining_partitions[].partition_index")?;
             let unknown_tagged_fields = if v >= 3 {
@@ -558,6 +576,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
@@ -576,6 +595,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic_name, v >= 3, "remaining_partitions[].topic_name");
             if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("remaining_partitions[].partition_index") {

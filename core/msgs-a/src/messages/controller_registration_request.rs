@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-controller-registration` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-controller-registration", 0, 0);
+
 /// `ControllerRegistrationRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -64,6 +68,7 @@ impl rt::Sealed for ControllerRegistrationRequest<'_> {}
 impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 21] = match rt::read::run::<21>(c) {
             Some(r) => r,
             None => {
@@ -92,6 +97,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
@@ -107,6 +113,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 21;
             n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
@@ -122,6 +129,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.controller_id, "controller_id");
             w.uuid(self.incarnation_id, "incarnation_id");
@@ -433,8 +441,8 @@ impl<'a> rt::Message<'a> for ControllerRegistrationRequest<'a> {
         name: "ControllerRegistrationRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(70),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -756,6 +764,7 @@ pub mod owned {
     impl rt::OwnedStruct for ControllerRegistrationRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 21] = match rt::read::run::<21>(c) {
                 Some(r) => r,
                 None => {
@@ -780,6 +789,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 21;
                 n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
@@ -795,6 +805,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<21>("controller_id") {
                     r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-create-acls` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-create-acls", 0, 3);
+
 /// `CreateAclsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for CreateAclsRequest<'_> {}
 impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let creations = rt::read::array::<AclCreation<'a>>(c, v >= 2, v, "creations")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -76,6 +81,7 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<AclCreation<'a>, V>(c, v >= 2, false, v, fields::CREATIONS, vis, "creations")?;
@@ -89,6 +95,7 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.creations, v >= 2, v, "creations")?;
@@ -107,6 +114,7 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.creations, v >= 2, v, "creations");
             if v >= 2 {
@@ -177,6 +185,7 @@ impl rt::Sealed for AclCreation<'_> {}
 impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let resource_type = rt::read::i8(c, "creations[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 2, "creations[].resource_name")?;
         let resource_pattern_type = if v >= 1 {
@@ -214,6 +223,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i8(c, "creations[].resource_type")?;
@@ -239,6 +249,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -261,6 +272,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i8(
@@ -300,6 +312,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 3;
             n += rt::write::str_size(self.resource_name, v >= 2, "creations[].resource_name")?;
@@ -326,6 +339,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.resource_pattern_type != 3_i8 {
                 w.fail(rt::write::not_in_version("creations[].resource_pattern_type"));
@@ -353,8 +367,8 @@ impl<'a> rt::Message<'a> for CreateAclsRequest<'a> {
         name: "CreateAclsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(30),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -578,6 +592,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreateAclsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let creations = rt::owned::read_array::<AclCreation, _>(c, v >= 2, v, "creations")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -592,6 +607,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.creations, v >= 2, v, "creations")?;
@@ -610,6 +626,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.creations, v >= 2, v, "creations");
                 if v >= 2 {
@@ -681,6 +698,7 @@ pub mod owned {
     impl rt::OwnedStruct for AclCreation {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let resource_type = rt::read::i8(c, "creations[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 2, "creations[].resource_name")?;
             let resource_pattern_type = if v >= 1 {
@@ -719,6 +737,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 3;
                 n += rt::write::str_size(&self.resource_name, v >= 2, "creations[].resource_name")?;
@@ -745,6 +764,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.resource_pattern_type != 3_i8 {
                 w.fail(rt::write::not_in_version("creations[].resource_pattern_type"));
             }

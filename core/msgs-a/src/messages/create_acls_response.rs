@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-create-acls` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-create-acls", 0, 3);
+
 /// `CreateAclsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for CreateAclsResponse<'_> {}
 impl<'a> rt::Struct<'a> for CreateAclsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<AclCreationResult<'a>>(c, v >= 2, v, "results")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -81,6 +86,7 @@ impl<'a> rt::Struct<'a> for CreateAclsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -95,6 +101,7 @@ impl<'a> rt::Struct<'a> for CreateAclsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
@@ -113,6 +120,7 @@ impl<'a> rt::Struct<'a> for CreateAclsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, v >= 2, v, "results");
@@ -175,6 +183,7 @@ impl rt::Sealed for AclCreationResult<'_> {}
 impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "results[].error_message")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -192,6 +201,7 @@ impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i16(c, "results[].error_code")?;
@@ -206,6 +216,7 @@ impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -222,6 +233,7 @@ impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
@@ -239,6 +251,7 @@ impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.error_message, v >= 2, true, "results[].error_message")?;
@@ -257,6 +270,7 @@ impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message, v >= 2, true, "results[].error_message");
@@ -274,8 +288,8 @@ impl<'a> rt::Message<'a> for CreateAclsResponse<'a> {
         name: "CreateAclsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(30),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -437,6 +451,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreateAclsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::owned::read_array::<AclCreationResult, _>(c, v >= 2, v, "results")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -453,6 +468,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
@@ -471,6 +487,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.results, v >= 2, v, "results");
@@ -523,6 +540,7 @@ pub mod owned {
     impl rt::OwnedStruct for AclCreationResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 2, true, "results[].error_message")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -541,6 +559,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "results[].error_message")?;
@@ -559,6 +578,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message.as_deref(), v >= 2, true, "results[].error_message");
             if v >= 2 {

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-create-delegation-token` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-create-delegation-token", 0, 3);
+
 /// `CreateDelegationTokenRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -62,6 +66,7 @@ impl rt::Sealed for CreateDelegationTokenRequest<'_> {}
 impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let owner_principal_type = if v >= 3 {
             rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_type")?
         } else {
@@ -94,6 +99,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -120,6 +126,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v >= 3 {
@@ -150,6 +157,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && self.owner_principal_type != Some("") {
                 w.fail(rt::write::not_in_version("owner_principal_type"));
@@ -218,6 +226,7 @@ impl rt::Sealed for CreatableRenewers<'_> {}
 impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let principal_type = rt::read::str(c, v >= 2, "renewers[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "renewers[].principal_name")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -235,6 +244,7 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "renewers[].principal_type")?;
@@ -249,6 +259,7 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -265,6 +276,7 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -285,6 +297,7 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.principal_type, v >= 2, "renewers[].principal_type")?;
@@ -304,6 +317,7 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.principal_type, v >= 2, "renewers[].principal_type");
             w.str(self.principal_name, v >= 2, "renewers[].principal_name");
@@ -321,8 +335,8 @@ impl<'a> rt::Message<'a> for CreateDelegationTokenRequest<'a> {
         name: "CreateDelegationTokenRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(38),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -526,6 +540,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreateDelegationTokenRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let owner_principal_type = if v >= 3 {
                 rt::owned::read_opt_str(c, v >= 2, v >= 3, "owner_principal_type")?
             } else {
@@ -554,6 +569,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 if v >= 3 {
@@ -594,6 +610,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 2 && self.owner_principal_type.as_deref() != Some("") {
                     w.fail(rt::write::not_in_version("owner_principal_type"));
@@ -675,6 +692,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableRenewers {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let principal_type = rt::owned::read_str(c, v >= 2, "renewers[].principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "renewers[].principal_name")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -693,6 +711,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "renewers[].principal_type")?;
@@ -712,6 +731,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.principal_type, v >= 2, "renewers[].principal_type");
             w.str(&self.principal_name, v >= 2, "renewers[].principal_name");
             if v >= 2 {

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-create-delegation-token` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-create-delegation-token", 0, 3);
+
 /// `CreateDelegationTokenResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -82,6 +86,7 @@ impl rt::Sealed for CreateDelegationTokenResponse<'_> {}
 impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let principal_type = rt::read::str(c, v >= 2, "principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "principal_name")?;
@@ -134,6 +139,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -173,6 +179,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 30;
             n += rt::write::str_size(self.principal_type, v >= 2, "principal_type")?;
@@ -214,6 +221,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 w.fail(rt::write::not_in_version("token_requester_principal_type"));
@@ -258,8 +266,8 @@ impl<'a> rt::Message<'a> for CreateDelegationTokenResponse<'a> {
         name: "CreateDelegationTokenResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(38),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -563,6 +571,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreateDelegationTokenResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let principal_type = rt::owned::read_str(c, v >= 2, "principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "principal_name")?;
@@ -611,6 +620,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 30;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "principal_type")?;
@@ -652,6 +662,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 2 && !self.token_requester_principal_type.is_empty() {
                     w.fail(rt::write::not_in_version("token_requester_principal_type"));

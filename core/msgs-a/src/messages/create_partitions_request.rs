@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-create-partitions` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-create-partitions", 0, 3);
+
 /// `CreatePartitionsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for CreatePartitionsRequest<'_> {}
 impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let topics = rt::read::array::<CreatePartitionsTopic<'a>>(c, v >= 2, v, "topics")?;
             let r: [u8; 5] = match rt::read::run::<5>(c) {
@@ -87,6 +92,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<CreatePartitionsTopic<'a>, V>(c, v >= 2, false, v, fields::TOPICS, vis, "topics")?;
@@ -102,6 +108,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 5;
             n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
@@ -120,6 +127,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.topics, v >= 2, v, "topics");
             w.i32(self.timeout_ms, "timeout_ms");
@@ -180,6 +188,7 @@ impl rt::Sealed for CreatePartitionsTopic<'_> {}
 impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 2, "topics[].name")?;
         let count = rt::read::i32(c, "topics[].count")?;
         let assignments =
@@ -200,6 +209,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "topics[].name")?;
@@ -215,6 +225,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 4)?;
@@ -232,6 +243,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
@@ -255,6 +267,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
@@ -274,6 +287,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 2, "topics[].name");
             w.i32(self.count, "topics[].count");
@@ -333,6 +347,7 @@ impl rt::Sealed for CreatePartitionsAssignment<'_> {}
 impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let broker_ids = rt::read::array::<i32>(c, v >= 2, v, "topics[].assignments[].broker_ids")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "topics[].assignments[]._tagged_fields")?
@@ -348,6 +363,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::check_array::<i32>(c, v >= 2, false, v, "topics[].assignments[].broker_ids")?;
@@ -361,6 +377,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_array::<i32>(c, v >= 2, v)?;
             if v >= 2 {
@@ -376,6 +393,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<i32, V>(
@@ -402,6 +420,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
@@ -420,6 +439,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids");
             if v >= 2 {
@@ -439,8 +459,8 @@ impl<'a> rt::Message<'a> for CreatePartitionsRequest<'a> {
         name: "CreatePartitionsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(37),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -667,6 +687,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatePartitionsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let topics = rt::owned::read_array::<CreatePartitionsTopic, _>(c, v >= 2, v, "topics")?;
                 let r: [u8; 5] = match rt::read::run::<5>(c) {
@@ -693,6 +714,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 5;
                 n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
@@ -711,6 +733,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
@@ -778,6 +801,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatePartitionsTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 2, "topics[].name")?;
             let count = rt::read::i32(c, "topics[].count")?;
             let assignments =
@@ -799,6 +823,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
@@ -818,6 +843,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 2, "topics[].name");
             w.i32(self.count, "topics[].count");
             rt::owned::write_opt_vec(w, self.assignments.as_deref(), v >= 2, true, v, "topics[].assignments");
@@ -865,6 +891,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatePartitionsAssignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let broker_ids = rt::owned::read_array::<i32, _>(c, v >= 2, v, "topics[].assignments[].broker_ids")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
@@ -884,6 +911,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
@@ -902,6 +930,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::owned::write_vec(w, &self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids");
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())

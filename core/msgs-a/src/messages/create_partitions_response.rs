@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-create-partitions` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-create-partitions", 0, 3);
+
 /// `CreatePartitionsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for CreatePartitionsResponse<'_> {}
 impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<CreatePartitionsTopicResult<'a>>(c, v >= 2, v, "results")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -80,6 +85,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -94,6 +100,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
@@ -112,6 +119,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, v >= 2, v, "results");
@@ -171,6 +179,7 @@ impl rt::Sealed for CreatePartitionsTopicResult<'_> {}
 impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 2, "results[].name")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "results[].error_message")?;
@@ -190,6 +199,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "results[].name")?;
@@ -205,6 +215,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 2)?;
@@ -222,6 +233,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::RESULTS_NAME, Some(rt::read::str(c, v >= 2, "results[].name")?));
@@ -240,6 +252,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::str_size(self.name, v >= 2, "results[].name")?;
@@ -259,6 +272,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 2, "results[].name");
             w.i16(self.error_code, "results[].error_code");
@@ -277,8 +291,8 @@ impl<'a> rt::Message<'a> for CreatePartitionsResponse<'a> {
         name: "CreatePartitionsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(37),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -457,6 +471,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatePartitionsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::owned::read_array::<CreatePartitionsTopicResult, _>(c, v >= 2, v, "results")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -473,6 +488,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
@@ -491,6 +507,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.results, v >= 2, v, "results");
@@ -547,6 +564,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatePartitionsTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 2, "results[].name")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 2, true, "results[].error_message")?;
@@ -567,6 +585,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.name, v >= 2, "results[].name")?;
@@ -586,6 +605,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 2, "results[].name");
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message.as_deref(), v >= 2, true, "results[].error_message");

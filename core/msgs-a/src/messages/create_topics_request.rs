@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-create-topics` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-create-topics", 0, 7);
+
 /// `CreateTopicsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -59,6 +63,7 @@ impl rt::Sealed for CreateTopicsRequest<'_> {}
 impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let topics = rt::read::array::<CreatableTopic<'a>>(c, v >= 5, v, "topics")?;
             let timeout_ms = rt::read::i32(c, "timeout_ms")?;
@@ -86,6 +91,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<CreatableTopic<'a>, V>(c, v >= 5, false, v, fields::TOPICS, vis, "topics")?;
@@ -103,6 +109,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.topics, v >= 5, v, "topics")?;
@@ -127,6 +134,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.validate_only {
                 w.fail(rt::write::not_in_version("validate_only"));
@@ -198,6 +206,7 @@ impl rt::Sealed for CreatableTopic<'_> {}
 impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 5, "topics[].name")?;
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -227,6 +236,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 5, "topics[].name")?;
@@ -248,6 +258,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 5)?;
             rt::read::skip(c, 6)?;
@@ -266,6 +277,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 5, "topics[].name")?));
@@ -305,6 +317,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::str_size(self.name, v >= 5, "topics[].name")?;
@@ -325,6 +338,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 5, "topics[].name");
             w.i32(self.num_partitions, "topics[].num_partitions");
@@ -390,6 +404,7 @@ impl rt::Sealed for CreatableReplicaAssignment<'_> {}
 impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let partition_index = rt::read::i32(c, "topics[].assignments[].partition_index")?;
         let broker_ids = rt::read::array::<i32>(c, v >= 5, v, "topics[].assignments[].broker_ids")?;
         let unknown_tagged_fields = if v >= 5 {
@@ -407,6 +422,7 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "topics[].assignments[].partition_index")?;
@@ -421,6 +437,7 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<i32>(c, v >= 5, v)?;
@@ -437,6 +454,7 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -467,6 +485,7 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
@@ -485,6 +504,7 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition_index, "topics[].assignments[].partition_index");
             w.array(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids");
@@ -550,6 +570,7 @@ impl rt::Sealed for CreatableTopicConfig<'_> {}
 impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 5, "topics[].configs[].name")?;
         let value = rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?;
         let unknown_tagged_fields = if v >= 5 {
@@ -567,6 +588,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 5, "topics[].configs[].name")?;
@@ -581,6 +603,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 5)?;
             rt::read::skip_str(c, v >= 5)?;
@@ -597,6 +620,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -622,6 +646,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 5, "topics[].configs[].name")?;
@@ -641,6 +666,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 5, "topics[].configs[].name");
             w.opt_str(self.value, v >= 5, true, "topics[].configs[].value");
@@ -658,8 +684,8 @@ impl<'a> rt::Message<'a> for CreateTopicsRequest<'a> {
         name: "CreateTopicsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(19),
-        min_version: 0,
-        max_version: 7,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 7 },
         flexible_min: Some(5),
         latest_version_unstable: false,
         provisional: false,
@@ -985,6 +1011,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreateTopicsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let topics = rt::owned::read_array::<CreatableTopic, _>(c, v >= 5, v, "topics")?;
                 let timeout_ms = rt::read::i32(c, "timeout_ms")?;
@@ -1009,6 +1036,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.topics, v >= 5, v, "topics")?;
@@ -1033,6 +1061,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.validate_only {
                     w.fail(rt::write::not_in_version("validate_only"));
@@ -1110,6 +1139,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 5, "topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -1141,6 +1171,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::write::str_size(&self.name, v >= 5, "topics[].name")?;
@@ -1161,6 +1192,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 5, "topics[].name");
             if let Some(r) = w.run::<6>("topics[].num_partitions") {
                 r[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
@@ -1216,6 +1248,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableReplicaAssignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index = rt::read::i32(c, "topics[].assignments[].partition_index")?;
             let broker_ids = rt::owned::read_array::<i32, _>(c, v >= 5, v, "topics[].assignments[].broker_ids")?;
             let unknown_tagged_fields = if v >= 5 {
@@ -1237,6 +1270,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
@@ -1255,6 +1289,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i32(self.partition_index, "topics[].assignments[].partition_index");
             rt::owned::write_vec(w, &self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids");
             if v >= 5 {
@@ -1308,6 +1343,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableTopicConfig {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 5, "topics[].configs[].name")?;
             let value = rt::owned::read_opt_str(c, v >= 5, true, "topics[].configs[].value")?;
             let unknown_tagged_fields = if v >= 5 {
@@ -1326,6 +1362,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
@@ -1345,6 +1382,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 5, "topics[].configs[].name");
             w.opt_str(self.value.as_deref(), v >= 5, true, "topics[].configs[].value");
             if v >= 5 {

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-create-topics` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-create-topics", 0, 7);
+
 /// `CreateTopicsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for CreateTopicsResponse<'_> {}
 impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = if v >= 2 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -86,6 +91,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -102,6 +108,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 2 {
@@ -123,6 +130,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 2 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -199,6 +207,7 @@ impl rt::Sealed for CreatableTopicResult<'_> {}
 impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 5, "topics[].name")?;
         let topic_id = if v >= 7 {
             rt::read::uuid(c, "topics[].topic_id")?
@@ -271,6 +280,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 5)?;
             if v >= 7 {
@@ -299,6 +309,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 5, "topics[].name")?));
@@ -367,6 +378,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::str_size(self.name, v >= 5, "topics[].name")?;
@@ -405,6 +417,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 5, "topics[].name");
             if v >= 7 {
@@ -497,6 +510,7 @@ impl rt::Sealed for CreatableTopicConfigs<'_> {}
 impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 5 {
             rt::read::str(c, v >= 5, "topics[].configs[].name")?
         } else {
@@ -543,6 +557,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 5 {
@@ -572,6 +587,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 5 {
                 rt::read::skip_str(c, v >= 5)?;
@@ -595,6 +611,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 5 {
@@ -642,6 +659,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 5 {
@@ -686,6 +704,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 4 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].configs[].name"));
@@ -728,8 +747,8 @@ impl<'a> rt::Message<'a> for CreateTopicsResponse<'a> {
         name: "CreateTopicsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(19),
-        min_version: 0,
-        max_version: 7,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 7 },
         flexible_min: Some(5),
         latest_version_unstable: false,
         provisional: false,
@@ -1090,6 +1109,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreateTopicsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = if v >= 2 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -1112,6 +1132,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 2 {
@@ -1133,6 +1154,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 2 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -1211,6 +1233,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 5, "topics[].name")?;
             let topic_id = if v >= 7 {
                 rt::read::uuid(c, "topics[].topic_id")?
@@ -1284,6 +1307,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.name, v >= 5, "topics[].name")?;
@@ -1327,6 +1351,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 5, "topics[].name");
             if v >= 7 {
                 w.uuid(self.topic_id, "topics[].topic_id");
@@ -1416,6 +1441,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableTopicConfigs {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 5 {
                 rt::owned::read_str(c, v >= 5, "topics[].configs[].name")?
             } else {
@@ -1463,6 +1489,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 5 {
@@ -1507,6 +1534,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 4 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].configs[].name"));
             }

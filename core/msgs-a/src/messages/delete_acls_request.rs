@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-delete-acls` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-delete-acls", 0, 3);
+
 /// `DeleteAclsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for DeleteAclsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let filters = rt::read::array::<DeleteAclsFilter<'a>>(c, v >= 2, v, "filters")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -76,6 +81,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<DeleteAclsFilter<'a>, V>(c, v >= 2, false, v, fields::FILTERS, vis, "filters")?;
@@ -89,6 +95,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.filters, v >= 2, v, "filters")?;
@@ -107,6 +114,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.filters, v >= 2, v, "filters");
             if v >= 2 {
@@ -177,6 +185,7 @@ impl rt::Sealed for DeleteAclsFilter<'_> {}
 impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let resource_type_filter = rt::read::i8(c, "filters[].resource_type_filter")?;
         let resource_name_filter = rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
         let pattern_type_filter = if v >= 1 {
@@ -214,6 +223,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i8(c, "filters[].resource_type_filter")?;
@@ -239,6 +249,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -261,6 +272,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i8(
@@ -300,6 +312,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 3;
             n += rt::write::opt_str_size(
@@ -331,6 +344,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.pattern_type_filter != 3_i8 {
                 w.fail(rt::write::not_in_version("filters[].pattern_type_filter"));
@@ -363,8 +377,8 @@ impl<'a> rt::Message<'a> for DeleteAclsRequest<'a> {
         name: "DeleteAclsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(31),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -588,6 +602,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteAclsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let filters = rt::owned::read_array::<DeleteAclsFilter, _>(c, v >= 2, v, "filters")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -602,6 +617,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.filters, v >= 2, v, "filters")?;
@@ -620,6 +636,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.filters, v >= 2, v, "filters");
                 if v >= 2 {
@@ -691,6 +708,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteAclsFilter {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let resource_type_filter = rt::read::i8(c, "filters[].resource_type_filter")?;
             let resource_name_filter = rt::owned::read_opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
             let pattern_type_filter = if v >= 1 {
@@ -729,6 +747,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 3;
                 n += rt::write::opt_str_size(
@@ -765,6 +784,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.pattern_type_filter != 3_i8 {
                 w.fail(rt::write::not_in_version("filters[].pattern_type_filter"));
             }

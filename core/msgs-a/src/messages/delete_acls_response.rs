@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-delete-acls` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-delete-acls", 0, 3);
+
 /// `DeleteAclsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for DeleteAclsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let filter_results = rt::read::array::<DeleteAclsFilterResult<'a>>(c, v >= 2, v, "filter_results")?;
@@ -82,6 +87,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -104,6 +110,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.filter_results, v >= 2, v, "filter_results")?;
@@ -122,6 +129,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.filter_results, v >= 2, v, "filter_results");
@@ -181,6 +189,7 @@ impl rt::Sealed for DeleteAclsFilterResult<'_> {}
 impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "filter_results[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?;
         let matching_acls =
@@ -201,6 +210,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i16(c, "filter_results[].error_code")?;
@@ -216,6 +226,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -233,6 +244,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(
@@ -267,6 +279,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.error_message, v >= 2, true, "filter_results[].error_message")?;
@@ -286,6 +299,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "filter_results[].error_code");
             w.opt_str(self.error_message, v >= 2, true, "filter_results[].error_message");
@@ -364,6 +378,7 @@ impl rt::Sealed for DeleteAclsMatchingAcl<'_> {}
 impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?;
         let resource_type = rt::read::i8(c, "filter_results[].matching_acls[].resource_type")?;
@@ -405,6 +420,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
@@ -432,6 +448,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -456,6 +473,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(
@@ -515,6 +533,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 5;
             n += rt::write::opt_str_size(
@@ -555,6 +574,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.pattern_type != 3_i8 {
                 w.fail(rt::write::not_in_version(
@@ -598,8 +618,8 @@ impl<'a> rt::Message<'a> for DeleteAclsResponse<'a> {
         name: "DeleteAclsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(31),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -943,6 +963,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteAclsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let filter_results =
@@ -962,6 +983,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.filter_results, v >= 2, v, "filter_results")?;
@@ -980,6 +1002,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.filter_results, v >= 2, v, "filter_results");
@@ -1036,6 +1059,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteAclsFilterResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "filter_results[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 2, true, "filter_results[].error_message")?;
             let matching_acls =
@@ -1057,6 +1081,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::opt_str_size(
@@ -1081,6 +1106,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i16(self.error_code, "filter_results[].error_code");
             w.opt_str(
                 self.error_message.as_deref(),
@@ -1165,6 +1191,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteAclsMatchingAcl {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
             let error_message =
                 rt::owned::read_opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?;
@@ -1211,6 +1238,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 5;
                 n += rt::write::opt_str_size(
@@ -1251,6 +1279,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.pattern_type != 3_i8 {
                 w.fail(rt::write::not_in_version(
                     "filter_results[].matching_acls[].pattern_type",

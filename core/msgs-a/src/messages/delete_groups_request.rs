@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-delete-groups` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-delete-groups", 0, 3);
+
 /// `DeleteGroupsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +61,7 @@ impl rt::Sealed for DeleteGroupsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let groups_names = rt::read::array::<&'a str>(c, v >= 2, v, "groups_names")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -75,6 +80,7 @@ impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<&'a str, V>(c, v >= 2, false, v, fields::GROUPS_NAMES, vis, "groups_names")?;
@@ -88,6 +94,7 @@ impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.groups_names, v >= 2, v, "groups_names")?;
@@ -106,6 +113,7 @@ impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.groups_names, v >= 2, v, "groups_names");
             if v >= 2 {
@@ -122,8 +130,8 @@ impl<'a> rt::Message<'a> for DeleteGroupsRequest<'a> {
         name: "DeleteGroupsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(42),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -213,6 +221,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteGroupsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let groups_names = rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 2, v, "groups_names")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -227,6 +236,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.groups_names, v >= 2, v, "groups_names")?;
@@ -245,6 +255,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.groups_names, v >= 2, v, "groups_names");
                 if v >= 2 {

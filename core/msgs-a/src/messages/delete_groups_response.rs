@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-delete-groups` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-delete-groups", 0, 3);
+
 /// `DeleteGroupsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for DeleteGroupsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<DeletableGroupResult<'a>>(c, v >= 2, v, "results")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -80,6 +85,7 @@ impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -94,6 +100,7 @@ impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
@@ -112,6 +119,7 @@ impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, v >= 2, v, "results");
@@ -171,6 +179,7 @@ impl rt::Sealed for DeletableGroupResult<'_> {}
 impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, v >= 2, "results[].group_id")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = if v >= 3 {
@@ -194,6 +203,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "results[].group_id")?;
@@ -211,6 +221,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 2)?;
@@ -230,6 +241,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -253,6 +265,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::str_size(self.group_id, v >= 2, "results[].group_id")?;
@@ -274,6 +287,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.group_id, v >= 2, "results[].group_id");
             w.i16(self.error_code, "results[].error_code");
@@ -294,8 +308,8 @@ impl<'a> rt::Message<'a> for DeleteGroupsResponse<'a> {
         name: "DeleteGroupsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(42),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -474,6 +488,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteGroupsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::owned::read_array::<DeletableGroupResult, _>(c, v >= 2, v, "results")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -490,6 +505,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
@@ -508,6 +524,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.results, v >= 2, v, "results");
@@ -564,6 +581,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeletableGroupResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, v >= 2, "results[].group_id")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = if v >= 3 {
@@ -588,6 +606,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.group_id, v >= 2, "results[].group_id")?;
@@ -614,6 +633,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.group_id, v >= 2, "results[].group_id");
             w.i16(self.error_code, "results[].error_code");
             if v >= 3 {

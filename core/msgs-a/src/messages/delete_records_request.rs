@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-delete-records` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-delete-records", 0, 2);
+
 /// `DeleteRecordsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for DeleteRecordsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let topics = rt::read::array::<DeleteRecordsTopic<'a>>(c, v >= 2, v, "topics")?;
             let timeout_ms = rt::read::i32(c, "timeout_ms")?;
@@ -82,6 +87,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<DeleteRecordsTopic<'a>, V>(c, v >= 2, false, v, fields::TOPICS, vis, "topics")?;
@@ -96,6 +102,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
@@ -114,6 +121,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.topics, v >= 2, v, "topics");
             w.i32(self.timeout_ms, "timeout_ms");
@@ -176,6 +184,7 @@ impl rt::Sealed for DeleteRecordsTopic<'_> {}
 impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 2, "topics[].name")?;
         let partitions = rt::read::array::<DeleteRecordsPartition<'a>>(c, v >= 2, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -193,6 +202,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "topics[].name")?;
@@ -207,6 +217,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<DeleteRecordsPartition<'a>>(c, v >= 2, v)?;
@@ -223,6 +234,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
@@ -245,6 +257,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
@@ -264,6 +277,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 2, "topics[].name");
             w.array(&self.partitions, v >= 2, v, "topics[].partitions");
@@ -326,6 +340,7 @@ impl rt::Sealed for DeleteRecordsPartition<'_> {}
 impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -349,6 +364,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<12>(c) {
@@ -367,6 +383,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 12)?;
             if v >= 2 {
@@ -382,6 +399,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -407,6 +425,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             if v >= 2 {
@@ -424,6 +443,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i64(self.offset, "topics[].partitions[].offset");
@@ -441,8 +461,8 @@ impl<'a> rt::Message<'a> for DeleteRecordsRequest<'a> {
         name: "DeleteRecordsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(21),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -650,6 +670,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteRecordsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let topics = rt::owned::read_array::<DeleteRecordsTopic, _>(c, v >= 2, v, "topics")?;
                 let timeout_ms = rt::read::i32(c, "timeout_ms")?;
@@ -668,6 +689,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
@@ -686,6 +708,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
@@ -745,6 +768,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteRecordsTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 2, "topics[].name")?;
             let partitions = rt::owned::read_array::<DeleteRecordsPartition, _>(c, v >= 2, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -763,6 +787,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
@@ -782,6 +807,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 2, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {
@@ -832,6 +858,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteRecordsPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -874,6 +901,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 12;
                 if v >= 2 {
@@ -891,6 +919,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("topics[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-delete-records` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-delete-records", 0, 2);
+
 /// `DeleteRecordsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for DeleteRecordsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let topics = rt::read::array::<DeleteRecordsTopicResult<'a>>(c, v >= 2, v, "topics")?;
@@ -81,6 +86,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -95,6 +101,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
@@ -113,6 +120,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.topics, v >= 2, v, "topics");
@@ -175,6 +183,7 @@ impl rt::Sealed for DeleteRecordsTopicResult<'_> {}
 impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 2, "topics[].name")?;
         let partitions = rt::read::array::<DeleteRecordsPartitionResult<'a>>(c, v >= 2, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -192,6 +201,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "topics[].name")?;
@@ -206,6 +216,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<DeleteRecordsPartitionResult<'a>>(c, v >= 2, v)?;
@@ -222,6 +233,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
@@ -244,6 +256,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
@@ -263,6 +276,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 2, "topics[].name");
             w.array(&self.partitions, v >= 2, v, "topics[].partitions");
@@ -322,6 +336,7 @@ impl rt::Sealed for DeleteRecordsPartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
@@ -347,6 +362,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<14>(c) {
@@ -365,6 +381,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 14)?;
             if v >= 2 {
@@ -380,6 +397,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -409,6 +427,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
             if v >= 2 {
@@ -426,6 +445,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i64(self.low_watermark, "topics[].partitions[].low_watermark");
@@ -444,8 +464,8 @@ impl<'a> rt::Message<'a> for DeleteRecordsResponse<'a> {
         name: "DeleteRecordsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(21),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -670,6 +690,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteRecordsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let topics = rt::owned::read_array::<DeleteRecordsTopicResult, _>(c, v >= 2, v, "topics")?;
@@ -688,6 +709,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
@@ -706,6 +728,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
@@ -758,6 +781,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteRecordsTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 2, "topics[].name")?;
             let partitions =
                 rt::owned::read_array::<DeleteRecordsPartitionResult, _>(c, v >= 2, v, "topics[].partitions")?;
@@ -777,6 +801,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
@@ -796,6 +821,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 2, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {
@@ -850,6 +876,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteRecordsPartitionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
@@ -895,6 +922,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 14;
                 if v >= 2 {
@@ -912,6 +940,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<15>("topics[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());

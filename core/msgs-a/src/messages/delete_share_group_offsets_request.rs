@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-delete-share-group-offsets` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-delete-share-group-offsets", 0, 0);
+
 /// `DeleteShareGroupOffsetsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for DeleteShareGroupOffsetsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<DeleteShareGroupOffsetsRequestTopic<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -77,6 +82,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
@@ -97,6 +103,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, true, "group_id")?;
@@ -112,6 +119,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.group_id, true, "group_id");
             w.array(&self.topics, true, v, "topics");
@@ -241,8 +249,8 @@ impl<'a> rt::Message<'a> for DeleteShareGroupOffsetsRequest<'a> {
         name: "DeleteShareGroupOffsetsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(92),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -385,6 +393,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteShareGroupOffsetsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, true, "group_id")?;
             let topics = rt::owned::read_array::<DeleteShareGroupOffsetsRequestTopic, _>(c, true, v, "topics")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -397,6 +406,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, true, "group_id")?;
@@ -412,6 +422,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.str(&self.group_id, true, "group_id");
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");

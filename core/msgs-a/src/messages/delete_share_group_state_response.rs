@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-delete-share-group-state` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-delete-share-group-state", 0, 0);
+
 /// `DeleteShareGroupStateResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -56,6 +60,7 @@ impl rt::Sealed for DeleteShareGroupStateResponse<'_> {}
 impl<'a> rt::Struct<'a> for DeleteShareGroupStateResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let results = rt::read::array::<DeleteStateResult<'a>>(c, true, v, "results")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -71,6 +76,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupStateResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<DeleteStateResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
@@ -82,6 +88,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupStateResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.results, true, v, "results")?;
@@ -96,6 +103,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupStateResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.results, true, v, "results");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -153,6 +161,7 @@ impl rt::Sealed for DeleteStateResult<'_> {}
 impl<'a> rt::Struct<'a> for DeleteStateResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "results[].topic_id")?;
         let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
@@ -166,6 +175,7 @@ impl<'a> rt::Struct<'a> for DeleteStateResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::uuid(c, "results[].topic_id")?;
@@ -178,6 +188,7 @@ impl<'a> rt::Struct<'a> for DeleteStateResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
@@ -192,6 +203,7 @@ impl<'a> rt::Struct<'a> for DeleteStateResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
@@ -212,6 +224,7 @@ impl<'a> rt::Struct<'a> for DeleteStateResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
@@ -226,6 +239,7 @@ impl<'a> rt::Struct<'a> for DeleteStateResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.topic_id, "results[].topic_id");
             w.array(&self.partitions, true, v, "results[].partitions");
@@ -388,8 +402,8 @@ impl<'a> rt::Message<'a> for DeleteShareGroupStateResponse<'a> {
         name: "DeleteShareGroupStateResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(86),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -591,6 +605,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteShareGroupStateResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let results = rt::owned::read_array::<DeleteStateResult, _>(c, true, v, "results")?;
                 let unknown_tagged_fields =
@@ -604,6 +619,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.results, true, v, "results")?;
@@ -618,6 +634,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.results, true, v, "results");
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -665,6 +682,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteStateResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "results[].topic_id")?;
             let partitions = rt::owned::read_array::<PartitionResult, _>(c, true, v, "results[].partitions")?;
             let unknown_tagged_fields =
@@ -680,6 +698,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
@@ -694,6 +713,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.topic_id, "results[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "results[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

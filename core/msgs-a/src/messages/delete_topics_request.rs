@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-delete-topics` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-delete-topics", 0, 6);
+
 /// `DeleteTopicsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -66,6 +70,7 @@ impl rt::Sealed for DeleteTopicsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topics = if v >= 6 {
             rt::read::array::<DeleteTopicState<'a>>(c, v >= 4, v, "topics")?
         } else {
@@ -96,6 +101,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 6 {
@@ -115,6 +121,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 6 {
@@ -141,6 +148,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 5 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("topics"));
@@ -211,6 +219,7 @@ impl rt::Sealed for DeleteTopicState<'_> {}
 impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 6 {
             rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?
         } else {
@@ -236,6 +245,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 6 {
@@ -254,6 +264,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 6 {
                 rt::read::skip_str(c, v >= 4)?;
@@ -274,6 +285,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 6 {
@@ -295,6 +307,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 6 {
@@ -324,6 +337,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 5 && self.name.is_some() {
                 w.fail(rt::write::not_in_version("topics[].name"));
@@ -351,8 +365,8 @@ impl<'a> rt::Message<'a> for DeleteTopicsRequest<'a> {
         name: "DeleteTopicsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(20),
-        min_version: 0,
-        max_version: 6,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 6 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -535,6 +549,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteTopicsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topics = if v >= 6 {
                 rt::owned::read_array::<DeleteTopicState, _>(c, v >= 4, v, "topics")?
             } else {
@@ -561,6 +576,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 if v >= 6 {
@@ -587,6 +603,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 5 && !self.topics.is_empty() {
                     w.fail(rt::write::not_in_version("topics"));
@@ -654,6 +671,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteTopicState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 6 {
                 rt::owned::read_opt_str(c, v >= 4, v >= 6, "topics[].name")?
             } else {
@@ -680,6 +698,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 6 {
@@ -709,6 +728,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 5 && self.name.is_some() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }

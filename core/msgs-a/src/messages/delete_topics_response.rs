@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-delete-topics` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-delete-topics", 0, 6);
+
 /// `DeleteTopicsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for DeleteTopicsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -85,6 +90,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -101,6 +107,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -122,6 +129,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -186,6 +194,7 @@ impl rt::Sealed for DeletableTopicResult<'_> {}
 impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?;
         let topic_id = if v >= 6 {
             rt::read::uuid(c, "responses[].topic_id")?
@@ -215,6 +224,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?;
@@ -235,6 +245,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 4)?;
             if v >= 6 {
@@ -257,6 +268,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -286,6 +298,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.name, v >= 4, v >= 6, "responses[].name")?;
@@ -310,6 +323,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.opt_str(self.name, v >= 4, v >= 6, "responses[].name");
             if v >= 6 {
@@ -333,8 +347,8 @@ impl<'a> rt::Message<'a> for DeleteTopicsResponse<'a> {
         name: "DeleteTopicsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(20),
-        min_version: 0,
-        max_version: 6,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 6 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -530,6 +544,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteTopicsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -550,6 +565,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -571,6 +587,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 1 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -633,6 +650,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeletableTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_opt_str(c, v >= 4, v >= 6, "responses[].name")?;
             let topic_id = if v >= 6 {
                 rt::read::uuid(c, "responses[].topic_id")?
@@ -663,6 +681,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "responses[].name")?;
@@ -692,6 +711,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.opt_str(self.name.as_deref(), v >= 4, v >= 6, "responses[].name");
             if v >= 6 {
                 w.uuid(self.topic_id, "responses[].topic_id");

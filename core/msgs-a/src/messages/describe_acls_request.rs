@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-acls` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-acls", 0, 3);
+
 /// `DescribeAclsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -71,6 +75,7 @@ impl rt::Sealed for DescribeAclsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let resource_type_filter = rt::read::i8(c, "resource_type_filter")?;
         let resource_name_filter = rt::read::opt_str(c, v >= 2, true, "resource_name_filter")?;
         let pattern_type_filter = if v >= 1 {
@@ -111,6 +116,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i8(fields::RESOURCE_TYPE_FILTER, rt::read::i8(c, "resource_type_filter")?);
@@ -138,6 +144,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 3;
             n += rt::write::opt_str_size(self.resource_name_filter, v >= 2, true, "resource_name_filter")?;
@@ -164,6 +171,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.pattern_type_filter != 3_i8 {
                 w.fail(rt::write::not_in_version("pattern_type_filter"));
@@ -191,8 +199,8 @@ impl<'a> rt::Message<'a> for DescribeAclsRequest<'a> {
         name: "DescribeAclsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(29),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -412,6 +420,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeAclsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let resource_type_filter = rt::read::i8(c, "resource_type_filter")?;
             let resource_name_filter = rt::owned::read_opt_str(c, v >= 2, true, "resource_name_filter")?;
             let pattern_type_filter = if v >= 1 {
@@ -448,6 +457,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 3;
                 n += rt::write::opt_str_size(
@@ -479,6 +489,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.pattern_type_filter != 3_i8 {
                     w.fail(rt::write::not_in_version("pattern_type_filter"));

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-acls` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-acls", 0, 3);
+
 /// `DescribeAclsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for DescribeAclsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -92,6 +97,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -111,6 +117,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message, v >= 2, true, "error_message")?;
@@ -130,6 +137,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -194,6 +202,7 @@ impl rt::Sealed for DescribeAclsResource<'_> {}
 impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let resource_type = rt::read::i8(c, "resources[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 2, "resources[].resource_name")?;
         let pattern_type = if v >= 1 {
@@ -219,6 +228,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i8(c, "resources[].resource_type")?;
@@ -237,6 +247,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -257,6 +268,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i8(
@@ -292,6 +304,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::str_size(self.resource_name, v >= 2, "resources[].resource_name")?;
@@ -317,6 +330,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.pattern_type != 3_i8 {
                 w.fail(rt::write::not_in_version("resources[].pattern_type"));
@@ -386,6 +400,7 @@ impl rt::Sealed for AclDescription<'_> {}
 impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let principal = rt::read::str(c, v >= 2, "resources[].acls[].principal")?;
         let host = rt::read::str(c, v >= 2, "resources[].acls[].host")?;
         let r: [u8; 2] = match rt::read::run::<2>(c) {
@@ -413,6 +428,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "resources[].acls[].principal")?;
@@ -433,6 +449,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -450,6 +467,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -483,6 +501,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::str_size(self.principal, v >= 2, "resources[].acls[].principal")?;
@@ -502,6 +521,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.principal, v >= 2, "resources[].acls[].principal");
             w.str(self.host, v >= 2, "resources[].acls[].host");
@@ -521,8 +541,8 @@ impl<'a> rt::Message<'a> for DescribeAclsResponse<'a> {
         name: "DescribeAclsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(29),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -840,6 +860,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeAclsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -868,6 +889,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
@@ -887,6 +909,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -951,6 +974,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeAclsResource {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 2, "resources[].resource_name")?;
             let pattern_type = if v >= 1 {
@@ -977,6 +1001,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.resource_name, v >= 2, "resources[].resource_name")?;
@@ -1002,6 +1027,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.pattern_type != 3_i8 {
                 w.fail(rt::write::not_in_version("resources[].pattern_type"));
             }
@@ -1067,6 +1093,7 @@ pub mod owned {
     impl rt::OwnedStruct for AclDescription {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let principal = rt::owned::read_str(c, v >= 2, "resources[].acls[].principal")?;
             let host = rt::owned::read_str(c, v >= 2, "resources[].acls[].host")?;
             let r: [u8; 2] = match rt::read::run::<2>(c) {
@@ -1095,6 +1122,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.principal, v >= 2, "resources[].acls[].principal")?;
@@ -1114,6 +1142,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.principal, v >= 2, "resources[].acls[].principal");
             w.str(&self.host, v >= 2, "resources[].acls[].host");
             if v >= 2 && self.unknown_tagged_fields.is_empty() {

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-client-quotas` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-client-quotas", 0, 1);
+
 /// `DescribeClientQuotasRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for DescribeClientQuotasRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let components = rt::read::array::<ComponentData<'a>>(c, v >= 1, v, "components")?;
         let strict = rt::read::bool(c, "strict")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -81,6 +86,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<ComponentData<'a>, V>(c, v >= 1, false, v, fields::COMPONENTS, vis, "components")?;
@@ -95,6 +101,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::array_size(&self.components, v >= 1, v, "components")?;
@@ -113,6 +120,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.components, v >= 1, v, "components");
             w.bool(self.strict, "strict");
@@ -172,6 +180,7 @@ impl rt::Sealed for ComponentData<'_> {}
 impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let entity_type = rt::read::str(c, v >= 1, "components[].entity_type")?;
         let match_type = rt::read::i8(c, "components[].match_type")?;
         let r#match = rt::read::opt_str(c, v >= 1, true, "components[].match")?;
@@ -191,6 +200,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 1, "components[].entity_type")?;
@@ -206,6 +216,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 1)?;
@@ -223,6 +234,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -247,6 +259,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::str_size(self.entity_type, v >= 1, "components[].entity_type")?;
@@ -266,6 +279,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.entity_type, v >= 1, "components[].entity_type");
             w.i8(self.match_type, "components[].match_type");
@@ -284,8 +298,8 @@ impl<'a> rt::Message<'a> for DescribeClientQuotasRequest<'a> {
         name: "DescribeClientQuotasRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(48),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -464,6 +478,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeClientQuotasRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let components = rt::owned::read_array::<ComponentData, _>(c, v >= 1, v, "components")?;
             let strict = rt::read::bool(c, "strict")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -480,6 +495,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::owned::vec_size(&self.components, v >= 1, v, "components")?;
@@ -498,6 +514,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.components, v >= 1, v, "components");
                 if v >= 1 && self.unknown_tagged_fields.is_empty() {
@@ -561,6 +578,7 @@ pub mod owned {
     impl rt::OwnedStruct for ComponentData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let entity_type = rt::owned::read_str(c, v >= 1, "components[].entity_type")?;
             let match_type = rt::read::i8(c, "components[].match_type")?;
             let r#match = rt::owned::read_opt_str(c, v >= 1, true, "components[].match")?;
@@ -581,6 +599,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.entity_type, v >= 1, "components[].entity_type")?;
@@ -600,6 +619,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.entity_type, v >= 1, "components[].entity_type");
             w.i8(self.match_type, "components[].match_type");
             w.opt_str(self.r#match.as_deref(), v >= 1, true, "components[].match");

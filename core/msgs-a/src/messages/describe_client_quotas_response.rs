@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-client-quotas` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-client-quotas", 0, 1);
+
 /// `DescribeClientQuotasResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for DescribeClientQuotasResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -91,6 +96,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -110,6 +116,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message, v >= 1, true, "error_message")?;
@@ -129,6 +136,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -193,6 +201,7 @@ impl rt::Sealed for EntryData<'_> {}
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
         let values = rt::read::array::<ValueData<'a>>(c, v >= 1, v, "entries[].values")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -210,6 +219,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::check_array::<EntityData<'a>>(c, v >= 1, false, v, "entries[].entity")?;
@@ -224,6 +234,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
             rt::read::skip_array::<ValueData<'a>>(c, v >= 1, v)?;
@@ -240,6 +251,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<EntityData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_ENTITY, vis, "entries[].entity")?;
@@ -254,6 +266,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.entity, v >= 1, v, "entries[].entity")?;
@@ -273,6 +286,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.entity, v >= 1, v, "entries[].entity");
             w.array(&self.values, v >= 1, v, "entries[].values");
@@ -335,6 +349,7 @@ impl rt::Sealed for EntityData<'_> {}
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -352,6 +367,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
@@ -366,6 +382,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_str(c, v >= 1)?;
@@ -382,6 +399,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -407,6 +425,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
@@ -426,6 +445,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
             w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
@@ -488,6 +508,7 @@ impl rt::Sealed for ValueData<'_> {}
 impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let key = rt::read::str(c, v >= 1, "entries[].values[].key")?;
         let value = rt::read::f64(c, "entries[].values[].value")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -505,6 +526,7 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 1, "entries[].values[].key")?;
@@ -519,6 +541,7 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 8)?;
@@ -535,6 +558,7 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -560,6 +584,7 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             n += rt::write::str_size(self.key, v >= 1, "entries[].values[].key")?;
@@ -578,6 +603,7 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.key, v >= 1, "entries[].values[].key");
             w.f64(self.value, "entries[].values[].value");
@@ -595,8 +621,8 @@ impl<'a> rt::Message<'a> for DescribeClientQuotasResponse<'a> {
         name: "DescribeClientQuotasResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(48),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -892,6 +918,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeClientQuotasResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -920,6 +947,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "error_message")?;
@@ -939,6 +967,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -995,6 +1024,7 @@ pub mod owned {
     impl rt::OwnedStruct for EntryData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let entity = rt::owned::read_array::<EntityData, _>(c, v >= 1, v, "entries[].entity")?;
             let values = rt::owned::read_array::<ValueData, _>(c, v >= 1, v, "entries[].values")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1013,6 +1043,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
@@ -1032,6 +1063,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity");
             rt::owned::write_vec(w, &self.values, v >= 1, v, "entries[].values");
             if v >= 1 {
@@ -1082,6 +1114,7 @@ pub mod owned {
     impl rt::OwnedStruct for EntityData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let entity_type = rt::owned::read_str(c, v >= 1, "entries[].entity[].entity_type")?;
             let entity_name = rt::owned::read_opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1100,6 +1133,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
@@ -1124,6 +1158,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.entity_type, v >= 1, "entries[].entity[].entity_type");
             w.opt_str(
                 self.entity_name.as_deref(),
@@ -1179,6 +1214,7 @@ pub mod owned {
     impl rt::OwnedStruct for ValueData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let key = rt::owned::read_str(c, v >= 1, "entries[].values[].key")?;
             let value = rt::read::f64(c, "entries[].values[].value")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1197,6 +1233,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 n += rt::write::str_size(&self.key, v >= 1, "entries[].values[].key")?;
@@ -1215,6 +1252,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.key, v >= 1, "entries[].values[].key");
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("entries[].values[].value") {

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-cluster` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-cluster", 0, 2);
+
 /// `DescribeClusterRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for DescribeClusterRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let include_cluster_authorized_operations = rt::read::bool(c, "include_cluster_authorized_operations")?;
         let endpoint_type = if v >= 1 {
             rt::read::i8(c, "endpoint_type")?
@@ -84,6 +89,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.bool(
@@ -107,6 +113,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             if v >= 1 {
@@ -132,6 +139,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.endpoint_type != 1_i8 {
                 w.fail(rt::write::not_in_version("endpoint_type"));
@@ -159,8 +167,8 @@ impl<'a> rt::Message<'a> for DescribeClusterRequest<'a> {
         name: "DescribeClusterRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(60),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -296,6 +304,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeClusterRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let include_cluster_authorized_operations = rt::read::bool(c, "include_cluster_authorized_operations")?;
             let endpoint_type = if v >= 1 {
                 rt::read::i8(c, "endpoint_type")?
@@ -318,6 +327,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 if v >= 1 {
@@ -343,6 +353,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.endpoint_type != 1_i8 {
                     w.fail(rt::write::not_in_version("endpoint_type"));

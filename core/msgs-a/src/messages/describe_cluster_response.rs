@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-cluster` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-cluster", 0, 2);
+
 /// `DescribeClusterResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -72,6 +76,7 @@ impl rt::Sealed for DescribeClusterResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -110,6 +115,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -136,6 +142,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
@@ -158,6 +165,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.endpoint_type != 1_i8 {
                 w.fail(rt::write::not_in_version("endpoint_type"));
@@ -230,6 +238,7 @@ impl rt::Sealed for DescribeClusterBroker<'_> {}
 impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let broker_id = rt::read::i32(c, "brokers[].broker_id")?;
         let host = rt::read::str(c, true, "brokers[].host")?;
         let port = rt::read::i32(c, "brokers[].port")?;
@@ -253,6 +262,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "brokers[].broker_id")?;
@@ -270,6 +280,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             rt::read::skip_str(c, true)?;
@@ -289,6 +300,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::BROKERS_BROKER_ID, rt::read::i32(c, "brokers[].broker_id")?);
@@ -309,6 +321,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             n += rt::write::str_size(self.host, true, "brokers[].host")?;
@@ -330,6 +343,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 1 && self.is_fenced {
                 w.fail(rt::write::not_in_version("brokers[].is_fenced"));
@@ -351,8 +365,8 @@ impl<'a> rt::Message<'a> for DescribeClusterResponse<'a> {
         name: "DescribeClusterResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(60),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -691,6 +705,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeClusterResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -725,6 +740,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 14;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -747,6 +763,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.endpoint_type != 1_i8 {
                     w.fail(rt::write::not_in_version("endpoint_type"));
@@ -827,6 +844,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeClusterBroker {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let broker_id = rt::read::i32(c, "brokers[].broker_id")?;
             let host = rt::owned::read_str(c, true, "brokers[].host")?;
             let port = rt::read::i32(c, "brokers[].port")?;
@@ -852,6 +870,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 n += rt::write::str_size(&self.host, true, "brokers[].host")?;
@@ -873,6 +892,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && self.is_fenced {
                 w.fail(rt::write::not_in_version("brokers[].is_fenced"));
             }

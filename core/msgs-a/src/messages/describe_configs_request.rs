@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-configs` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-configs", 0, 4);
+
 /// `DescribeConfigsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -59,6 +63,7 @@ impl rt::Sealed for DescribeConfigsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let resources = rt::read::array::<DescribeConfigsResource<'a>>(c, v >= 4, v, "resources")?;
         let include_synonyms = if v >= 1 {
             rt::read::bool(c, "include_synonyms")?
@@ -89,6 +94,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<DescribeConfigsResource<'a>, V>(c, v >= 4, false, v, fields::RESOURCES, vis, "resources")?;
@@ -111,6 +117,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.resources, v >= 4, v, "resources")?;
@@ -141,6 +148,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.include_synonyms {
                 w.fail(rt::write::not_in_version("include_synonyms"));
@@ -211,6 +219,7 @@ impl rt::Sealed for DescribeConfigsResource<'_> {}
 impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let resource_type = rt::read::i8(c, "resources[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 4, "resources[].resource_name")?;
         let configuration_keys = rt::read::opt_array::<&'a str>(c, v >= 4, true, v, "resources[].configuration_keys")?;
@@ -230,6 +239,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i8(c, "resources[].resource_type")?;
@@ -245,6 +255,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 4)?;
@@ -262,6 +273,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i8(
@@ -291,6 +303,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::str_size(self.resource_name, v >= 4, "resources[].resource_name")?;
@@ -316,6 +329,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(self.resource_name, v >= 4, "resources[].resource_name");
@@ -340,8 +354,8 @@ impl<'a> rt::Message<'a> for DescribeConfigsRequest<'a> {
         name: "DescribeConfigsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(32),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -541,6 +555,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeConfigsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let resources = rt::owned::read_array::<DescribeConfigsResource, _>(c, v >= 4, v, "resources")?;
             let include_synonyms = if v >= 1 {
                 rt::read::bool(c, "include_synonyms")?
@@ -567,6 +582,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.resources, v >= 4, v, "resources")?;
@@ -597,6 +613,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.include_synonyms {
                     w.fail(rt::write::not_in_version("include_synonyms"));
@@ -671,6 +688,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeConfigsResource {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 4, "resources[].resource_name")?;
             let configuration_keys =
@@ -692,6 +710,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.resource_name, v >= 4, "resources[].resource_name")?;
@@ -717,6 +736,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(&self.resource_name, v >= 4, "resources[].resource_name");
             rt::owned::write_opt_vec(

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-configs` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-configs", 0, 4);
+
 /// `DescribeConfigsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for DescribeConfigsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::read::array::<DescribeConfigsResult<'a>>(c, v >= 4, v, "results")?;
@@ -82,6 +87,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -96,6 +102,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.results, v >= 4, v, "results")?;
@@ -114,6 +121,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, v >= 4, v, "results");
@@ -179,6 +187,7 @@ impl rt::Sealed for DescribeConfigsResult<'_> {}
 impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;
@@ -204,6 +213,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -223,6 +233,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 4)?;
@@ -241,6 +252,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
@@ -275,6 +287,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 3;
             n += rt::write::opt_str_size(self.error_message, v >= 4, true, "results[].error_message")?;
@@ -295,6 +308,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message, v >= 4, true, "results[].error_message");
@@ -375,6 +389,7 @@ impl rt::Sealed for DescribeConfigsResourceResult<'_> {}
 impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 4, "results[].configs[].name")?;
         let value = rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?;
         let read_only = rt::read::bool(c, "results[].configs[].read_only")?;
@@ -426,6 +441,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 4, "results[].configs[].name")?;
@@ -457,6 +473,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip_str(c, v >= 4)?;
@@ -490,6 +507,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -558,6 +576,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::str_size(self.name, v >= 4, "results[].configs[].name")?;
@@ -595,6 +614,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 && self.is_default {
                 w.fail(rt::write::not_in_version("results[].configs[].is_default"));
@@ -681,6 +701,7 @@ impl rt::Sealed for DescribeConfigsSynonym<'_> {}
 impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 1 {
             rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?
         } else {
@@ -712,6 +733,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -733,6 +755,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip_str(c, v >= 4)?;
@@ -756,6 +779,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -791,6 +815,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -828,6 +853,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("results[].configs[].synonyms[].name"));
@@ -864,8 +890,8 @@ impl<'a> rt::Message<'a> for DescribeConfigsResponse<'a> {
         name: "DescribeConfigsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(32),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -1306,6 +1332,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeConfigsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let results = rt::owned::read_array::<DescribeConfigsResult, _>(c, v >= 4, v, "results")?;
@@ -1324,6 +1351,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.results, v >= 4, v, "results")?;
@@ -1342,6 +1370,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.results, v >= 4, v, "results");
@@ -1406,6 +1435,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeConfigsResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "results[].error_code")?;
                 let error_message = rt::owned::read_opt_str(c, v >= 4, true, "results[].error_message")?;
@@ -1433,6 +1463,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 3;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 4, true, "results[].error_message")?;
@@ -1453,6 +1484,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message.as_deref(), v >= 4, true, "results[].error_message");
             w.i8(self.resource_type, "results[].resource_type");
@@ -1534,6 +1566,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeConfigsResourceResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 4, "results[].configs[].name")?;
             let value = rt::owned::read_opt_str(c, v >= 4, true, "results[].configs[].value")?;
             let read_only = rt::read::bool(c, "results[].configs[].read_only")?;
@@ -1586,6 +1619,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].name")?;
@@ -1628,6 +1662,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && self.is_default {
                 w.fail(rt::write::not_in_version("results[].configs[].is_default"));
             }
@@ -1707,6 +1742,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeConfigsSynonym {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 1 {
                 rt::owned::read_str(c, v >= 4, "results[].configs[].synonyms[].name")?
             } else {
@@ -1742,6 +1778,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -1784,6 +1821,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("results[].configs[].synonyms[].name"));
             }

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-delegation-token` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-delegation-token", 0, 3);
+
 /// `DescribeDelegationTokenRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for DescribeDelegationTokenRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let owners = rt::read::opt_array::<DescribeDelegationTokenOwner<'a>>(c, v >= 2, true, v, "owners")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -76,6 +81,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<DescribeDelegationTokenOwner<'a>, V>(c, v >= 2, true, v, fields::OWNERS, vis, "owners")?;
@@ -89,6 +95,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::opt_array_size(&self.owners, v >= 2, true, v, "owners")?;
@@ -107,6 +114,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.opt_array(&self.owners, v >= 2, true, v, "owners");
             if v >= 2 {
@@ -162,6 +170,7 @@ impl rt::Sealed for DescribeDelegationTokenOwner<'_> {}
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let principal_type = rt::read::str(c, v >= 2, "owners[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "owners[].principal_name")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -179,6 +188,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "owners[].principal_type")?;
@@ -193,6 +203,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -209,6 +220,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -229,6 +241,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.principal_type, v >= 2, "owners[].principal_type")?;
@@ -248,6 +261,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.principal_type, v >= 2, "owners[].principal_type");
             w.str(self.principal_name, v >= 2, "owners[].principal_name");
@@ -265,8 +279,8 @@ impl<'a> rt::Message<'a> for DescribeDelegationTokenRequest<'a> {
         name: "DescribeDelegationTokenRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(41),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -405,6 +419,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeDelegationTokenRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let owners = rt::owned::read_opt_array::<DescribeDelegationTokenOwner, _>(c, v >= 2, true, v, "owners")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -419,6 +434,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::opt_vec_size(self.owners.as_deref(), v >= 2, true, v, "owners")?;
@@ -437,6 +453,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_opt_vec(w, self.owners.as_deref(), v >= 2, true, v, "owners");
                 if v >= 2 {
@@ -488,6 +505,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeDelegationTokenOwner {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let principal_type = rt::owned::read_str(c, v >= 2, "owners[].principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "owners[].principal_name")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -506,6 +524,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "owners[].principal_type")?;
@@ -525,6 +544,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.principal_type, v >= 2, "owners[].principal_type");
             w.str(&self.principal_name, v >= 2, "owners[].principal_name");
             if v >= 2 {

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-delegation-token` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-delegation-token", 0, 3);
+
 /// `DescribeDelegationTokenResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for DescribeDelegationTokenResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "error_code")?;
             let tokens = rt::read::array::<DescribedDelegationToken<'a>>(c, v >= 2, v, "tokens")?;
@@ -81,6 +86,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -96,6 +102,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::array_size(&self.tokens, v >= 2, v, "tokens")?;
@@ -114,6 +121,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "error_code");
             w.array(&self.tokens, v >= 2, v, "tokens");
@@ -195,6 +203,7 @@ impl rt::Sealed for DescribedDelegationToken<'_> {}
 impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let principal_type = rt::read::str(c, v >= 2, "tokens[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "tokens[].principal_name")?;
         let token_requester_principal_type = if v >= 3 {
@@ -242,6 +251,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "tokens[].principal_type")?;
@@ -271,6 +281,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -297,6 +308,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -355,6 +367,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 24;
             n += rt::write::str_size(self.principal_type, v >= 2, "tokens[].principal_type")?;
@@ -397,6 +410,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 w.fail(rt::write::not_in_version("tokens[].token_requester_principal_type"));
@@ -479,6 +493,7 @@ impl rt::Sealed for DescribedDelegationTokenRenewer<'_> {}
 impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let principal_type = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -496,6 +511,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?;
@@ -510,6 +526,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -526,6 +543,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -551,6 +569,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
@@ -570,6 +589,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
             w.str(self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
@@ -587,8 +607,8 @@ impl<'a> rt::Message<'a> for DescribeDelegationTokenResponse<'a> {
         name: "DescribeDelegationTokenResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(41),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -953,6 +973,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeDelegationTokenResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "error_code")?;
                 let tokens = rt::owned::read_array::<DescribedDelegationToken, _>(c, v >= 2, v, "tokens")?;
@@ -973,6 +994,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::owned::vec_size(&self.tokens, v >= 2, v, "tokens")?;
@@ -991,6 +1013,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.tokens, v >= 2, v, "tokens");
@@ -1083,6 +1106,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedDelegationToken {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let principal_type = rt::owned::read_str(c, v >= 2, "tokens[].principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "tokens[].principal_name")?;
             let token_requester_principal_type = if v >= 3 {
@@ -1132,6 +1156,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 24;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].principal_type")?;
@@ -1174,6 +1199,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 w.fail(rt::write::not_in_version("tokens[].token_requester_principal_type"));
             }
@@ -1252,6 +1278,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedDelegationTokenRenewer {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let principal_type = rt::owned::read_str(c, v >= 2, "tokens[].renewers[].principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "tokens[].renewers[].principal_name")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -1270,6 +1297,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
@@ -1289,6 +1317,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
             w.str(&self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
             if v >= 2 {

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-groups` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-groups", 0, 6);
+
 /// `DescribeGroupsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -55,6 +59,7 @@ impl rt::Sealed for DescribeGroupsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let groups = rt::read::array::<&'a str>(c, v >= 5, v, "groups")?;
         let include_authorized_operations = if v >= 3 {
             rt::read::bool(c, "include_authorized_operations")?
@@ -79,6 +84,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<&'a str, V>(c, v >= 5, false, v, fields::GROUPS, vis, "groups")?;
@@ -98,6 +104,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.groups, v >= 5, v, "groups")?;
@@ -122,6 +129,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && self.include_authorized_operations {
                 w.fail(rt::write::not_in_version("include_authorized_operations"));
@@ -144,8 +152,8 @@ impl<'a> rt::Message<'a> for DescribeGroupsRequest<'a> {
         name: "DescribeGroupsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(15),
-        min_version: 0,
-        max_version: 6,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 6 },
         flexible_min: Some(5),
         latest_version_unstable: false,
         provisional: false,
@@ -257,6 +265,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeGroupsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let groups = rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 5, v, "groups")?;
             let include_authorized_operations = if v >= 3 {
                 rt::read::bool(c, "include_authorized_operations")?
@@ -277,6 +286,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.groups, v >= 5, v, "groups")?;
@@ -301,6 +311,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 2 && self.include_authorized_operations {
                     w.fail(rt::write::not_in_version("include_authorized_operations"));

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-groups` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-groups", 0, 6);
+
 /// `DescribeGroupsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for DescribeGroupsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -85,6 +90,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -101,6 +107,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -122,6 +129,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -198,6 +206,7 @@ impl rt::Sealed for DescribedGroup<'_> {}
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "groups[].error_code")?;
         let error_message = if v >= 6 {
             rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?
@@ -235,6 +244,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i16(c, "groups[].error_code")?;
@@ -259,6 +269,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 2)?;
             if v >= 6 {
@@ -285,6 +296,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
@@ -335,6 +347,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v >= 6 {
@@ -369,6 +382,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 5 && self.error_message.is_some() {
                 w.fail(rt::write::not_in_version("groups[].error_message"));
@@ -453,6 +467,7 @@ impl rt::Sealed for DescribedGroupMember<'_> {}
 impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let member_id = rt::read::str(c, v >= 5, "groups[].members[].member_id")?;
         let group_instance_id = if v >= 4 {
             rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?
@@ -482,6 +497,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 5, "groups[].members[].member_id")?;
@@ -502,6 +518,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 5)?;
             if v >= 4 {
@@ -524,6 +541,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -567,6 +585,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.member_id, v >= 5, "groups[].members[].member_id")?;
@@ -597,6 +616,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.member_id, v >= 5, "groups[].members[].member_id");
             if v >= 4 {
@@ -625,8 +645,8 @@ impl<'a> rt::Message<'a> for DescribeGroupsResponse<'a> {
         name: "DescribeGroupsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(15),
-        min_version: 0,
-        max_version: 6,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 6 },
         flexible_min: Some(5),
         latest_version_unstable: false,
         provisional: false,
@@ -1004,6 +1024,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeGroupsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = if v >= 1 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -1026,6 +1047,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -1047,6 +1069,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 1 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -1125,6 +1148,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = if v >= 6 {
                 rt::owned::read_opt_str(c, v >= 5, v >= 6, "groups[].error_message")?
@@ -1163,6 +1187,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 if v >= 6 {
@@ -1202,6 +1227,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 5 && self.error_message.is_some() {
                 w.fail(rt::write::not_in_version("groups[].error_message"));
             }
@@ -1291,6 +1317,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedGroupMember {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let member_id = rt::owned::read_str(c, v >= 5, "groups[].members[].member_id")?;
             let group_instance_id = if v >= 4 {
                 rt::owned::read_opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?
@@ -1321,6 +1348,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.member_id, v >= 5, "groups[].members[].member_id")?;
@@ -1351,6 +1379,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.member_id, v >= 5, "groups[].members[].member_id");
             if v >= 4 {
                 w.opt_str(

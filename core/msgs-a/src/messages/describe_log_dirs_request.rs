@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-log-dirs` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-log-dirs", 0, 5);
+
 /// `DescribeLogDirsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for DescribeLogDirsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topics = rt::read::opt_array::<DescribableLogDirTopic<'a>>(c, v >= 2, true, v, "topics")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -76,6 +81,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<DescribableLogDirTopic<'a>, V>(c, v >= 2, true, v, fields::TOPICS, vis, "topics")?;
@@ -89,6 +95,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::opt_array_size(&self.topics, v >= 2, true, v, "topics")?;
@@ -107,6 +114,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.opt_array(&self.topics, v >= 2, true, v, "topics");
             if v >= 2 {
@@ -168,6 +176,7 @@ impl rt::Sealed for DescribableLogDirTopic<'_> {}
 impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, v >= 2, "topics[].topic")?;
         let partitions = rt::read::array::<i32>(c, v >= 2, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -185,6 +194,7 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "topics[].topic")?;
@@ -199,6 +209,7 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<i32>(c, v >= 2, v)?;
@@ -215,6 +226,7 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 2, "topics[].topic")?));
@@ -237,6 +249,7 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 2, "topics[].topic")?;
@@ -256,6 +269,7 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic, v >= 2, "topics[].topic");
             w.array(&self.partitions, v >= 2, v, "topics[].partitions");
@@ -273,8 +287,8 @@ impl<'a> rt::Message<'a> for DescribeLogDirsRequest<'a> {
         name: "DescribeLogDirsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(35),
-        min_version: 0,
-        max_version: 5,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 5 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -413,6 +427,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeLogDirsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topics = rt::owned::read_opt_array::<DescribableLogDirTopic, _>(c, v >= 2, true, v, "topics")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -427,6 +442,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 2, true, v, "topics")?;
@@ -445,6 +461,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 2, true, v, "topics");
                 if v >= 2 {
@@ -496,6 +513,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribableLogDirTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, v >= 2, "topics[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -514,6 +532,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 2, "topics[].topic")?;
@@ -533,6 +552,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic, v >= 2, "topics[].topic");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {

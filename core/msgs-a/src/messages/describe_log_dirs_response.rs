@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-log-dirs` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-log-dirs", 0, 5);
+
 /// `DescribeLogDirsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for DescribeLogDirsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -81,6 +86,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -98,6 +104,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 3 {
@@ -119,6 +126,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 3 {
@@ -190,6 +198,7 @@ impl rt::Sealed for DescribeLogDirsResult<'_> {}
 impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let log_dir = rt::read::str(c, v >= 2, "results[].log_dir")?;
@@ -234,6 +243,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -262,6 +272,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -284,6 +295,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
@@ -322,6 +334,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::str_size(self.log_dir, v >= 2, "results[].log_dir")?;
@@ -350,6 +363,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "results[].error_code");
             w.str(self.log_dir, v >= 2, "results[].log_dir");
@@ -422,6 +436,7 @@ impl rt::Sealed for DescribeLogDirsTopic<'_> {}
 impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 2, "results[].topics[].name")?;
         let partitions =
             rt::read::array::<DescribeLogDirsPartition<'a>>(c, v >= 2, v, "results[].topics[].partitions")?;
@@ -440,6 +455,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "results[].topics[].name")?;
@@ -454,6 +470,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<DescribeLogDirsPartition<'a>>(c, v >= 2, v)?;
@@ -470,6 +487,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -500,6 +518,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "results[].topics[].name")?;
@@ -519,6 +538,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 2, "results[].topics[].name");
             w.array(&self.partitions, v >= 2, v, "results[].topics[].partitions");
@@ -581,6 +601,7 @@ impl rt::Sealed for DescribeLogDirsPartition<'_> {}
 impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 21] = match rt::read::run::<21>(c) {
             Some(r) => r,
             None => {
@@ -608,6 +629,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<21>(c) {
@@ -628,6 +650,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 21)?;
             if v >= 2 {
@@ -643,6 +666,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -676,6 +700,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 21;
             if v >= 2 {
@@ -695,6 +720,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition_index, "results[].topics[].partitions[].partition_index");
             w.i64(self.partition_size, "results[].topics[].partitions[].partition_size");
@@ -717,8 +743,8 @@ impl<'a> rt::Message<'a> for DescribeLogDirsResponse<'a> {
         name: "DescribeLogDirsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(35),
-        min_version: 0,
-        max_version: 5,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 5 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -1095,6 +1121,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeLogDirsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -1115,6 +1142,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 if v >= 3 {
@@ -1136,6 +1164,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 if v >= 3 {
@@ -1207,6 +1236,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeLogDirsResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "results[].error_code")?;
                 let log_dir = rt::owned::read_str(c, v >= 2, "results[].log_dir")?;
@@ -1252,6 +1282,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.log_dir, v >= 2, "results[].log_dir")?;
@@ -1280,6 +1311,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i16(self.error_code, "results[].error_code");
             w.str(&self.log_dir, v >= 2, "results[].log_dir");
             rt::owned::write_vec(w, &self.topics, v >= 2, v, "results[].topics");
@@ -1347,6 +1379,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeLogDirsTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 2, "results[].topics[].name")?;
             let partitions =
                 rt::owned::read_array::<DescribeLogDirsPartition, _>(c, v >= 2, v, "results[].topics[].partitions")?;
@@ -1366,6 +1399,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "results[].topics[].name")?;
@@ -1385,6 +1419,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 2, "results[].topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "results[].topics[].partitions");
             if v >= 2 {
@@ -1443,6 +1478,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeLogDirsPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 21] = match rt::read::run::<21>(c) {
                 Some(r) => r,
                 None => {
@@ -1474,6 +1510,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 21;
                 if v >= 2 {
@@ -1493,6 +1530,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<22>("results[].topics[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());

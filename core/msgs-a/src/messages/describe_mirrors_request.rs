@@ -16,6 +16,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-mirrors` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-mirrors", 0, 0);
+
 /// `DescribeMirrorsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for DescribeMirrorsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mirror_names = rt::read::opt_array::<&'a str>(c, true, true, v, "mirror_names")?;
         let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -76,6 +81,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<&'a str, V>(c, true, true, v, fields::MIRROR_NAMES, vis, "mirror_names")?;
@@ -91,6 +97,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::opt_array_size(&self.mirror_names, true, true, v, "mirror_names")?;
@@ -105,6 +112,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.opt_array(&self.mirror_names, true, true, v, "mirror_names");
             w.bool(self.include_authorized_operations, "include_authorized_operations");
@@ -118,8 +126,8 @@ impl<'a> rt::Message<'a> for DescribeMirrorsRequest<'a> {
         name: "DescribeMirrorsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(32000),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: true,
@@ -231,6 +239,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeMirrorsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let mirror_names = rt::owned::read_opt_array::<rt::OwnedStr, _>(c, true, true, v, "mirror_names")?;
             let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -243,6 +252,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::owned::opt_vec_size(self.mirror_names.as_deref(), true, true, v, "mirror_names")?;
@@ -257,6 +267,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_opt_vec(w, self.mirror_names.as_deref(), true, true, v, "mirror_names");
                 if self.unknown_tagged_fields.is_empty() {

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-producers` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-producers", 0, 0);
+
 /// `DescribeProducersRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +61,7 @@ impl rt::Sealed for DescribeProducersRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topics = rt::read::array::<TopicRequest<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
@@ -71,6 +76,7 @@ impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TopicRequest<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
@@ -82,6 +88,7 @@ impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -96,6 +103,7 @@ impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.topics, true, v, "topics");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -153,6 +161,7 @@ impl rt::Sealed for TopicRequest<'_> {}
 impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, true, "topics[].name")?;
         let partition_indexes = rt::read::array::<i32>(c, true, v, "topics[].partition_indexes")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
@@ -166,6 +175,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "topics[].name")?;
@@ -178,6 +188,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -192,6 +203,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
@@ -212,6 +224,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, true, "topics[].name")?;
@@ -227,6 +240,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, true, "topics[].name");
             w.array(&self.partition_indexes, true, v, "topics[].partition_indexes");
@@ -240,8 +254,8 @@ impl<'a> rt::Message<'a> for DescribeProducersRequest<'a> {
         name: "DescribeProducersRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(61),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -380,6 +394,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeProducersRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topics = rt::owned::read_array::<TopicRequest, _>(c, true, v, "topics")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
@@ -390,6 +405,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -404,6 +420,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -451,6 +468,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, true, "topics[].name")?;
             let partition_indexes = rt::owned::read_array::<i32, _>(c, true, v, "topics[].partition_indexes")?;
             let unknown_tagged_fields =
@@ -466,6 +484,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, true, "topics[].name")?;
@@ -481,6 +500,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, true, "topics[].name");
             rt::owned::write_vec(w, &self.partition_indexes, true, v, "topics[].partition_indexes");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-quorum` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-quorum", 0, 2);
+
 /// `DescribeQuorumResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for DescribeQuorumResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "error_code")?;
             let error_message = if v >= 2 {
@@ -89,6 +94,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -110,6 +116,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v >= 2 {
@@ -133,6 +140,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 1 && !self.nodes.is_empty() {
                 w.fail(rt::write::not_in_version("nodes"));
@@ -200,6 +208,7 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
             let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
@@ -215,6 +224,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -229,6 +239,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
@@ -242,6 +253,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -265,6 +277,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
@@ -280,6 +293,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic_name, true, "topics[].topic_name");
             w.array(&self.partitions, true, v, "topics[].partitions");
@@ -338,6 +352,7 @@ impl rt::Sealed for Node<'_> {}
 impl<'a> rt::Struct<'a> for Node<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let node_id = if v >= 2 {
             rt::read::i32(c, "nodes[].node_id")?
         } else {
@@ -359,6 +374,7 @@ impl<'a> rt::Struct<'a> for Node<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -375,6 +391,7 @@ impl<'a> rt::Struct<'a> for Node<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 2 {
                 rt::read::skip(c, 4)?;
@@ -393,6 +410,7 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -409,6 +427,7 @@ impl<'a> rt::Struct<'a> for Node<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 2 {
@@ -434,6 +453,7 @@ impl<'a> rt::Struct<'a> for Node<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 1 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("nodes[].node_id"));
@@ -514,6 +534,7 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -556,6 +577,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -584,6 +606,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 6)?;
             if v >= 2 {
@@ -603,6 +626,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -663,6 +687,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 22;
             if v >= 2 {
@@ -682,6 +707,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i16(self.error_code, "topics[].partitions[].error_code");
@@ -754,6 +780,7 @@ impl rt::Sealed for Listener<'_> {}
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 2 {
             rt::read::str(c, true, "nodes[].listeners[].name")?
         } else {
@@ -781,6 +808,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -800,6 +828,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 2 {
                 rt::read::skip_str(c, true)?;
@@ -821,6 +850,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -854,6 +884,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 2 {
@@ -885,6 +916,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 1 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("nodes[].listeners[].name"));
@@ -962,6 +994,7 @@ impl rt::Sealed for ReplicaState<'_> {}
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let replica_id = rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?;
         let replica_directory_id = if v >= 2 {
             rt::read::uuid(c, "topics[].partitions[].current_voters[].replica_directory_id")?
@@ -999,6 +1032,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?;
@@ -1022,6 +1056,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             if v >= 2 {
@@ -1042,6 +1077,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -1083,6 +1119,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             if v >= 2 {
@@ -1110,6 +1147,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version(
@@ -1149,8 +1187,8 @@ impl<'a> rt::Message<'a> for DescribeQuorumResponse<'a> {
         name: "DescribeQuorumResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(55),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1836,6 +1874,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeQuorumResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "error_code")?;
                 let error_message = if v >= 2 {
@@ -1863,6 +1902,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 if v >= 2 {
@@ -1886,6 +1926,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 1 && !self.nodes.is_empty() {
                     w.fail(rt::write::not_in_version("nodes"));
@@ -1943,6 +1984,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
                 let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
@@ -1960,6 +2002,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
@@ -1975,6 +2018,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic_name, true, "topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -2021,6 +2065,7 @@ pub mod owned {
     impl rt::OwnedStruct for Node {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let node_id = if v >= 2 {
                 rt::read::i32(c, "nodes[].node_id")?
             } else {
@@ -2044,6 +2089,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 2 {
@@ -2069,6 +2115,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("nodes[].node_id"));
             }
@@ -2149,6 +2196,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -2194,6 +2242,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 22;
                 if v >= 2 {
@@ -2218,6 +2267,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<6>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -2287,6 +2337,7 @@ pub mod owned {
     impl rt::OwnedStruct for Listener {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 2 {
                 rt::owned::read_str(c, true, "nodes[].listeners[].name")?
             } else {
@@ -2316,6 +2367,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 2 {
@@ -2347,6 +2399,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("nodes[].listeners[].name"));
             }
@@ -2428,6 +2481,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReplicaState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let replica_id = rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?;
             let replica_directory_id = if v >= 2 {
                 rt::read::uuid(c, "topics[].partitions[].current_voters[].replica_directory_id")?
@@ -2468,6 +2522,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 12;
                 if v >= 2 {
@@ -2495,6 +2550,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version(
                     "topics[].partitions[].current_voters[].replica_directory_id",

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-share-group-offsets` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-share-group-offsets", 0, 1);
+
 /// `DescribeShareGroupOffsetsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +61,7 @@ impl rt::Sealed for DescribeShareGroupOffsetsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let groups = rt::read::array::<DescribeShareGroupOffsetsRequestGroup<'a>>(c, true, v, "groups")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -72,6 +77,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<DescribeShareGroupOffsetsRequestGroup<'a>, V>(
@@ -91,6 +97,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.groups, true, v, "groups")?;
@@ -105,6 +112,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.groups, true, v, "groups");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -156,6 +164,7 @@ impl rt::Sealed for DescribeShareGroupOffsetsRequestGroup<'_> {}
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, true, "groups[].group_id")?;
         let topics =
             rt::read::opt_array::<DescribeShareGroupOffsetsRequestTopic<'a>>(c, true, true, v, "groups[].topics")?;
@@ -170,6 +179,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "groups[].group_id")?;
@@ -182,6 +192,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<DescribeShareGroupOffsetsRequestTopic<'a>>(c, true, v)?;
@@ -196,6 +207,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -219,6 +231,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
@@ -234,6 +247,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.group_id, true, "groups[].group_id");
             w.opt_array(&self.topics, true, true, v, "groups[].topics");
@@ -286,6 +300,7 @@ impl rt::Sealed for DescribeShareGroupOffsetsRequestTopic<'_> {}
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, true, "groups[].topics[].topic_name")?;
         let partitions = rt::read::array::<i32>(c, true, v, "groups[].topics[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?;
@@ -299,6 +314,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "groups[].topics[].topic_name")?;
@@ -311,6 +327,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -325,6 +342,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -353,6 +371,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic_name, true, "groups[].topics[].topic_name")?;
@@ -368,6 +387,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic_name, true, "groups[].topics[].topic_name");
             w.array(&self.partitions, true, v, "groups[].topics[].partitions");
@@ -381,8 +401,8 @@ impl<'a> rt::Message<'a> for DescribeShareGroupOffsetsRequest<'a> {
         name: "DescribeShareGroupOffsetsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(90),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -567,6 +587,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let groups = rt::owned::read_array::<DescribeShareGroupOffsetsRequestGroup, _>(c, true, v, "groups")?;
                 let unknown_tagged_fields =
@@ -580,6 +601,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
@@ -594,6 +616,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.groups, true, v, "groups");
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -641,6 +664,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequestGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, true, "groups[].group_id")?;
             let topics = rt::owned::read_opt_array::<DescribeShareGroupOffsetsRequestTopic, _>(
                 c,
@@ -662,6 +686,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
@@ -677,6 +702,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.group_id, true, "groups[].group_id");
             rt::owned::write_opt_vec(w, self.topics.as_deref(), true, true, v, "groups[].topics");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -723,6 +749,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, true, "groups[].topics[].topic_name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "groups[].topics[].partitions")?;
             let unknown_tagged_fields =
@@ -738,6 +765,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic_name, true, "groups[].topics[].topic_name")?;
@@ -753,6 +781,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic_name, true, "groups[].topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "groups[].topics[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-topic-partitions` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-topic-partitions", 0, 0);
+
 /// `DescribeTopicPartitionsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for DescribeTopicPartitionsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topics = rt::read::array::<TopicRequest<'a>>(c, true, v, "topics")?;
         let response_partition_limit = rt::read::i32(c, "response_partition_limit")?;
         let cursor = rt::read::opt_struct::<Cursor>(c, true, v, "cursor")?;
@@ -76,6 +81,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TopicRequest<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
@@ -93,6 +99,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -108,6 +115,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.topics, true, v, "topics");
             w.i32(self.response_partition_limit, "response_partition_limit");
@@ -364,8 +372,8 @@ impl<'a> rt::Message<'a> for DescribeTopicPartitionsRequest<'a> {
         name: "DescribeTopicPartitionsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(75),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -575,6 +583,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeTopicPartitionsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topics = rt::owned::read_array::<TopicRequest, _>(c, true, v, "topics")?;
             let response_partition_limit = rt::read::i32(c, "response_partition_limit")?;
             let cursor = rt::owned::read_opt_struct::<Cursor>(c, true, v, "cursor")?;
@@ -589,6 +598,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -604,6 +614,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");
                 w.i32(self.response_partition_limit, "response_partition_limit");

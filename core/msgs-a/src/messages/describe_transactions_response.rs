@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-transactions` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-describe-transactions", 0, 0);
+
 /// `DescribeTransactionsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -54,6 +58,7 @@ impl rt::Sealed for DescribeTransactionsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let transaction_states = rt::read::array::<TransactionState<'a>>(c, true, v, "transaction_states")?;
@@ -71,6 +76,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -91,6 +97,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.transaction_states, true, v, "transaction_states")?;
@@ -105,6 +112,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.transaction_states, true, v, "transaction_states");
@@ -175,6 +183,7 @@ impl rt::Sealed for TransactionState<'_> {}
 impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "transaction_states[].error_code")?;
         let transactional_id = rt::read::str(c, true, "transaction_states[].transactional_id")?;
         let transaction_state = rt::read::str(c, true, "transaction_states[].transaction_state")?;
@@ -206,6 +215,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i16(c, "transaction_states[].error_code")?;
@@ -226,6 +236,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, true)?;
@@ -243,6 +254,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(
@@ -295,6 +307,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 24;
             n += rt::write::str_size(self.transactional_id, true, "transaction_states[].transactional_id")?;
@@ -311,6 +324,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "transaction_states[].error_code");
             w.str(self.transactional_id, true, "transaction_states[].transactional_id");
@@ -381,6 +395,7 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, true, "transaction_states[].topics[].topic")?;
         let partitions = rt::read::array::<i32>(c, true, v, "transaction_states[].topics[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "transaction_states[].topics[]._tagged_fields")?;
@@ -394,6 +409,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "transaction_states[].topics[].topic")?;
@@ -406,6 +422,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -420,6 +437,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -448,6 +466,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, true, "transaction_states[].topics[].topic")?;
@@ -463,6 +482,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic, true, "transaction_states[].topics[].topic");
             w.array(&self.partitions, true, v, "transaction_states[].topics[].partitions");
@@ -476,8 +496,8 @@ impl<'a> rt::Message<'a> for DescribeTransactionsResponse<'a> {
         name: "DescribeTransactionsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(65),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -787,6 +807,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeTransactionsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let transaction_states =
@@ -803,6 +824,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
@@ -817,6 +839,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states");
@@ -889,6 +912,7 @@ pub mod owned {
     impl rt::OwnedStruct for TransactionState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "transaction_states[].error_code")?;
             let transactional_id = rt::owned::read_str(c, true, "transaction_states[].transactional_id")?;
             let transaction_state = rt::owned::read_str(c, true, "transaction_states[].transaction_state")?;
@@ -922,6 +946,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 24;
                 n += rt::write::str_size(&self.transactional_id, true, "transaction_states[].transactional_id")?;
@@ -938,6 +963,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i16(self.error_code, "transaction_states[].error_code");
             w.str(&self.transactional_id, true, "transaction_states[].transactional_id");
             w.str(&self.transaction_state, true, "transaction_states[].transaction_state");
@@ -992,6 +1018,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, true, "transaction_states[].topics[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "transaction_states[].topics[].partitions")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
@@ -1009,6 +1036,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, true, "transaction_states[].topics[].topic")?;
@@ -1024,6 +1052,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic, true, "transaction_states[].topics[].topic");
             rt::owned::write_vec(w, &self.partitions, true, v, "transaction_states[].topics[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

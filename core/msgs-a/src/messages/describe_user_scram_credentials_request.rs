@@ -11,6 +11,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-user-scram-credentials` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "api-describe-user-scram-credentials",
+    0,
+    0,
+);
+
 /// `DescribeUserScramCredentialsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +66,7 @@ impl rt::Sealed for DescribeUserScramCredentialsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let users = rt::read::opt_array::<UserName<'a>>(c, true, true, v, "users")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
@@ -71,6 +81,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<UserName<'a>, V>(c, true, true, v, fields::USERS, vis, "users")?;
@@ -82,6 +93,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::opt_array_size(&self.users, true, true, v, "users")?;
@@ -96,6 +108,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.opt_array(&self.users, true, true, v, "users");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -221,8 +234,8 @@ impl<'a> rt::Message<'a> for DescribeUserScramCredentialsRequest<'a> {
         name: "DescribeUserScramCredentialsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(50),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -337,6 +350,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeUserScramCredentialsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let users = rt::owned::read_opt_array::<UserName, _>(c, true, true, v, "users")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
@@ -347,6 +361,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::opt_vec_size(self.users.as_deref(), true, true, v, "users")?;
@@ -361,6 +376,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_opt_vec(w, self.users.as_deref(), true, true, v, "users");
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

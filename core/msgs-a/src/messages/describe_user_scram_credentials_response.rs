@@ -10,6 +10,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-describe-user-scram-credentials` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "api-describe-user-scram-credentials",
+    0,
+    0,
+);
+
 /// `DescribeUserScramCredentialsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +69,7 @@ impl rt::Sealed for DescribeUserScramCredentialsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -87,6 +97,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -112,6 +123,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
@@ -127,6 +139,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -187,6 +200,7 @@ impl rt::Sealed for DescribeUserScramCredentialsResult<'_> {}
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let user = rt::read::str(c, true, "results[].user")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "results[].error_message")?;
@@ -204,6 +218,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "results[].user")?;
@@ -218,6 +233,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 2)?;
@@ -234,6 +250,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::RESULTS_USER, Some(rt::read::str(c, true, "results[].user")?));
@@ -259,6 +276,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::str_size(self.user, true, "results[].user")?;
@@ -275,6 +293,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.user, true, "results[].user");
             w.i16(self.error_code, "results[].error_code");
@@ -432,8 +451,8 @@ impl<'a> rt::Message<'a> for DescribeUserScramCredentialsResponse<'a> {
         name: "DescribeUserScramCredentialsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(50),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -717,6 +736,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeUserScramCredentialsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -742,6 +762,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -757,6 +778,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -817,6 +839,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeUserScramCredentialsResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let user = rt::owned::read_str(c, true, "results[].user")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, true, true, "results[].error_message")?;
@@ -837,6 +860,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.user, true, "results[].user")?;
@@ -853,6 +877,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.user, true, "results[].user");
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message.as_deref(), true, true, "results[].error_message");

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-elect-leaders` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-elect-leaders", 0, 2);
+
 /// `ElectLeadersRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for ElectLeadersRequest<'_> {}
 impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let election_type = if v >= 1 {
             rt::read::i8(c, "election_type")?
         } else {
@@ -84,6 +89,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -109,6 +115,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 1 {
@@ -133,6 +140,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.election_type != 0_i8 {
                 w.fail(rt::write::not_in_version("election_type"));
@@ -201,6 +209,7 @@ impl rt::Sealed for TopicPartitions<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, v >= 2, "topic_partitions[].topic")?;
         let partitions = rt::read::array::<i32>(c, v >= 2, v, "topic_partitions[].partitions")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -218,6 +227,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "topic_partitions[].topic")?;
@@ -232,6 +242,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<i32>(c, v >= 2, v)?;
@@ -248,6 +259,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -278,6 +290,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 2, "topic_partitions[].topic")?;
@@ -297,6 +310,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic, v >= 2, "topic_partitions[].topic");
             w.array(&self.partitions, v >= 2, v, "topic_partitions[].partitions");
@@ -314,8 +328,8 @@ impl<'a> rt::Message<'a> for ElectLeadersRequest<'a> {
         name: "ElectLeadersRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(43),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -498,6 +512,7 @@ pub mod owned {
     impl rt::OwnedStruct for ElectLeadersRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let election_type = if v >= 1 {
                 rt::read::i8(c, "election_type")?
             } else {
@@ -521,6 +536,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 if v >= 1 {
@@ -545,6 +561,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.election_type != 0_i8 {
                     w.fail(rt::write::not_in_version("election_type"));
@@ -610,6 +627,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, v >= 2, "topic_partitions[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "topic_partitions[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -628,6 +646,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 2, "topic_partitions[].topic")?;
@@ -647,6 +666,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic, v >= 2, "topic_partitions[].topic");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topic_partitions[].partitions");
             if v >= 2 {

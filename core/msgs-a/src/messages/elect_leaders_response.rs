@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-elect-leaders` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-elect-leaders", 0, 2);
+
 /// `ElectLeadersResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +61,7 @@ impl rt::Sealed for ElectLeadersResponse<'_> {}
 impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -81,6 +86,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -106,6 +112,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 1 {
@@ -130,6 +137,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("error_code"));
@@ -198,6 +206,7 @@ impl rt::Sealed for ReplicaElectionResult<'_> {}
 impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, v >= 2, "replica_election_results[].topic")?;
         let partition_result =
             rt::read::array::<PartitionResult<'a>>(c, v >= 2, v, "replica_election_results[].partition_result")?;
@@ -216,6 +225,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "replica_election_results[].topic")?;
@@ -236,6 +246,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<PartitionResult<'a>>(c, v >= 2, v)?;
@@ -252,6 +263,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -282,6 +294,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 2, "replica_election_results[].topic")?;
@@ -308,6 +321,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic, v >= 2, "replica_election_results[].topic");
             w.array(
@@ -375,6 +389,7 @@ impl rt::Sealed for PartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -405,6 +420,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -429,6 +445,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 6)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -445,6 +462,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -479,6 +497,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(
@@ -504,6 +523,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(
                 self.partition_id,
@@ -536,8 +556,8 @@ impl<'a> rt::Message<'a> for ElectLeadersResponse<'a> {
         name: "ElectLeadersResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(43),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -783,6 +803,7 @@ pub mod owned {
     impl rt::OwnedStruct for ElectLeadersResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -804,6 +825,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 if v >= 1 {
@@ -828,6 +850,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.error_code != 0_i16 {
                     w.fail(rt::write::not_in_version("error_code"));
@@ -886,6 +909,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReplicaElectionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, v >= 2, "replica_election_results[].topic")?;
             let partition_result = rt::owned::read_array::<PartitionResult, _>(
                 c,
@@ -912,6 +936,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 2, "replica_election_results[].topic")?;
@@ -938,6 +963,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic, v >= 2, "replica_election_results[].topic");
             rt::owned::write_vec(
                 w,
@@ -1001,6 +1027,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -1035,6 +1062,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::write::opt_str_size(
@@ -1060,6 +1088,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<6>("replica_election_results[].partition_result[].partition_id") {
                 r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());

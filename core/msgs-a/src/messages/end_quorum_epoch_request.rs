@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-end-quorum-epoch` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-end-quorum-epoch", 0, 1);
+
 /// `EndQuorumEpochRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for EndQuorumEpochRequest<'_> {}
 impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
             let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
@@ -85,6 +90,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 1, true, "cluster_id")?);
@@ -110,6 +116,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::opt_str_size(self.cluster_id, v >= 1, true, "cluster_id")?;
@@ -132,6 +139,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.opt_str(self.cluster_id, v >= 1, true, "cluster_id");
             w.array(&self.topics, v >= 1, v, "topics");
@@ -197,6 +205,7 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
             let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
@@ -216,6 +225,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -232,6 +242,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
@@ -247,6 +258,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -272,6 +284,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic_name, v >= 1, "topics[].topic_name")?;
@@ -291,6 +304,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic_name, v >= 1, "topics[].topic_name");
             w.array(&self.partitions, v >= 1, v, "topics[].partitions");
@@ -357,6 +371,7 @@ impl rt::Sealed for LeaderEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 1 {
             rt::read::str(c, v >= 1, "leader_endpoints[].name")?
         } else {
@@ -388,6 +403,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -409,6 +425,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip_str(c, v >= 1)?;
@@ -432,6 +449,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -467,6 +485,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -502,6 +521,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("leader_endpoints[].name"));
@@ -583,6 +603,7 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -620,6 +641,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<12>(c) {
@@ -650,6 +672,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 12)?;
             if v <= 0 {
@@ -671,6 +694,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -722,6 +746,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             if v <= 0 {
@@ -755,6 +780,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i32(self.leader_id, "topics[].partitions[].leader_id");
@@ -834,6 +860,7 @@ impl rt::Sealed for ReplicaInfo<'_> {}
 impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let candidate_id;
         let candidate_directory_id;
         if v >= 1 {
@@ -864,6 +891,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -884,6 +912,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip(c, 20)?;
@@ -901,6 +930,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -930,6 +960,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -965,6 +996,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.candidate_id != 0_i32 {
                 w.fail(rt::write::not_in_version(
@@ -1005,8 +1037,8 @@ impl<'a> rt::Message<'a> for EndQuorumEpochRequest<'a> {
         name: "EndQuorumEpochRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(54),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -1395,6 +1427,7 @@ pub mod owned {
     impl rt::OwnedStruct for EndQuorumEpochRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let cluster_id = rt::owned::read_opt_str(c, v >= 1, true, "cluster_id")?;
                 let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
@@ -1419,6 +1452,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
@@ -1441,6 +1475,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.opt_str(self.cluster_id.as_deref(), v >= 1, true, "cluster_id");
                 rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
@@ -1496,6 +1531,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let topic_name = rt::owned::read_str(c, v >= 1, "topics[].topic_name")?;
                 let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
@@ -1516,6 +1552,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
@@ -1535,6 +1572,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic_name, v >= 1, "topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
@@ -1589,6 +1627,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 1 {
                 rt::owned::read_str(c, v >= 1, "leader_endpoints[].name")?
             } else {
@@ -1621,6 +1660,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -1656,6 +1696,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("leader_endpoints[].name"));
             }
@@ -1741,6 +1782,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -1779,6 +1821,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 12;
                 if v <= 0 {
@@ -1812,6 +1855,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..8].copy_from_slice(&self.leader_id.to_be_bytes());
@@ -1883,6 +1927,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReplicaInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let candidate_id;
             let candidate_directory_id;
             if v >= 1 {
@@ -1935,6 +1980,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -1970,6 +2016,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.candidate_id != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "topics[].partitions[].preferred_candidates[].candidate_id",

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-end-txn` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-end-txn", 0, 5);
+
 /// `EndTxnRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for EndTxnRequest<'_> {}
 impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
         let r: [u8; 11] = match rt::read::run::<11>(c) {
             Some(r) => r,
@@ -91,6 +96,7 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -110,6 +116,7 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 11;
             n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
@@ -128,6 +135,7 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.transactional_id, v >= 3, "transactional_id");
             w.i64(self.producer_id, "producer_id");
@@ -147,8 +155,8 @@ impl<'a> rt::Message<'a> for EndTxnRequest<'a> {
         name: "EndTxnRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(26),
-        min_version: 0,
-        max_version: 5,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 5 },
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -305,6 +313,7 @@ pub mod owned {
     impl rt::OwnedStruct for EndTxnRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let transactional_id = rt::owned::read_str(c, v >= 3, "transactional_id")?;
             let r: [u8; 11] = match rt::read::run::<11>(c) {
                 Some(r) => r,
@@ -331,6 +340,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 11;
                 n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
@@ -349,6 +359,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.str(&self.transactional_id, v >= 3, "transactional_id");
                 if v >= 3 && self.unknown_tagged_fields.is_empty() {

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-expire-delegation-token` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-expire-delegation-token", 0, 2);
+
 /// `ExpireDelegationTokenRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -56,6 +60,7 @@ impl rt::Sealed for ExpireDelegationTokenRequest<'_> {}
 impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
         let expiry_time_period_ms = rt::read::i64(c, "expiry_time_period_ms")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -76,6 +81,7 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.bytes(fields::HMAC, Some(rt::read::bytes(c, v >= 2, "hmac")?));
@@ -93,6 +99,7 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             n += rt::write::bytes_size(self.hmac, v >= 2, "hmac")?;
@@ -111,6 +118,7 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.bytes(self.hmac, v >= 2, "hmac");
             w.i64(self.expiry_time_period_ms, "expiry_time_period_ms");
@@ -128,8 +136,8 @@ impl<'a> rt::Message<'a> for ExpireDelegationTokenRequest<'a> {
         name: "ExpireDelegationTokenRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(40),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -240,6 +248,7 @@ pub mod owned {
     impl rt::OwnedStruct for ExpireDelegationTokenRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let hmac = rt::owned::read_bytes(c, v >= 2, "hmac")?;
             let expiry_time_period_ms = rt::read::i64(c, "expiry_time_period_ms")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -256,6 +265,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
@@ -274,6 +284,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.bytes(&self.hmac, v >= 2, "hmac");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-fetch` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-fetch", 0, 18);
+
 /// `FetchRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -86,6 +90,7 @@ impl rt::Sealed for FetchRequest<'_> {}
 impl<'a> rt::Struct<'a> for FetchRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let replica_id = if v <= 14 {
                 rt::read::i32(c, "replica_id")?
@@ -190,6 +195,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 14 {
@@ -252,6 +258,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v <= 14 {
@@ -310,6 +317,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 15 && self.replica_id != -1_i32 {
                 w.fail(rt::write::not_in_version("replica_id"));
@@ -424,6 +432,7 @@ impl rt::Sealed for ReplicaState<'_> {}
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let replica_id;
         let replica_epoch;
         if v >= 15 {
@@ -454,6 +463,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 15 {
@@ -474,6 +484,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 15 {
                 rt::read::skip(c, 12)?;
@@ -491,6 +502,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 15 {
@@ -520,6 +532,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 15 {
@@ -549,6 +562,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 14 && self.replica_id != -1_i32 {
                 w.fail(rt::write::not_in_version("replica_state.replica_id"));
@@ -625,6 +639,7 @@ impl rt::Sealed for FetchTopic<'_> {}
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic = if v <= 12 {
             rt::read::str(c, v >= 12, "topics[].topic")?
         } else {
@@ -652,6 +667,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 12 {
@@ -671,6 +687,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 12 {
                 rt::read::skip_str(c, v >= 12)?;
@@ -692,6 +709,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 12 {
@@ -719,6 +737,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 12 {
@@ -743,6 +762,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 12 {
                 w.str(self.topic, v >= 12, "topics[].topic");
@@ -814,6 +834,7 @@ impl rt::Sealed for ForgottenTopic<'_> {}
 impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic = if (7..=12).contains(&v) {
             rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?
         } else {
@@ -845,6 +866,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if (7..=12).contains(&v) {
@@ -866,6 +888,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if (7..=12).contains(&v) {
                 rt::read::skip_str(c, v >= 12)?;
@@ -889,6 +912,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if (7..=12).contains(&v) {
@@ -929,6 +953,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if (7..=12).contains(&v) {
@@ -958,6 +983,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 6 && !self.partitions.is_empty() {
                 w.fail(rt::write::not_in_version("forgotten_topics_data[].partitions"));
@@ -1045,6 +1071,7 @@ impl rt::Sealed for FetchPartition<'_> {}
 impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
         let current_leader_epoch = if v >= 9 {
             rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -1123,6 +1150,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             if v >= 9 {
@@ -1149,6 +1177,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -1234,6 +1263,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             if v >= 9 {
@@ -1273,6 +1303,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 11 && self.last_fetched_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
@@ -1324,8 +1355,8 @@ impl<'a> rt::Message<'a> for FetchRequest<'a> {
         name: "FetchRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(1),
-        min_version: 0,
-        max_version: 18,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 18 },
         flexible_min: Some(12),
         latest_version_unstable: false,
         provisional: false,
@@ -1971,6 +2002,7 @@ pub mod owned {
     impl rt::OwnedStruct for FetchRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let replica_id = if v <= 14 {
                     rt::read::i32(c, "replica_id")?
@@ -2072,6 +2104,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 if v <= 14 {
@@ -2130,6 +2163,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 15 && self.replica_id != -1_i32 {
                     w.fail(rt::write::not_in_version("replica_id"));
@@ -2241,6 +2275,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReplicaState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let replica_id;
             let replica_epoch;
             if v >= 15 {
@@ -2290,6 +2325,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 15 {
@@ -2319,6 +2355,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 14 && self.replica_id != -1_i32 {
                 w.fail(rt::write::not_in_version("replica_state.replica_id"));
             }
@@ -2391,6 +2428,7 @@ pub mod owned {
     impl rt::OwnedStruct for FetchTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic = if v <= 12 {
                 rt::owned::read_str(c, v >= 12, "topics[].topic")?
             } else {
@@ -2419,6 +2457,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 12 {
@@ -2443,6 +2482,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 12 {
                 w.str(&self.topic, v >= 12, "topics[].topic");
             }
@@ -2502,6 +2542,7 @@ pub mod owned {
     impl rt::OwnedStruct for ForgottenTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic = if (7..=12).contains(&v) {
                 rt::owned::read_str(c, v >= 12, "forgotten_topics_data[].topic")?
             } else {
@@ -2537,6 +2578,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if (7..=12).contains(&v) {
@@ -2566,6 +2608,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 6 && !self.partitions.is_empty() {
                 w.fail(rt::write::not_in_version("forgotten_topics_data[].partitions"));
             }
@@ -2653,6 +2696,7 @@ pub mod owned {
     impl rt::OwnedStruct for FetchPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
             let current_leader_epoch = if v >= 9 {
                 rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -2738,6 +2782,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 if v >= 9 {
@@ -2777,6 +2822,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 11 && self.last_fetched_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
             }

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-fetch` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-fetch", 0, 18);
+
 /// `FetchResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -64,6 +68,7 @@ impl rt::Sealed for FetchResponse<'_> {}
 impl<'a> rt::Struct<'a> for FetchResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -127,6 +132,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -170,6 +176,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -208,6 +215,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 6 && self.session_id != 0_i32 {
                 w.fail(rt::write::not_in_version("session_id"));
@@ -293,6 +301,7 @@ impl rt::Sealed for FetchableTopicResponse<'_> {}
 impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let topic = if v <= 12 {
                 rt::read::str(c, v >= 12, "responses[].topic")?
@@ -322,6 +331,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -343,6 +353,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 12 {
                 rt::read::skip_str(c, v >= 12)?;
@@ -363,6 +374,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 12 {
@@ -393,6 +405,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 12 {
@@ -417,6 +430,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 12 {
                 w.str(self.topic, v >= 12, "responses[].topic");
@@ -484,6 +498,7 @@ impl rt::Sealed for NodeEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let node_id = if v >= 16 {
             rt::read::i32(c, "node_endpoints[].node_id")?
         } else {
@@ -521,6 +536,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 16 {
@@ -545,6 +561,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 16 {
                 rt::read::skip(c, 4)?;
@@ -571,6 +588,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 16 {
@@ -609,6 +627,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 16 {
@@ -650,6 +669,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 15 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
@@ -755,6 +775,7 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
@@ -846,6 +867,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 14)?;
             if v >= 4 {
@@ -874,6 +896,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -979,6 +1002,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
             if v >= 4 {
@@ -1046,6 +1070,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 11 && self.diverging_epoch != EpochEndOffset::DEFAULT {
                 w.fail(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
@@ -1178,6 +1203,7 @@ impl rt::Sealed for EpochEndOffset<'_> {}
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let epoch;
         let end_offset;
         if v >= 12 {
@@ -1208,6 +1234,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 12 {
@@ -1228,6 +1255,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 12 {
                 rt::read::skip(c, 12)?;
@@ -1245,6 +1273,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 12 {
@@ -1274,6 +1303,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 12 {
@@ -1309,6 +1339,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 11 && self.epoch != -1_i32 {
                 w.fail(rt::write::not_in_version(
@@ -1388,6 +1419,7 @@ impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let leader_id;
         let leader_epoch;
         if v >= 12 {
@@ -1418,6 +1450,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 12 {
@@ -1438,6 +1471,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 12 {
                 rt::read::skip(c, 8)?;
@@ -1455,6 +1489,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 12 {
@@ -1484,6 +1519,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 12 {
@@ -1519,6 +1555,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 11 && self.leader_id != -1_i32 {
                 w.fail(rt::write::not_in_version(
@@ -1601,6 +1638,7 @@ impl rt::Sealed for SnapshotId<'_> {}
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -1624,6 +1662,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<12>(c) {
@@ -1642,6 +1681,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 12)?;
             if v >= 12 {
@@ -1657,6 +1697,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i64(
@@ -1682,6 +1723,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             if v >= 12 {
@@ -1701,6 +1743,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset");
             w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch");
@@ -1766,6 +1809,7 @@ impl rt::Sealed for AbortedTransaction<'_> {}
 impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let producer_id;
         let first_offset;
         if v >= 4 {
@@ -1796,6 +1840,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 4 {
@@ -1816,6 +1861,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 4 {
                 rt::read::skip(c, 16)?;
@@ -1833,6 +1879,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 4 {
@@ -1862,6 +1909,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 4 {
@@ -1897,6 +1945,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 3 && self.producer_id != 0_i64 {
                 w.fail(rt::write::not_in_version(
@@ -1937,8 +1986,8 @@ impl<'a> rt::Message<'a> for FetchResponse<'a> {
         name: "FetchResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(1),
-        min_version: 0,
-        max_version: 18,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 18 },
         flexible_min: Some(12),
         latest_version_unstable: false,
         provisional: false,
@@ -2643,6 +2692,7 @@ pub mod owned {
     impl rt::OwnedStruct for FetchResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = if v >= 1 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -2704,6 +2754,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -2742,6 +2793,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 6 && self.session_id != 0_i32 {
                     w.fail(rt::write::not_in_version("session_id"));
@@ -2824,6 +2876,7 @@ pub mod owned {
     impl rt::OwnedStruct for FetchableTopicResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let topic = if v <= 12 {
                     rt::owned::read_str(c, v >= 12, "responses[].topic")?
@@ -2854,6 +2907,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 12 {
@@ -2878,6 +2932,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 12 {
                 w.str(&self.topic, v >= 12, "responses[].topic");
             }
@@ -2941,6 +2996,7 @@ pub mod owned {
     impl rt::OwnedStruct for NodeEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let node_id = if v >= 16 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
             } else {
@@ -2979,6 +3035,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 16 {
@@ -3020,6 +3077,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 15 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
             }
@@ -3128,6 +3186,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
@@ -3220,6 +3279,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 14;
                 if v >= 4 {
@@ -3292,6 +3352,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 11 && self.diverging_epoch != EpochEndOffset::default() {
                 w.fail(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
             }
@@ -3420,6 +3481,7 @@ pub mod owned {
     impl rt::OwnedStruct for EpochEndOffset {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let epoch;
             let end_offset;
             if v >= 12 {
@@ -3472,6 +3534,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 12 {
@@ -3507,6 +3570,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 11 && self.epoch != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].diverging_epoch.epoch",
@@ -3582,6 +3646,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderIdAndEpoch {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let leader_id;
             let leader_epoch;
             if v >= 12 {
@@ -3634,6 +3699,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 12 {
@@ -3669,6 +3735,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 11 && self.leader_id != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].current_leader.leader_id",
@@ -3744,6 +3811,7 @@ pub mod owned {
     impl rt::OwnedStruct for SnapshotId {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -3789,6 +3857,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 12;
                 if v >= 12 {
@@ -3808,6 +3877,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 12 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("responses[].partitions[].snapshot_id.end_offset") {
                     r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
@@ -3871,6 +3941,7 @@ pub mod owned {
     impl rt::OwnedStruct for AbortedTransaction {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let producer_id;
             let first_offset;
             if v >= 4 {
@@ -3923,6 +3994,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 4 {
@@ -3958,6 +4030,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 3 && self.producer_id != 0_i64 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].aborted_transactions[].producer_id",

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-fetch-snapshot` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-fetch-snapshot", 0, 1);
+
 /// `FetchSnapshotRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for FetchSnapshotRequest<'_> {}
 impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
@@ -108,6 +113,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
@@ -135,6 +141,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -154,6 +161,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.replica_id, "replica_id");
             w.i32(self.max_bytes, "max_bytes");
@@ -227,6 +235,7 @@ impl rt::Sealed for TopicSnapshot<'_> {}
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let name = rt::read::str(c, true, "topics[].name")?;
             let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
@@ -242,6 +251,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -256,6 +266,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<PartitionSnapshot<'a>>(c, true, v)?;
@@ -269,6 +280,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
@@ -289,6 +301,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, true, "topics[].name")?;
@@ -304,6 +317,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, true, "topics[].name");
             w.array(&self.partitions, true, v, "topics[].partitions");
@@ -365,6 +379,7 @@ impl rt::Sealed for PartitionSnapshot<'_> {}
 impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
@@ -417,6 +432,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 8)?;
             <SnapshotId as rt::Struct>::skip(c, v)?;
@@ -432,6 +448,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -487,6 +504,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::Struct::size(&self.snapshot_id, v)?;
@@ -506,6 +524,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition, "topics[].partitions[].partition");
             w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
@@ -677,8 +696,8 @@ impl<'a> rt::Message<'a> for FetchSnapshotRequest<'a> {
         name: "FetchSnapshotRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(59),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1025,6 +1044,7 @@ pub mod owned {
     impl rt::OwnedStruct for FetchSnapshotRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
@@ -1069,6 +1089,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -1088,6 +1109,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<8>("replica_id") {
                     r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
@@ -1158,6 +1180,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicSnapshot {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let name = rt::owned::read_str(c, true, "topics[].name")?;
                 let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
@@ -1175,6 +1198,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, true, "topics[].name")?;
@@ -1190,6 +1214,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, true, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -1248,6 +1273,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionSnapshot {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
@@ -1307,6 +1333,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::OwnedStruct::size(&self.snapshot_id, v)?;
@@ -1326,6 +1353,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<8>("topics[].partitions[].partition") {
                 r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                 r[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());

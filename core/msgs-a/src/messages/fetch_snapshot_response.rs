@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-fetch-snapshot` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-fetch-snapshot", 0, 1);
+
 /// `FetchSnapshotResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for FetchSnapshotResponse<'_> {}
 impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -108,6 +113,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -144,6 +150,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -166,6 +173,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.node_endpoints.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints"));
@@ -242,6 +250,7 @@ impl rt::Sealed for TopicSnapshot<'_> {}
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let name = rt::read::str(c, true, "topics[].name")?;
             let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
@@ -257,6 +266,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -271,6 +281,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<PartitionSnapshot<'a>>(c, true, v)?;
@@ -284,6 +295,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
@@ -304,6 +316,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, true, "topics[].name")?;
@@ -319,6 +332,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, true, "topics[].name");
             w.array(&self.partitions, true, v, "topics[].partitions");
@@ -381,6 +395,7 @@ impl rt::Sealed for NodeEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let node_id = if v >= 1 {
             rt::read::i32(c, "node_endpoints[].node_id")?
         } else {
@@ -408,6 +423,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -427,6 +443,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip(c, 4)?;
@@ -448,6 +465,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -478,6 +496,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -509,6 +528,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
@@ -592,6 +612,7 @@ impl rt::Sealed for PartitionSnapshot<'_> {}
 impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -647,6 +668,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 6)?;
             <SnapshotId as rt::Struct>::skip(c, v)?;
@@ -663,6 +685,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -723,6 +746,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 22;
             n += rt::Struct::size(&self.snapshot_id, v)?;
@@ -748,6 +772,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.index, "topics[].partitions[].index");
             w.i16(self.error_code, "topics[].partitions[].error_code");
@@ -1069,8 +1094,8 @@ impl<'a> rt::Message<'a> for FetchSnapshotResponse<'a> {
         name: "FetchSnapshotResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(59),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1560,6 +1585,7 @@ pub mod owned {
     impl rt::OwnedStruct for FetchSnapshotResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -1606,6 +1632,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -1628,6 +1655,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && !self.node_endpoints.is_empty() {
                     w.fail(rt::write::not_in_version("node_endpoints"));
@@ -1696,6 +1724,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicSnapshot {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let name = rt::owned::read_str(c, true, "topics[].name")?;
                 let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
@@ -1713,6 +1742,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, true, "topics[].name")?;
@@ -1728,6 +1758,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, true, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -1778,6 +1809,7 @@ pub mod owned {
     impl rt::OwnedStruct for NodeEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let node_id = if v >= 1 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
             } else {
@@ -1807,6 +1839,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -1838,6 +1871,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
             }
@@ -1927,6 +1961,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionSnapshot {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -1984,6 +2019,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 22;
                 n += rt::OwnedStruct::size(&self.snapshot_id, v)?;
@@ -2009,6 +2045,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<6>("topics[].partitions[].index") {
                 r[0..4].copy_from_slice(&self.index.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-find-coordinator` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-find-coordinator", 0, 6);
+
 /// `FindCoordinatorRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for FindCoordinatorRequest<'_> {}
 impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let key = if v <= 3 { rt::read::str(c, v >= 3, "key")? } else { "" };
         let key_type = if v >= 1 { rt::read::i8(c, "key_type")? } else { 0_i8 };
         let coordinator_keys = if v >= 4 {
@@ -84,6 +89,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 3 {
@@ -105,6 +111,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 3 {
@@ -140,6 +147,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 4 && !self.key.is_empty() {
                 w.fail(rt::write::not_in_version("key"));
@@ -173,8 +181,8 @@ impl<'a> rt::Message<'a> for FindCoordinatorRequest<'a> {
         name: "FindCoordinatorRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(10),
-        min_version: 0,
-        max_version: 6,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 6 },
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -306,6 +314,7 @@ pub mod owned {
     impl rt::OwnedStruct for FindCoordinatorRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let key = if v <= 3 {
                 rt::owned::read_str(c, v >= 3, "key")?
             } else {
@@ -332,6 +341,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 3 {
@@ -367,6 +377,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 4 && !self.key.is_empty() {
                     w.fail(rt::write::not_in_version("key"));

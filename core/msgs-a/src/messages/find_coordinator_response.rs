@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-find-coordinator` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-find-coordinator", 0, 6);
+
 /// `FindCoordinatorResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -69,6 +73,7 @@ impl rt::Sealed for FindCoordinatorResponse<'_> {}
 impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -111,6 +116,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -147,6 +153,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -200,6 +207,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 4 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("error_code"));
@@ -302,6 +310,7 @@ impl rt::Sealed for Coordinator<'_> {}
 impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let key = if v >= 4 {
             rt::read::str(c, v >= 3, "coordinators[].key")?
         } else {
@@ -356,6 +365,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 4 {
@@ -388,6 +398,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 4 {
                 rt::read::skip_str(c, v >= 3)?;
@@ -417,6 +428,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 4 {
@@ -467,6 +479,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 4 {
@@ -517,6 +530,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 3 && !self.key.is_empty() {
                 w.fail(rt::write::not_in_version("coordinators[].key"));
@@ -565,8 +579,8 @@ impl<'a> rt::Message<'a> for FindCoordinatorResponse<'a> {
         name: "FindCoordinatorResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(10),
-        min_version: 0,
-        max_version: 6,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 6 },
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -901,6 +915,7 @@ pub mod owned {
     impl rt::OwnedStruct for FindCoordinatorResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -943,6 +958,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -1001,6 +1017,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 4 && self.error_code != 0_i16 {
                     w.fail(rt::write::not_in_version("error_code"));
@@ -1108,6 +1125,7 @@ pub mod owned {
     impl rt::OwnedStruct for Coordinator {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let key = if v >= 4 {
                 rt::owned::read_str(c, v >= 3, "coordinators[].key")?
             } else {
@@ -1163,6 +1181,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 4 {
@@ -1218,6 +1237,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 3 && !self.key.is_empty() {
                 w.fail(rt::write::not_in_version("coordinators[].key"));
             }

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-get-telemetry-subscriptions` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-get-telemetry-subscriptions", 0, 0);
+
 /// `GetTelemetrySubscriptionsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -75,6 +79,7 @@ impl rt::Sealed for GetTelemetrySubscriptionsResponse<'_> {}
 impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 26] = match rt::read::run::<26>(c) {
             Some(r) => r,
             None => {
@@ -117,6 +122,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -144,6 +150,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 35;
             n += rt::write::array_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
@@ -159,6 +166,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -179,8 +187,8 @@ impl<'a> rt::Message<'a> for GetTelemetrySubscriptionsResponse<'a> {
         name: "GetTelemetrySubscriptionsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(71),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -443,6 +451,7 @@ pub mod owned {
     impl rt::OwnedStruct for GetTelemetrySubscriptionsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 26] = match rt::read::run::<26>(c) {
                 Some(r) => r,
                 None => {
@@ -481,6 +490,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 35;
                 n += rt::owned::vec_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
@@ -496,6 +506,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<26>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());

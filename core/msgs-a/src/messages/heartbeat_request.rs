@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-heartbeat` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-heartbeat", 0, 4);
+
 /// `HeartbeatRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for HeartbeatRequest<'_> {}
 impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, v >= 4, "group_id")?;
         let generation_id = rt::read::i32(c, "generation_id")?;
         let member_id = rt::read::str(c, v >= 4, "member_id")?;
@@ -89,6 +94,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
@@ -110,6 +116,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
@@ -135,6 +142,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
@@ -159,8 +167,8 @@ impl<'a> rt::Message<'a> for HeartbeatRequest<'a> {
         name: "HeartbeatRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(12),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -317,6 +325,7 @@ pub mod owned {
     impl rt::OwnedStruct for HeartbeatRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, v >= 4, "group_id")?;
             let generation_id = rt::read::i32(c, "generation_id")?;
             let member_id = rt::owned::read_str(c, v >= 4, "member_id")?;
@@ -341,6 +350,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
@@ -371,6 +381,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 2 && self.group_instance_id.is_some() {
                     w.fail(rt::write::not_in_version("group_instance_id"));

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-heartbeat` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-heartbeat", 0, 4);
+
 /// `HeartbeatResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for HeartbeatResponse<'_> {}
 impl<'a> rt::Struct<'a> for HeartbeatResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -84,6 +89,7 @@ impl<'a> rt::Struct<'a> for HeartbeatResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -100,6 +106,7 @@ impl<'a> rt::Struct<'a> for HeartbeatResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v >= 1 {
@@ -120,6 +127,7 @@ impl<'a> rt::Struct<'a> for HeartbeatResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -139,8 +147,8 @@ impl<'a> rt::Message<'a> for HeartbeatResponse<'a> {
         name: "HeartbeatResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(12),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -251,6 +259,7 @@ pub mod owned {
     impl rt::OwnedStruct for HeartbeatResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -271,6 +280,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 if v >= 1 {
@@ -291,6 +301,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 1 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");

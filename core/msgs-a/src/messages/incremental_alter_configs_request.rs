@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-incremental-alter-configs` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-incremental-alter-configs", 0, 1);
+
 /// `IncrementalAlterConfigsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for IncrementalAlterConfigsRequest<'_> {}
 impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 1, v, "resources")?;
             let validate_only = rt::read::bool(c, "validate_only")?;
@@ -82,6 +87,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<AlterConfigsResource<'a>, V>(c, v >= 1, false, v, fields::RESOURCES, vis, "resources")?;
@@ -96,6 +102,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::array_size(&self.resources, v >= 1, v, "resources")?;
@@ -114,6 +121,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.resources, v >= 1, v, "resources");
             w.bool(self.validate_only, "validate_only");
@@ -173,6 +181,7 @@ impl rt::Sealed for AlterConfigsResource<'_> {}
 impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let resource_type = rt::read::i8(c, "resources[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 1, "resources[].resource_name")?;
         let configs = rt::read::array::<AlterableConfig<'a>>(c, v >= 1, v, "resources[].configs")?;
@@ -192,6 +201,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i8(c, "resources[].resource_type")?;
@@ -207,6 +217,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 1)?;
@@ -224,6 +235,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i8(
@@ -253,6 +265,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::str_size(self.resource_name, v >= 1, "resources[].resource_name")?;
@@ -272,6 +285,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(self.resource_name, v >= 1, "resources[].resource_name");
@@ -339,6 +353,7 @@ impl rt::Sealed for AlterableConfig<'_> {}
 impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 1, "resources[].configs[].name")?;
         let config_operation = rt::read::i8(c, "resources[].configs[].config_operation")?;
         let value = rt::read::opt_str(c, v >= 1, true, "resources[].configs[].value")?;
@@ -358,6 +373,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 1, "resources[].configs[].name")?;
@@ -373,6 +389,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 1)?;
@@ -390,6 +407,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -419,6 +437,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::str_size(self.name, v >= 1, "resources[].configs[].name")?;
@@ -438,6 +457,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 1, "resources[].configs[].name");
             w.i8(self.config_operation, "resources[].configs[].config_operation");
@@ -456,8 +476,8 @@ impl<'a> rt::Message<'a> for IncrementalAlterConfigsRequest<'a> {
         name: "IncrementalAlterConfigsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(44),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -699,6 +719,7 @@ pub mod owned {
     impl rt::OwnedStruct for IncrementalAlterConfigsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let resources = rt::owned::read_array::<AlterConfigsResource, _>(c, v >= 1, v, "resources")?;
                 let validate_only = rt::read::bool(c, "validate_only")?;
@@ -717,6 +738,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::owned::vec_size(&self.resources, v >= 1, v, "resources")?;
@@ -735,6 +757,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.resources, v >= 1, v, "resources");
                 if v >= 1 && self.unknown_tagged_fields.is_empty() {
@@ -798,6 +821,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterConfigsResource {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 1, "resources[].resource_name")?;
             let configs = rt::owned::read_array::<AlterableConfig, _>(c, v >= 1, v, "resources[].configs")?;
@@ -818,6 +842,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.resource_name, v >= 1, "resources[].resource_name")?;
@@ -837,6 +862,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(&self.resource_name, v >= 1, "resources[].resource_name");
             rt::owned::write_vec(w, &self.configs, v >= 1, v, "resources[].configs");
@@ -892,6 +918,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterableConfig {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 1, "resources[].configs[].name")?;
             let config_operation = rt::read::i8(c, "resources[].configs[].config_operation")?;
             let value = rt::owned::read_opt_str(c, v >= 1, true, "resources[].configs[].value")?;
@@ -912,6 +939,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.name, v >= 1, "resources[].configs[].name")?;
@@ -931,6 +959,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 1, "resources[].configs[].name");
             w.i8(self.config_operation, "resources[].configs[].config_operation");
             w.opt_str(self.value.as_deref(), v >= 1, true, "resources[].configs[].value");

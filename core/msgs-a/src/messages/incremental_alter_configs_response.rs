@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-incremental-alter-configs` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-incremental-alter-configs", 0, 1);
+
 /// `IncrementalAlterConfigsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -54,6 +58,7 @@ impl rt::Sealed for IncrementalAlterConfigsResponse<'_> {}
 impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let responses = rt::read::array::<AlterConfigsResourceResponse<'a>>(c, v >= 1, v, "responses")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -74,6 +79,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -96,6 +102,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.responses, v >= 1, v, "responses")?;
@@ -114,6 +121,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.responses, v >= 1, v, "responses");
@@ -176,6 +184,7 @@ impl rt::Sealed for AlterConfigsResourceResponse<'_> {}
 impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "responses[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 1, true, "responses[].error_message")?;
         let resource_type = rt::read::i8(c, "responses[].resource_type")?;
@@ -197,6 +206,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i16(c, "responses[].error_code")?;
@@ -213,6 +223,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 1)?;
@@ -231,6 +242,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(
@@ -259,6 +271,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 3;
             n += rt::write::opt_str_size(self.error_message, v >= 1, true, "responses[].error_message")?;
@@ -278,6 +291,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "responses[].error_code");
             w.opt_str(self.error_message, v >= 1, true, "responses[].error_message");
@@ -297,8 +311,8 @@ impl<'a> rt::Message<'a> for IncrementalAlterConfigsResponse<'a> {
         name: "IncrementalAlterConfigsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(44),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -494,6 +508,7 @@ pub mod owned {
     impl rt::OwnedStruct for IncrementalAlterConfigsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let responses = rt::owned::read_array::<AlterConfigsResourceResponse, _>(c, v >= 1, v, "responses")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -510,6 +525,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.responses, v >= 1, v, "responses")?;
@@ -528,6 +544,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.responses, v >= 1, v, "responses");
@@ -588,6 +605,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterConfigsResourceResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "responses[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 1, true, "responses[].error_message")?;
             let resource_type = rt::read::i8(c, "responses[].resource_type")?;
@@ -610,6 +628,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 3;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "responses[].error_message")?;
@@ -629,6 +648,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i16(self.error_code, "responses[].error_code");
             w.opt_str(self.error_message.as_deref(), v >= 1, true, "responses[].error_message");
             w.i8(self.resource_type, "responses[].resource_type");

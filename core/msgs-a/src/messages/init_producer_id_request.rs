@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-init-producer-id` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-init-producer-id", 0, 6);
+
 /// `InitProducerIdRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -68,6 +72,7 @@ impl rt::Sealed for InitProducerIdRequest<'_> {}
 impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let transactional_id = rt::read::opt_str(c, v >= 2, true, "transactional_id")?;
         let transaction_timeout_ms = rt::read::i32(c, "transaction_timeout_ms")?;
         let producer_id;
@@ -122,6 +127,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -154,6 +160,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::opt_str_size(self.transactional_id, v >= 2, true, "transactional_id")?;
@@ -196,6 +203,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && self.producer_id != -1_i64 {
                 w.fail(rt::write::not_in_version("producer_id"));
@@ -237,8 +245,8 @@ impl<'a> rt::Message<'a> for InitProducerIdRequest<'a> {
         name: "InitProducerIdRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(22),
-        min_version: 0,
-        max_version: 6,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 6 },
         flexible_min: Some(2),
         latest_version_unstable: true,
         provisional: false,
@@ -437,6 +445,7 @@ pub mod owned {
     impl rt::OwnedStruct for InitProducerIdRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let transactional_id = rt::owned::read_opt_str(c, v >= 2, true, "transactional_id")?;
             let transaction_timeout_ms = rt::read::i32(c, "transaction_timeout_ms")?;
             let producer_id;
@@ -487,6 +496,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 2, true, "transactional_id")?;
@@ -529,6 +539,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 2 && self.producer_id != -1_i64 {
                     w.fail(rt::write::not_in_version("producer_id"));

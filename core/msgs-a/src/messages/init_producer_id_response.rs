@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-init-producer-id` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-init-producer-id", 0, 6);
+
 /// `InitProducerIdResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -66,6 +70,7 @@ impl rt::Sealed for InitProducerIdResponse<'_> {}
 impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
@@ -113,6 +118,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -141,6 +147,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             if v >= 6 {
@@ -170,6 +177,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
                 w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
@@ -201,8 +209,8 @@ impl<'a> rt::Message<'a> for InitProducerIdResponse<'a> {
         name: "InitProducerIdResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(22),
-        min_version: 0,
-        max_version: 6,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 6 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -401,6 +409,7 @@ pub mod owned {
     impl rt::OwnedStruct for InitProducerIdResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
@@ -444,6 +453,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 if v >= 6 {
@@ -473,6 +483,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
                     w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-join-group` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-join-group", 0, 9);
+
 /// `JoinGroupRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -73,6 +77,7 @@ impl rt::Sealed for JoinGroupRequest<'_> {}
 impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, v >= 6, "group_id")?;
         let session_timeout_ms = rt::read::i32(c, "session_timeout_ms")?;
         let rebalance_timeout_ms = if v >= 1 {
@@ -117,6 +122,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 6, "group_id")?));
@@ -146,6 +152,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, v >= 6, "group_id")?;
@@ -179,6 +186,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 4 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
@@ -256,6 +264,7 @@ impl rt::Sealed for JoinGroupRequestProtocol<'_> {}
 impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 6, "protocols[].name")?;
         let metadata = rt::read::bytes(c, v >= 6, "protocols[].metadata")?;
         let unknown_tagged_fields = if v >= 6 {
@@ -273,6 +282,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 6, "protocols[].name")?;
@@ -287,6 +297,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 6)?;
             rt::read::skip_bytes(c, v >= 6)?;
@@ -303,6 +314,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -323,6 +335,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 6, "protocols[].name")?;
@@ -342,6 +355,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 6, "protocols[].name");
             w.bytes(self.metadata, v >= 6, "protocols[].metadata");
@@ -359,8 +373,8 @@ impl<'a> rt::Message<'a> for JoinGroupRequest<'a> {
         name: "JoinGroupRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(11),
-        min_version: 0,
-        max_version: 9,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 9 },
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -648,6 +662,7 @@ pub mod owned {
     impl rt::OwnedStruct for JoinGroupRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, v >= 6, "group_id")?;
             let session_timeout_ms = rt::read::i32(c, "session_timeout_ms")?;
             let rebalance_timeout_ms = if v >= 1 {
@@ -688,6 +703,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
@@ -726,6 +742,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 4 && self.group_instance_id.is_some() {
                     w.fail(rt::write::not_in_version("group_instance_id"));
@@ -793,6 +810,7 @@ pub mod owned {
     impl rt::OwnedStruct for JoinGroupRequestProtocol {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 6, "protocols[].name")?;
             let metadata = rt::owned::read_bytes(c, v >= 6, "protocols[].metadata")?;
             let unknown_tagged_fields = if v >= 6 {
@@ -811,6 +829,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 6, "protocols[].name")?;
@@ -830,6 +849,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 6, "protocols[].name");
             w.bytes(&self.metadata, v >= 6, "protocols[].metadata");
             if v >= 6 {

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-join-group` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-join-group", 0, 9);
+
 /// `JoinGroupResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -75,6 +79,7 @@ impl rt::Sealed for JoinGroupResponse<'_> {}
 impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -127,6 +132,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -160,6 +166,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v >= 2 {
@@ -193,6 +200,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 8 && self.skip_assignment {
                 w.fail(rt::write::not_in_version("skip_assignment"));
@@ -268,6 +276,7 @@ impl rt::Sealed for JoinGroupResponseMember<'_> {}
 impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let member_id = rt::read::str(c, v >= 6, "members[].member_id")?;
         let group_instance_id = if v >= 5 {
             rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?
@@ -291,6 +300,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 6, "members[].member_id")?;
@@ -308,6 +318,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 6)?;
             if v >= 5 {
@@ -327,6 +338,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -353,6 +365,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.member_id, v >= 6, "members[].member_id")?;
@@ -375,6 +388,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.member_id, v >= 6, "members[].member_id");
             if v >= 5 {
@@ -395,8 +409,8 @@ impl<'a> rt::Message<'a> for JoinGroupResponse<'a> {
         name: "JoinGroupResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(11),
-        min_version: 0,
-        max_version: 9,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 9 },
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -722,6 +736,7 @@ pub mod owned {
     impl rt::OwnedStruct for JoinGroupResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = if v >= 2 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -770,6 +785,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 if v >= 2 {
@@ -803,6 +819,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 8 && self.skip_assignment {
                     w.fail(rt::write::not_in_version("skip_assignment"));
@@ -877,6 +894,7 @@ pub mod owned {
     impl rt::OwnedStruct for JoinGroupResponseMember {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let member_id = rt::owned::read_str(c, v >= 6, "members[].member_id")?;
             let group_instance_id = if v >= 5 {
                 rt::owned::read_opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?
@@ -901,6 +919,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.member_id, v >= 6, "members[].member_id")?;
@@ -928,6 +947,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.member_id, v >= 6, "members[].member_id");
             if v >= 5 {
                 w.opt_str(

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-leader-and-isr` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-leader-and-isr", 0, 7);
+
 /// `LeaderAndIsrRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -74,6 +78,7 @@ impl rt::Sealed for LeaderAndIsrRequest<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let controller_id = rt::read::i32(c, "controller_id")?;
             let is_k_raft_controller = if v >= 7 {
@@ -123,6 +128,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
@@ -177,6 +183,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v >= 7 {
@@ -227,6 +234,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 6 && self.is_k_raft_controller {
                 w.fail(rt::write::not_in_version("is_k_raft_controller"));
@@ -346,6 +354,7 @@ impl rt::Sealed for LeaderAndIsrPartitionState<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v <= 1 {
             rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
         } else {
@@ -409,6 +418,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 1 {
@@ -445,6 +455,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 1 {
                 rt::read::skip_str(c, v >= 4)?;
@@ -478,6 +489,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 1 {
@@ -573,6 +585,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             if v <= 1 {
@@ -624,6 +637,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 5 && self.leader_recovery_state != 0_i8 {
                 w.fail(rt::write::not_in_version(
@@ -724,6 +738,7 @@ impl rt::Sealed for LeaderAndIsrTopicState<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v >= 2 {
             rt::read::str(c, v >= 4, "topic_states[].topic_name")?
         } else {
@@ -756,6 +771,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -784,6 +800,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 2 {
                 rt::read::skip_str(c, v >= 4)?;
@@ -807,6 +824,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -848,6 +866,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 2 {
@@ -881,6 +900,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 1 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
@@ -955,6 +975,7 @@ impl rt::Sealed for LeaderAndIsrLiveLeader<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let broker_id = rt::read::i32(c, "live_leaders[].broker_id")?;
         let host_name = rt::read::str(c, v >= 4, "live_leaders[].host_name")?;
         let port = rt::read::i32(c, "live_leaders[].port")?;
@@ -974,6 +995,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "live_leaders[].broker_id")?;
@@ -989,6 +1011,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             rt::read::skip_str(c, v >= 4)?;
@@ -1006,6 +1029,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -1032,6 +1056,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             n += rt::write::str_size(self.host_name, v >= 4, "live_leaders[].host_name")?;
@@ -1050,6 +1075,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.broker_id, "live_leaders[].broker_id");
             w.str(self.host_name, v >= 4, "live_leaders[].host_name");
@@ -1068,8 +1094,8 @@ impl<'a> rt::Message<'a> for LeaderAndIsrRequest<'a> {
         name: "LeaderAndIsrRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(4),
-        min_version: 0,
-        max_version: 7,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 7 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -1928,6 +1954,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let controller_id = rt::read::i32(c, "controller_id")?;
                 let is_k_raft_controller = if v >= 7 {
@@ -1974,6 +2001,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 if v >= 7 {
@@ -2024,6 +2052,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 6 && self.is_k_raft_controller {
                     w.fail(rt::write::not_in_version("is_k_raft_controller"));
@@ -2150,6 +2179,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrPartitionState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v <= 1 {
                 rt::owned::read_str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
             } else {
@@ -2217,6 +2247,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 20;
                 if v <= 1 {
@@ -2268,6 +2299,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 5 && self.leader_recovery_state != 0_i8 {
                 w.fail(rt::write::not_in_version(
                     "ungrouped_partition_states[].leader_recovery_state",
@@ -2374,6 +2406,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrTopicState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v >= 2 {
                 rt::owned::read_str(c, v >= 4, "topic_states[].topic_name")?
             } else {
@@ -2407,6 +2440,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 2 {
@@ -2440,6 +2474,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
             }
@@ -2509,6 +2544,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrLiveLeader {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let broker_id = rt::read::i32(c, "live_leaders[].broker_id")?;
             let host_name = rt::owned::read_str(c, v >= 4, "live_leaders[].host_name")?;
             let port = rt::read::i32(c, "live_leaders[].port")?;
@@ -2529,6 +2565,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 n += rt::write::str_size(&self.host_name, v >= 4, "live_leaders[].host_name")?;
@@ -2547,6 +2584,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i32(self.broker_id, "live_leaders[].broker_id");
             w.str(&self.host_name, v >= 4, "live_leaders[].host_name");
             if v >= 4 && self.unknown_tagged_fields.is_empty() {

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-leader-and-isr` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-leader-and-isr", 0, 7);
+
 /// `LeaderAndIsrResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for LeaderAndIsrResponse<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "error_code")?;
             let partition_errors = if v <= 4 {
@@ -89,6 +94,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -116,6 +122,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v <= 4 {
@@ -145,6 +152,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 5 && !self.partition_errors.is_empty() {
                 w.fail(rt::write::not_in_version("partition_errors"));
@@ -215,6 +223,7 @@ impl rt::Sealed for LeaderAndIsrPartitionError<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v <= 4 {
             rt::read::str(c, v >= 4, "partition_errors[].topic_name")?
         } else {
@@ -244,6 +253,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 4 {
@@ -265,6 +275,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 4 {
                 rt::read::skip_str(c, v >= 4)?;
@@ -283,6 +294,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 4 {
@@ -314,6 +326,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v <= 4 {
@@ -334,6 +347,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 4 {
                 w.str(self.topic_name, v >= 4, "partition_errors[].topic_name");
@@ -399,6 +413,7 @@ impl rt::Sealed for LeaderAndIsrTopicError<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = if v >= 5 {
             rt::read::uuid(c, "topics[].topic_id")?
         } else {
@@ -425,6 +440,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 5 {
@@ -444,6 +460,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 5 {
                 rt::read::skip(c, 16)?;
@@ -464,6 +481,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 5 {
@@ -491,6 +509,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 5 {
@@ -521,6 +540,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 4 && self.topic_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("topics[].topic_id"));
@@ -550,8 +570,8 @@ impl<'a> rt::Message<'a> for LeaderAndIsrResponse<'a> {
         name: "LeaderAndIsrResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(4),
-        min_version: 0,
-        max_version: 7,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 7 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -883,6 +903,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "error_code")?;
                 let partition_errors = if v <= 4 {
@@ -911,6 +932,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 if v <= 4 {
@@ -940,6 +962,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 5 && !self.partition_errors.is_empty() {
                     w.fail(rt::write::not_in_version("partition_errors"));
@@ -1007,6 +1030,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrPartitionError {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v <= 4 {
                 rt::owned::read_str(c, v >= 4, "partition_errors[].topic_name")?
             } else {
@@ -1037,6 +1061,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 if v <= 4 {
@@ -1057,6 +1082,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 4 {
                 w.str(&self.topic_name, v >= 4, "partition_errors[].topic_name");
             }
@@ -1120,6 +1146,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrTopicError {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = if v >= 5 {
                 rt::read::uuid(c, "topics[].topic_id")?
             } else {
@@ -1147,6 +1174,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 5 {
@@ -1177,6 +1205,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 4 && self.topic_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("topics[].topic_id"));
             }

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `LeaderChangeMessage` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "LeaderChangeMessage", 0, 1);
+
 /// `LeaderChangeMessage` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for LeaderChangeMessage<'_> {}
 impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -87,6 +92,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
@@ -110,6 +116,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::array_size(&self.voters, true, v, "voters")?;
@@ -126,6 +133,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.version, "version");
             w.i32(self.leader_id, "leader_id");
@@ -188,6 +196,7 @@ impl rt::Sealed for Voter<'_> {}
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let voter_id = rt::read::i32(c, "voters[].voter_id")?;
         let voter_directory_id = if v >= 1 {
             rt::read::uuid(c, "voters[].voter_directory_id")?
@@ -205,6 +214,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "voters[].voter_id")?;
@@ -219,6 +229,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             if v >= 1 {
@@ -235,6 +246,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::VOTERS_VOTER_ID, rt::read::i32(c, "voters[].voter_id")?);
@@ -252,6 +264,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 1 {
@@ -271,6 +284,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("voters[].voter_directory_id"));
@@ -289,8 +303,8 @@ impl<'a> rt::Message<'a> for LeaderChangeMessage<'a> {
         name: "LeaderChangeMessage",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -550,6 +564,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderChangeMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -573,6 +588,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
@@ -589,6 +605,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<6>("version") {
                     r[0..2].copy_from_slice(&self.version.to_be_bytes());
@@ -643,6 +660,7 @@ pub mod owned {
     impl rt::OwnedStruct for Voter {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let voter_id = rt::read::i32(c, "voters[].voter_id")?;
             let voter_directory_id = if v >= 1 {
                 rt::read::uuid(c, "voters[].voter_directory_id")?
@@ -662,6 +680,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 if v >= 1 {
@@ -681,6 +700,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("voters[].voter_directory_id"));
             }

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-leave-group` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-leave-group", 0, 5);
+
 /// `LeaveGroupRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for LeaveGroupRequest<'_> {}
 impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, v >= 4, "group_id")?;
         let member_id = if v <= 2 {
             rt::read::str(c, v >= 4, "member_id")?
@@ -88,6 +93,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
@@ -107,6 +113,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
@@ -137,6 +144,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 3 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("member_id"));
@@ -207,6 +215,7 @@ impl rt::Sealed for MemberIdentity<'_> {}
 impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let member_id = if v >= 3 {
             rt::read::str(c, v >= 4, "members[].member_id")?
         } else {
@@ -238,6 +247,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -259,6 +269,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 3 {
                 rt::read::skip_str(c, v >= 4)?;
@@ -282,6 +293,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -312,6 +324,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -344,6 +357,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("members[].member_id"));
@@ -374,8 +388,8 @@ impl<'a> rt::Message<'a> for LeaveGroupRequest<'a> {
         name: "LeaveGroupRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(13),
-        min_version: 0,
-        max_version: 5,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 5 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -575,6 +589,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaveGroupRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, v >= 4, "group_id")?;
             let member_id = if v <= 2 {
                 rt::owned::read_str(c, v >= 4, "member_id")?
@@ -601,6 +616,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
@@ -631,6 +647,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 3 && !self.member_id.is_empty() {
                     w.fail(rt::write::not_in_version("member_id"));
@@ -698,6 +715,7 @@ pub mod owned {
     impl rt::OwnedStruct for MemberIdentity {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let member_id = if v >= 3 {
                 rt::owned::read_str(c, v >= 4, "members[].member_id")?
             } else {
@@ -730,6 +748,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 3 {
@@ -767,6 +786,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("members[].member_id"));
             }

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-leave-group` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-leave-group", 0, 5);
+
 /// `LeaveGroupResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +61,7 @@ impl rt::Sealed for LeaveGroupResponse<'_> {}
 impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -87,6 +92,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -106,6 +112,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v >= 1 {
@@ -132,6 +139,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && !self.members.is_empty() {
                 w.fail(rt::write::not_in_version("members"));
@@ -199,6 +207,7 @@ impl rt::Sealed for MemberResponse<'_> {}
 impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let member_id = if v >= 3 {
             rt::read::str(c, v >= 4, "members[].member_id")?
         } else {
@@ -230,6 +239,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -251,6 +261,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 3 {
                 rt::read::skip_str(c, v >= 4)?;
@@ -274,6 +285,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -301,6 +313,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -336,6 +349,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("members[].member_id"));
@@ -369,8 +383,8 @@ impl<'a> rt::Message<'a> for LeaveGroupResponse<'a> {
         name: "LeaveGroupResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(13),
-        min_version: 0,
-        max_version: 5,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 5 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -570,6 +584,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaveGroupResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -596,6 +611,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 if v >= 1 {
@@ -622,6 +638,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 2 && !self.members.is_empty() {
                     w.fail(rt::write::not_in_version("members"));
@@ -686,6 +703,7 @@ pub mod owned {
     impl rt::OwnedStruct for MemberResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let member_id = if v >= 3 {
                 rt::owned::read_str(c, v >= 4, "members[].member_id")?
             } else {
@@ -718,6 +736,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 3 {
@@ -758,6 +777,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("members[].member_id"));
             }

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-list-config-resources` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-list-config-resources", 0, 1);
+
 /// `ListConfigResourcesRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +61,7 @@ impl rt::Sealed for ListConfigResourcesRequest<'_> {}
 impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let resource_types = if v >= 1 {
             rt::read::array::<i8>(c, true, v, "resource_types")?
         } else {
@@ -75,6 +80,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -88,6 +94,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -107,6 +114,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.resource_types.is_empty() {
                 w.fail(rt::write::not_in_version("resource_types"));
@@ -124,8 +132,8 @@ impl<'a> rt::Message<'a> for ListConfigResourcesRequest<'a> {
         name: "ListConfigResourcesRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(74),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -214,6 +222,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListConfigResourcesRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let resource_types = if v >= 1 {
                 rt::owned::read_array::<i8, _>(c, true, v, "resource_types")?
             } else {
@@ -228,6 +237,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -247,6 +257,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && !self.resource_types.is_empty() {
                     w.fail(rt::write::not_in_version("resource_types"));

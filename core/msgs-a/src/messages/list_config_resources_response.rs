@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-list-config-resources` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-list-config-resources", 0, 1);
+
 /// `ListConfigResourcesResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +61,7 @@ impl rt::Sealed for ListConfigResourcesResponse<'_> {}
 impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -81,6 +86,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -102,6 +108,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::array_size(&self.config_resources, true, v, "config_resources")?;
@@ -116,6 +123,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -175,6 +183,7 @@ impl rt::Sealed for ConfigResource<'_> {}
 impl<'a> rt::Struct<'a> for ConfigResource<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let resource_name = rt::read::str(c, true, "config_resources[].resource_name")?;
         let resource_type = if v >= 1 {
             rt::read::i8(c, "config_resources[].resource_type")?
@@ -192,6 +201,7 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "config_resources[].resource_name")?;
@@ -206,6 +216,7 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             if v >= 1 {
@@ -222,6 +233,7 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -247,6 +259,7 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.resource_name, true, "config_resources[].resource_name")?;
@@ -264,6 +277,7 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.resource_name, true, "config_resources[].resource_name");
             if v >= 1 {
@@ -279,8 +293,8 @@ impl<'a> rt::Message<'a> for ListConfigResourcesResponse<'a> {
         name: "ListConfigResourcesResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(74),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -463,6 +477,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListConfigResourcesResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -483,6 +498,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::owned::vec_size(&self.config_resources, true, v, "config_resources")?;
@@ -497,6 +513,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -548,6 +565,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConfigResource {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let resource_name = rt::owned::read_str(c, true, "config_resources[].resource_name")?;
             let resource_type = if v >= 1 {
                 rt::read::i8(c, "config_resources[].resource_type")?
@@ -567,6 +585,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.resource_name, true, "config_resources[].resource_name")?;
@@ -584,6 +603,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.resource_name, true, "config_resources[].resource_name");
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("config_resources[].resource_type") {

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-list-groups` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-list-groups", 0, 5);
+
 /// `ListGroupsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for ListGroupsRequest<'_> {}
 impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let states_filter = if v >= 4 {
             rt::read::array::<&'a str>(c, v >= 3, v, "states_filter")?
         } else {
@@ -89,6 +94,7 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 4 {
@@ -107,6 +113,7 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 4 {
@@ -136,6 +143,7 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 3 && !self.states_filter.is_empty() {
                 w.fail(rt::write::not_in_version("states_filter"));
@@ -163,8 +171,8 @@ impl<'a> rt::Message<'a> for ListGroupsRequest<'a> {
         name: "ListGroupsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(16),
-        min_version: 0,
-        max_version: 5,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 5 },
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -276,6 +284,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListGroupsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let states_filter = if v >= 4 {
                 rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 3, v, "states_filter")?
             } else {
@@ -300,6 +309,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 4 {
@@ -329,6 +339,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 3 && !self.states_filter.is_empty() {
                     w.fail(rt::write::not_in_version("states_filter"));

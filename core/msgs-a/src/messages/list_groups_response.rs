@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-list-groups` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-list-groups", 0, 5);
+
 /// `ListGroupsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +61,7 @@ impl rt::Sealed for ListGroupsResponse<'_> {}
 impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -83,6 +88,7 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -100,6 +106,7 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v >= 1 {
@@ -121,6 +128,7 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -186,6 +194,7 @@ impl rt::Sealed for ListedGroup<'_> {}
 impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, v >= 3, "groups[].group_id")?;
         let protocol_type = rt::read::str(c, v >= 3, "groups[].protocol_type")?;
         let group_state = if v >= 4 {
@@ -215,6 +224,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 3, "groups[].group_id")?;
@@ -235,6 +245,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 3)?;
             rt::read::skip_str(c, v >= 3)?;
@@ -257,6 +268,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -289,6 +301,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, v >= 3, "groups[].group_id")?;
@@ -314,6 +327,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.group_id, v >= 3, "groups[].group_id");
             w.str(self.protocol_type, v >= 3, "groups[].protocol_type");
@@ -337,8 +351,8 @@ impl<'a> rt::Message<'a> for ListGroupsResponse<'a> {
         name: "ListGroupsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(16),
-        min_version: 0,
-        max_version: 5,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 5 },
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -555,6 +569,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListGroupsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -577,6 +592,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 if v >= 1 {
@@ -598,6 +614,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 1 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -661,6 +678,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListedGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, v >= 3, "groups[].group_id")?;
             let protocol_type = rt::owned::read_str(c, v >= 3, "groups[].protocol_type")?;
             let group_state = if v >= 4 {
@@ -691,6 +709,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, v >= 3, "groups[].group_id")?;
@@ -716,6 +735,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.group_id, v >= 3, "groups[].group_id");
             w.str(&self.protocol_type, v >= 3, "groups[].protocol_type");
             if v >= 4 {

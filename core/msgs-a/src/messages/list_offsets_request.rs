@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-list-offsets` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-list-offsets", 0, 11);
+
 /// `ListOffsetsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -62,6 +66,7 @@ impl rt::Sealed for ListOffsetsRequest<'_> {}
 impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let replica_id = rt::read::i32(c, "replica_id")?;
             let isolation_level = if v >= 2 {
@@ -95,6 +100,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
@@ -115,6 +121,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 2 {
@@ -142,6 +149,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 1 && self.isolation_level != 0_i8 {
                 w.fail(rt::write::not_in_version("isolation_level"));
@@ -213,6 +221,7 @@ impl rt::Sealed for ListOffsetsTopic<'_> {}
 impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 6, "topics[].name")?;
         let partitions = rt::read::array::<ListOffsetsPartition<'a>>(c, v >= 6, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 6 {
@@ -230,6 +239,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 6, "topics[].name")?;
@@ -244,6 +254,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 6)?;
             rt::read::skip_array::<ListOffsetsPartition<'a>>(c, v >= 6, v)?;
@@ -260,6 +271,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
@@ -282,6 +294,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
@@ -301,6 +314,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 6, "topics[].name");
             w.array(&self.partitions, v >= 6, v, "topics[].partitions");
@@ -363,6 +377,7 @@ impl rt::Sealed for ListOffsetsPartition<'_> {}
 impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let current_leader_epoch = if v >= 4 {
             rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -392,6 +407,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "topics[].partitions[].partition_index")?;
@@ -412,6 +428,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             if v >= 4 {
@@ -434,6 +451,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -471,6 +489,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             if v >= 4 {
@@ -497,6 +516,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 && self.max_num_offsets != 1_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
@@ -523,8 +543,8 @@ impl<'a> rt::Message<'a> for ListOffsetsRequest<'a> {
         name: "ListOffsetsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(2),
-        min_version: 0,
-        max_version: 11,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 11 },
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -808,6 +828,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListOffsetsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let replica_id = rt::read::i32(c, "replica_id")?;
                 let isolation_level = if v >= 2 {
@@ -838,6 +859,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 if v >= 2 {
@@ -865,6 +887,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 1 && self.isolation_level != 0_i8 {
                     w.fail(rt::write::not_in_version("isolation_level"));
@@ -933,6 +956,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListOffsetsTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 6, "topics[].name")?;
             let partitions = rt::owned::read_array::<ListOffsetsPartition, _>(c, v >= 6, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 6 {
@@ -951,6 +975,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
@@ -970,6 +995,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 6, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
@@ -1028,6 +1054,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListOffsetsPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let current_leader_epoch = if v >= 4 {
                 rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -1058,6 +1085,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 12;
                 if v >= 4 {
@@ -1084,6 +1112,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && self.max_num_offsets != 1_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
             }

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-list-offsets` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-list-offsets", 0, 11);
+
 /// `ListOffsetsResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for ListOffsetsResponse<'_> {}
 impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = if v >= 2 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -86,6 +91,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -102,6 +108,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 2 {
@@ -123,6 +130,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 2 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -187,6 +195,7 @@ impl rt::Sealed for ListOffsetsTopicResponse<'_> {}
 impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 6, "topics[].name")?;
         let partitions = rt::read::array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 6 {
@@ -204,6 +213,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 6, "topics[].name")?;
@@ -218,6 +228,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 6)?;
             rt::read::skip_array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v)?;
@@ -234,6 +245,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
@@ -256,6 +268,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
@@ -275,6 +288,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 6, "topics[].name");
             w.array(&self.partitions, v >= 6, v, "topics[].partitions");
@@ -343,6 +357,7 @@ impl rt::Sealed for ListOffsetsPartitionResponse<'_> {}
 impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -395,6 +410,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -427,6 +443,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 6)?;
             if v <= 0 {
@@ -451,6 +468,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -505,6 +523,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v <= 0 {
@@ -551,6 +570,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 && !self.old_style_offsets.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
@@ -597,8 +617,8 @@ impl<'a> rt::Message<'a> for ListOffsetsResponse<'a> {
         name: "ListOffsetsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(2),
-        min_version: 0,
-        max_version: 11,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 11 },
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -874,6 +894,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListOffsetsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = if v >= 2 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -896,6 +917,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 2 {
@@ -917,6 +939,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 2 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -971,6 +994,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListOffsetsTopicResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 6, "topics[].name")?;
             let partitions =
                 rt::owned::read_array::<ListOffsetsPartitionResponse, _>(c, v >= 6, v, "topics[].partitions")?;
@@ -990,6 +1014,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
@@ -1009,6 +1034,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 6, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
@@ -1075,6 +1101,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListOffsetsPartitionResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -1128,6 +1155,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 if v <= 0 {
@@ -1174,6 +1202,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && !self.old_style_offsets.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
             }

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-list-partition-reassignments` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-list-partition-reassignments", 0, 0);
+
 /// `ListPartitionReassignmentsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for ListPartitionReassignmentsRequest<'_> {}
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;
         let topics = rt::read::opt_array::<ListPartitionReassignmentsTopics<'a>>(c, true, true, v, "topics")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -77,6 +82,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
@@ -89,6 +95,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::opt_array_size(&self.topics, true, true, v, "topics")?;
@@ -103,6 +110,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.timeout_ms, "timeout_ms");
             w.opt_array(&self.topics, true, true, v, "topics");
@@ -155,6 +163,7 @@ impl rt::Sealed for ListPartitionReassignmentsTopics<'_> {}
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, true, "topics[].name")?;
         let partition_indexes = rt::read::array::<i32>(c, true, v, "topics[].partition_indexes")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
@@ -168,6 +177,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "topics[].name")?;
@@ -180,6 +190,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -194,6 +205,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
@@ -214,6 +226,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, true, "topics[].name")?;
@@ -229,6 +242,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, true, "topics[].name");
             w.array(&self.partition_indexes, true, v, "topics[].partition_indexes");
@@ -242,8 +256,8 @@ impl<'a> rt::Message<'a> for ListPartitionReassignmentsRequest<'a> {
         name: "ListPartitionReassignmentsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(46),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -405,6 +419,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListPartitionReassignmentsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let timeout_ms = rt::read::i32(c, "timeout_ms")?;
             let topics = rt::owned::read_opt_array::<ListPartitionReassignmentsTopics, _>(c, true, true, v, "topics")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -417,6 +432,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::opt_vec_size(self.topics.as_deref(), true, true, v, "topics")?;
@@ -431,6 +447,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.timeout_ms, "timeout_ms");
                 rt::owned::write_opt_vec(w, self.topics.as_deref(), true, true, v, "topics");
@@ -479,6 +496,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListPartitionReassignmentsTopics {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, true, "topics[].name")?;
             let partition_indexes = rt::owned::read_array::<i32, _>(c, true, v, "topics[].partition_indexes")?;
             let unknown_tagged_fields =
@@ -494,6 +512,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, true, "topics[].name")?;
@@ -509,6 +528,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, true, "topics[].name");
             rt::owned::write_vec(w, &self.partition_indexes, true, v, "topics[].partition_indexes");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-list-transactions` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-list-transactions", 0, 2);
+
 /// `ListTransactionsRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for ListTransactionsRequest<'_> {}
 impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let state_filters = rt::read::array::<&'a str>(c, true, v, "state_filters")?;
         let producer_id_filters = rt::read::array::<i64>(c, true, v, "producer_id_filters")?;
         let duration_filter = if v >= 1 {
@@ -89,6 +94,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<&'a str, V>(c, true, false, v, fields::STATE_FILTERS, vis, "state_filters")?;
@@ -118,6 +124,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.state_filters, true, v, "state_filters")?;
@@ -145,6 +152,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.duration_filter != -1_i64 {
                 w.fail(rt::write::not_in_version("duration_filter"));
@@ -170,8 +178,8 @@ impl<'a> rt::Message<'a> for ListTransactionsRequest<'a> {
         name: "ListTransactionsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(66),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -329,6 +337,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListTransactionsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let state_filters = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "state_filters")?;
             let producer_id_filters = rt::owned::read_array::<i64, _>(c, true, v, "producer_id_filters")?;
             let duration_filter = if v >= 1 {
@@ -353,6 +362,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.state_filters, true, v, "state_filters")?;
@@ -385,6 +395,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.duration_filter != -1_i64 {
                     w.fail(rt::write::not_in_version("duration_filter"));

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-metadata` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-metadata", 0, 13);
+
 /// `MetadataRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for MetadataRequest<'_> {}
 impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topics = rt::read::opt_array::<MetadataRequestTopic<'a>>(c, v >= 9, v >= 1, v, "topics")?;
         let allow_auto_topic_creation = if v >= 4 {
             rt::read::bool(c, "allow_auto_topic_creation")?
@@ -97,6 +102,7 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<MetadataRequestTopic<'a>, V>(c, v >= 9, v >= 1, v, fields::TOPICS, vis, "topics")?;
@@ -128,6 +134,7 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::opt_array_size(&self.topics, v >= 9, v >= 1, v, "topics")?;
@@ -164,6 +171,7 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 3 && !self.allow_auto_topic_creation {
                 w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
@@ -249,6 +257,7 @@ impl rt::Sealed for MetadataRequestTopic<'_> {}
 impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = if v >= 10 {
             rt::read::uuid(c, "topics[].topic_id")?
         } else {
@@ -270,6 +279,7 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 10 {
@@ -286,6 +296,7 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 10 {
                 rt::read::skip(c, 16)?;
@@ -304,6 +315,7 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 10 {
@@ -323,6 +335,7 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 10 {
@@ -344,6 +357,7 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 10 {
                 w.uuid(self.topic_id, "topics[].topic_id");
@@ -363,8 +377,8 @@ impl<'a> rt::Message<'a> for MetadataRequest<'a> {
         name: "MetadataRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(3),
-        min_version: 0,
-        max_version: 13,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 13 },
         flexible_min: Some(9),
         latest_version_unstable: false,
         provisional: false,
@@ -568,6 +582,7 @@ pub mod owned {
     impl rt::OwnedStruct for MetadataRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topics = rt::owned::read_opt_array::<MetadataRequestTopic, _>(c, v >= 9, v >= 1, v, "topics")?;
             let allow_auto_topic_creation = if v >= 4 {
                 rt::read::bool(c, "allow_auto_topic_creation")?
@@ -600,6 +615,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 9, v >= 1, v, "topics")?;
@@ -636,6 +652,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 3 && !self.allow_auto_topic_creation {
                     w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
@@ -718,6 +735,7 @@ pub mod owned {
     impl rt::OwnedStruct for MetadataRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = if v >= 10 {
                 rt::read::uuid(c, "topics[].topic_id")?
             } else {
@@ -740,6 +758,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 10 {
@@ -761,6 +780,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 10 {
                 w.uuid(self.topic_id, "topics[].topic_id");
             }

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-metadata` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-metadata", 0, 13);
+
 /// `MetadataResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -69,6 +73,7 @@ impl rt::Sealed for MetadataResponse<'_> {}
 impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = if v >= 3 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -120,6 +125,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -152,6 +158,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -189,6 +196,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
                 w.fail(rt::write::not_in_version("cluster_authorized_operations"));
@@ -269,6 +277,7 @@ impl rt::Sealed for MetadataResponseBroker<'_> {}
 impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let node_id = rt::read::i32(c, "brokers[].node_id")?;
         let host = rt::read::str(c, v >= 9, "brokers[].host")?;
         let port = rt::read::i32(c, "brokers[].port")?;
@@ -294,6 +303,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "brokers[].node_id")?;
@@ -312,6 +322,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             rt::read::skip_str(c, v >= 9)?;
@@ -332,6 +343,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::BROKERS_NODE_ID, rt::read::i32(c, "brokers[].node_id")?);
@@ -353,6 +365,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             n += rt::write::str_size(self.host, v >= 9, "brokers[].host")?;
@@ -374,6 +387,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.node_id, "brokers[].node_id");
             w.str(self.host, v >= 9, "brokers[].host");
@@ -446,6 +460,7 @@ impl rt::Sealed for MetadataResponseTopic<'_> {}
 impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "topics[].error_code")?;
         let name = rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?;
         let topic_id = if v >= 10 {
@@ -483,6 +498,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i16(c, "topics[].error_code")?;
@@ -507,6 +523,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 9)?;
@@ -533,6 +550,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::TOPICS_ERROR_CODE, rt::read::i16(c, "topics[].error_code")?);
@@ -571,6 +589,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.name, v >= 9, v >= 12, "topics[].name")?;
@@ -602,6 +621,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
                 w.fail(rt::write::not_in_version("topics[].topic_authorized_operations"));
@@ -686,6 +706,7 @@ impl rt::Sealed for MetadataResponsePartition<'_> {}
 impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 10] = match rt::read::run::<10>(c) {
             Some(r) => r,
             None => {
@@ -727,6 +748,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<10>(c) {
@@ -753,6 +775,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 10)?;
             if v >= 7 {
@@ -776,6 +799,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(
@@ -840,6 +864,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 10;
             if v >= 7 {
@@ -870,6 +895,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "topics[].partitions[].error_code");
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -901,8 +927,8 @@ impl<'a> rt::Message<'a> for MetadataResponse<'a> {
         name: "MetadataResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(3),
-        min_version: 0,
-        max_version: 13,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 13 },
         flexible_min: Some(9),
         latest_version_unstable: false,
         provisional: false,
@@ -1448,6 +1474,7 @@ pub mod owned {
     impl rt::OwnedStruct for MetadataResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = if v >= 3 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -1496,6 +1523,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 3 {
@@ -1533,6 +1561,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
                     w.fail(rt::write::not_in_version("cluster_authorized_operations"));
@@ -1618,6 +1647,7 @@ pub mod owned {
     impl rt::OwnedStruct for MetadataResponseBroker {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let node_id = rt::read::i32(c, "brokers[].node_id")?;
             let host = rt::owned::read_str(c, v >= 9, "brokers[].host")?;
             let port = rt::read::i32(c, "brokers[].port")?;
@@ -1644,6 +1674,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 n += rt::write::str_size(&self.host, v >= 9, "brokers[].host")?;
@@ -1665,6 +1696,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i32(self.node_id, "brokers[].node_id");
             w.str(&self.host, v >= 9, "brokers[].host");
             w.i32(self.port, "brokers[].port");
@@ -1735,6 +1767,7 @@ pub mod owned {
     impl rt::OwnedStruct for MetadataResponseTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "topics[].error_code")?;
             let name = rt::owned::read_opt_str(c, v >= 9, v >= 12, "topics[].name")?;
             let topic_id = if v >= 10 {
@@ -1774,6 +1807,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::opt_str_size(self.name.as_deref(), v >= 9, v >= 12, "topics[].name")?;
@@ -1805,6 +1839,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
                 w.fail(rt::write::not_in_version("topics[].topic_authorized_operations"));
             }
@@ -1895,6 +1930,7 @@ pub mod owned {
     impl rt::OwnedStruct for MetadataResponsePartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
                 None => {
@@ -1937,6 +1973,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 10;
                 if v >= 7 {
@@ -1967,6 +2004,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<10>("topics[].partitions[].error_code") {
                 r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                 r[2..6].copy_from_slice(&self.partition_index.to_be_bytes());

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-offset-commit` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-offset-commit", 0, 10);
+
 /// `OffsetCommitRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -68,6 +72,7 @@ impl rt::Sealed for OffsetCommitRequest<'_> {}
 impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let group_id = rt::read::str(c, v >= 8, "group_id")?;
             let generation_id_or_member_epoch = if v >= 1 {
@@ -113,6 +118,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 8, "group_id")?));
@@ -145,6 +151,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, v >= 8, "group_id")?;
@@ -179,6 +186,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 6 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
@@ -253,6 +261,7 @@ impl rt::Sealed for OffsetCommitRequestTopic<'_> {}
 impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v <= 9 {
             rt::read::str(c, v >= 8, "topics[].name")?
         } else {
@@ -280,6 +289,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 9 {
@@ -299,6 +309,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 9 {
                 rt::read::skip_str(c, v >= 8)?;
@@ -320,6 +331,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 9 {
@@ -347,6 +359,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 9 {
@@ -371,6 +384,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 9 {
                 w.str(self.name, v >= 8, "topics[].name");
@@ -441,6 +455,7 @@ impl rt::Sealed for OffsetCommitRequestPartition<'_> {}
 impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -478,6 +493,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<12>(c) {
@@ -503,6 +519,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 12)?;
             if v >= 6 {
@@ -525,6 +542,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -566,6 +584,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             if v >= 6 {
@@ -598,6 +617,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
@@ -633,8 +653,8 @@ impl<'a> rt::Message<'a> for OffsetCommitRequest<'a> {
         name: "OffsetCommitRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(8),
-        min_version: 0,
-        max_version: 10,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 10 },
         flexible_min: Some(8),
         latest_version_unstable: false,
         provisional: false,
@@ -994,6 +1014,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetCommitRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let group_id = rt::owned::read_str(c, v >= 8, "group_id")?;
                 let generation_id_or_member_epoch = if v >= 1 {
@@ -1036,6 +1057,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, v >= 8, "group_id")?;
@@ -1075,6 +1097,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 6 && self.group_instance_id.is_some() {
                     w.fail(rt::write::not_in_version("group_instance_id"));
@@ -1146,6 +1169,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetCommitRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v <= 9 {
                 rt::owned::read_str(c, v >= 8, "topics[].name")?
             } else {
@@ -1175,6 +1199,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 9 {
@@ -1199,6 +1224,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 9 {
                 w.str(&self.name, v >= 8, "topics[].name");
             }
@@ -1266,6 +1292,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetCommitRequestPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -1305,6 +1332,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 12;
                 if v >= 6 {
@@ -1337,6 +1365,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
             }

@@ -10,6 +10,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ConsumerGroupCurrentMemberAssignmentValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "ConsumerGroupCurrentMemberAssignmentValue",
+    0,
+    0,
+);
+
 /// `ConsumerGroupCurrentMemberAssignmentValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -63,6 +72,7 @@ impl rt::Sealed for ConsumerGroupCurrentMemberAssignmentValue<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
             None => {
@@ -93,6 +103,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
@@ -128,6 +139,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
             n += rt::write::array_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
@@ -149,6 +161,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.member_epoch, "member_epoch");
             w.i32(self.previous_member_epoch, "previous_member_epoch");
@@ -221,6 +234,7 @@ impl rt::Sealed for TopicPartitions<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "assigned_partitions[].partitions")?;
         let mut assignment_epochs_tag: Option<rt::Array<'a, i32>> = Some(rt::Array::EMPTY);
@@ -257,6 +271,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -271,6 +286,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(
@@ -323,6 +339,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
@@ -348,6 +365,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.topic_id, "assigned_partitions[].topic_id");
             w.array(&self.partitions, true, v, "assigned_partitions[].partitions");
@@ -387,8 +405,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         name: "ConsumerGroupCurrentMemberAssignmentValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(8),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -720,6 +738,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerGroupCurrentMemberAssignmentValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {
@@ -746,6 +765,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 9;
                 n += rt::owned::vec_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
@@ -767,6 +787,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<9>("member_epoch") {
                     r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
@@ -832,6 +853,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "assigned_partitions[].partitions")?;
             let mut assignment_epochs_tag: Option<rt::SmallVec<[i32; 4]>> = Some(rt::SmallVec::new());
@@ -874,6 +896,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
@@ -899,6 +922,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.topic_id, "assigned_partitions[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "assigned_partitions[].partitions");
             {

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ConsumerGroupMemberMetadataValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "ConsumerGroupMemberMetadataValue", 0, 0);
+
 /// `ConsumerGroupMemberMetadataValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -75,6 +79,7 @@ impl rt::Sealed for ConsumerGroupMemberMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
             let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
@@ -135,6 +140,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
@@ -188,6 +194,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
@@ -214,6 +221,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.opt_str(self.instance_id, true, true, "instance_id");
             w.opt_str(self.rack_id, true, true, "rack_id");
@@ -291,6 +299,7 @@ impl rt::Sealed for ClassicMemberMetadata<'_> {}
 impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let session_timeout_ms = rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
         let supported_protocols =
             rt::read::array::<ClassicProtocol<'a>>(c, true, v, "classic_member_metadata.supported_protocols")?;
@@ -305,6 +314,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
@@ -317,6 +327,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<ClassicProtocol<'a>>(c, true, v)?;
@@ -331,6 +342,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -359,6 +371,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(
@@ -378,6 +391,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.session_timeout_ms, "classic_member_metadata.session_timeout_ms");
             w.array(
@@ -548,8 +562,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupMemberMetadataValue<'a> {
         name: "ConsumerGroupMemberMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(5),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -904,6 +918,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerGroupMemberMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let instance_id = rt::owned::read_opt_str(c, true, true, "instance_id")?;
                 let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
@@ -962,6 +977,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
@@ -997,6 +1013,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
                 w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
@@ -1082,6 +1099,7 @@ pub mod owned {
     impl rt::OwnedStruct for ClassicMemberMetadata {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let session_timeout_ms = rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
             let supported_protocols =
                 rt::owned::read_array::<ClassicProtocol, _>(c, true, v, "classic_member_metadata.supported_protocols")?;
@@ -1100,6 +1118,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(
@@ -1119,6 +1138,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i32(self.session_timeout_ms, "classic_member_metadata.session_timeout_ms");
             rt::owned::write_vec(
                 w,

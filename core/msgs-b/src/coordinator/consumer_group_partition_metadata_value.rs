@@ -10,6 +10,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ConsumerGroupPartitionMetadataValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "ConsumerGroupPartitionMetadataValue",
+    0,
+    0,
+);
+
 /// `ConsumerGroupPartitionMetadataValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -56,6 +65,7 @@ impl rt::Sealed for ConsumerGroupPartitionMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let topics = rt::read::array::<TopicMetadata<'a>>(c, true, v, "topics")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -71,6 +81,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TopicMetadata<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
@@ -82,6 +93,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -96,6 +108,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.topics, true, v, "topics");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -153,6 +166,7 @@ impl rt::Sealed for TopicMetadata<'_> {}
 impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let num_partitions = rt::read::i32(c, "topics[].num_partitions")?;
@@ -170,6 +184,7 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::uuid(c, "topics[].topic_id")?;
@@ -184,6 +199,7 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_str(c, true)?;
@@ -200,6 +216,7 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
@@ -228,6 +245,7 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
@@ -243,6 +261,7 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.topic_id, "topics[].topic_id");
             w.str(self.topic_name, true, "topics[].topic_name");
@@ -303,6 +322,7 @@ impl rt::Sealed for PartitionMetadata<'_> {}
 impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let partition = rt::read::i32(c, "topics[].partition_metadata[].partition")?;
         let racks = rt::read::array::<&'a str>(c, true, v, "topics[].partition_metadata[].racks")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partition_metadata[]._tagged_fields")?;
@@ -316,6 +336,7 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "topics[].partition_metadata[].partition")?;
@@ -328,6 +349,7 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
@@ -342,6 +364,7 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -370,6 +393,7 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.racks, true, v, "topics[].partition_metadata[].racks")?;
@@ -384,6 +408,7 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition, "topics[].partition_metadata[].partition");
             w.array(&self.racks, true, v, "topics[].partition_metadata[].racks");
@@ -397,8 +422,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupPartitionMetadataValue<'a> {
         name: "ConsumerGroupPartitionMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(4),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -617,6 +642,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerGroupPartitionMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let topics = rt::owned::read_array::<TopicMetadata, _>(c, true, v, "topics")?;
                 let unknown_tagged_fields =
@@ -630,6 +656,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -644,6 +671,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -699,6 +727,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicMetadata {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
             let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
             let num_partitions = rt::read::i32(c, "topics[].num_partitions")?;
@@ -719,6 +748,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 20;
                 n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
@@ -734,6 +764,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.topic_id, "topics[].topic_id");
             w.str(&self.topic_name, true, "topics[].topic_name");
             w.i32(self.num_partitions, "topics[].num_partitions");
@@ -782,6 +813,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionMetadata {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let partition = rt::read::i32(c, "topics[].partition_metadata[].partition")?;
             let racks = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "topics[].partition_metadata[].racks")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
@@ -799,6 +831,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.racks, true, v, "topics[].partition_metadata[].racks")?;
@@ -813,6 +846,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i32(self.partition, "topics[].partition_metadata[].partition");
             rt::owned::write_vec(w, &self.racks, true, v, "topics[].partition_metadata[].racks");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

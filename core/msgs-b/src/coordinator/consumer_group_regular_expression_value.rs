@@ -10,6 +10,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ConsumerGroupRegularExpressionValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "ConsumerGroupRegularExpressionValue",
+    0,
+    0,
+);
+
 /// `ConsumerGroupRegularExpressionValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +66,7 @@ impl rt::Sealed for ConsumerGroupRegularExpressionValue<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topics = rt::read::array::<&'a str>(c, true, v, "topics")?;
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
@@ -81,6 +91,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<&'a str, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
@@ -94,6 +105,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -108,6 +120,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.topics, true, v, "topics");
             w.i64(self.version, "version");
@@ -122,8 +135,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupRegularExpressionValue<'a> {
         name: "ConsumerGroupRegularExpressionValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(16),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -255,6 +268,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerGroupRegularExpressionValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topics = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "topics")?;
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
@@ -275,6 +289,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -289,6 +304,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");
                 if self.unknown_tagged_fields.is_empty() {

@@ -10,6 +10,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ConsumerGroupTargetAssignmentMemberValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "ConsumerGroupTargetAssignmentMemberValue",
+    0,
+    0,
+);
+
 /// `ConsumerGroupTargetAssignmentMemberValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -56,6 +65,7 @@ impl rt::Sealed for ConsumerGroupTargetAssignmentMemberValue<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_partitions = rt::read::array::<TopicPartition<'a>>(c, true, v, "topic_partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
@@ -70,6 +80,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TopicPartition<'a>, V>(
@@ -89,6 +100,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.topic_partitions, true, v, "topic_partitions")?;
@@ -103,6 +115,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.topic_partitions, true, v, "topic_partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -160,6 +173,7 @@ impl rt::Sealed for TopicPartition<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "topic_partitions[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topic_partitions[]._tagged_fields")?;
@@ -173,6 +187,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::uuid(c, "topic_partitions[].topic_id")?;
@@ -185,6 +200,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -199,6 +215,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(
@@ -227,6 +244,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
@@ -241,6 +259,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.topic_id, "topic_partitions[].topic_id");
             w.array(&self.partitions, true, v, "topic_partitions[].partitions");
@@ -254,8 +273,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
         name: "ConsumerGroupTargetAssignmentMemberValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(7),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -394,6 +413,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerGroupTargetAssignmentMemberValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_partitions = rt::owned::read_array::<TopicPartition, _>(c, true, v, "topic_partitions")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
@@ -404,6 +424,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.topic_partitions, true, v, "topic_partitions")?;
@@ -418,6 +439,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.topic_partitions, true, v, "topic_partitions");
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -465,6 +487,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "topic_partitions[].partitions")?;
             let unknown_tagged_fields =
@@ -480,6 +503,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
@@ -494,6 +518,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.topic_id, "topic_partitions[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "topic_partitions[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `GroupMetadataValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "GroupMetadataValue", 0, 4);
+
 /// `GroupMetadataValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -66,6 +70,7 @@ impl rt::Sealed for GroupMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let protocol_type = rt::read::str(c, v >= 4, "protocol_type")?;
         let generation = rt::read::i32(c, "generation")?;
         let protocol = rt::read::opt_str(c, v >= 4, true, "protocol")?;
@@ -98,6 +103,7 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::PROTOCOL_TYPE, Some(rt::read::str(c, v >= 4, "protocol_type")?));
@@ -121,6 +127,7 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.protocol_type, v >= 4, "protocol_type")?;
@@ -145,6 +152,7 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.protocol_type, v >= 4, "protocol_type");
             w.i32(self.generation, "generation");
@@ -225,6 +233,7 @@ impl rt::Sealed for MemberMetadata<'_> {}
 impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let member_id = rt::read::str(c, v >= 4, "members[].member_id")?;
         let group_instance_id = if v >= 3 {
             rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
@@ -262,6 +271,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 4, "members[].member_id")?;
@@ -286,6 +296,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 4)?;
             if v >= 3 {
@@ -312,6 +323,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -360,6 +372,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
@@ -388,6 +401,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.member_id, v >= 4, "members[].member_id");
             if v >= 3 {
@@ -415,8 +429,8 @@ impl<'a> rt::Message<'a> for GroupMetadataValue<'a> {
         name: "GroupMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(2),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -764,6 +778,7 @@ pub mod owned {
     impl rt::OwnedStruct for GroupMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let protocol_type = rt::owned::read_str(c, v >= 4, "protocol_type")?;
             let generation = rt::read::i32(c, "generation")?;
             let protocol = rt::owned::read_opt_str(c, v >= 4, true, "protocol")?;
@@ -792,6 +807,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.protocol_type, v >= 4, "protocol_type")?;
@@ -816,6 +832,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.str(&self.protocol_type, v >= 4, "protocol_type");
                 w.i32(self.generation, "generation");
@@ -898,6 +915,7 @@ pub mod owned {
     impl rt::OwnedStruct for MemberMetadata {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let member_id = rt::owned::read_str(c, v >= 4, "members[].member_id")?;
             let group_instance_id = if v >= 3 {
                 rt::owned::read_opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
@@ -936,6 +954,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
@@ -969,6 +988,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.member_id, v >= 4, "members[].member_id");
             if v >= 3 {
                 w.opt_str(

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `OffsetCommitKey` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "OffsetCommitKey", 0, 0);
+
 /// `OffsetCommitKey` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -113,8 +117,8 @@ impl<'a> rt::Message<'a> for OffsetCommitKey<'a> {
         name: "OffsetCommitKey",
         kind: rt::MessageKind::CoordinatorKey,
         api_key: Some(1),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `OffsetCommitValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "OffsetCommitValue", 0, 4);
+
 /// `OffsetCommitValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -66,6 +70,7 @@ impl rt::Sealed for OffsetCommitValue<'_> {}
 impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let offset = rt::read::i64(c, "offset")?;
         let leader_epoch = if v >= 3 {
             rt::read::i32(c, "leader_epoch")?
@@ -120,6 +125,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i64(fields::OFFSET, rt::read::i64(c, "offset")?);
@@ -153,6 +159,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             if v >= 3 {
@@ -182,6 +189,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i64(self.offset, "offset");
             if v >= 3 {
@@ -218,8 +226,8 @@ impl<'a> rt::Message<'a> for OffsetCommitValue<'a> {
         name: "OffsetCommitValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(1),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -418,6 +426,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetCommitValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let offset = rt::read::i64(c, "offset")?;
             let leader_epoch = if v >= 3 {
                 rt::read::i32(c, "leader_epoch")?
@@ -468,6 +477,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 if v >= 3 {
@@ -497,6 +507,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i64(self.offset, "offset");
                 if v >= 3 {

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ShareGroupMemberMetadataValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "ShareGroupMemberMetadataValue", 0, 0);
+
 /// `ShareGroupMemberMetadataValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for ShareGroupMemberMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
         let client_id = rt::read::str(c, true, "client_id")?;
         let client_host = rt::read::str(c, true, "client_host")?;
@@ -80,6 +85,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
@@ -102,6 +108,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
@@ -119,6 +126,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.opt_str(self.rack_id, true, true, "rack_id");
             w.str(self.client_id, true, "client_id");
@@ -134,8 +142,8 @@ impl<'a> rt::Message<'a> for ShareGroupMemberMetadataValue<'a> {
         name: "ShareGroupMemberMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(10),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -293,6 +301,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupMemberMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
             let client_id = rt::owned::read_str(c, true, "client_id")?;
             let client_host = rt::owned::read_str(c, true, "client_host")?;
@@ -310,6 +319,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
@@ -327,6 +337,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
                 w.str(&self.client_id, true, "client_id");

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ShareGroupPartitionMetadataKey` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "ShareGroupPartitionMetadataKey", 9, 9);
+
 /// `ShareGroupPartitionMetadataKey` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -104,8 +108,8 @@ impl<'a> rt::Message<'a> for ShareGroupPartitionMetadataKey<'a> {
         name: "ShareGroupPartitionMetadataKey",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: 9,
-        max_version: 9,
+        min_version: if let Some(p) = PIN { p } else { 9 },
+        max_version: if let Some(p) = PIN { p } else { 9 },
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,

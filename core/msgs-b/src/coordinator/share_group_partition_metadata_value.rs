@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ShareGroupPartitionMetadataValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "ShareGroupPartitionMetadataValue", 0, 0);
+
 /// `ShareGroupPartitionMetadataValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -55,6 +59,7 @@ impl rt::Sealed for ShareGroupPartitionMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")?;
         let deleting_topics = rt::read::array::<TopicInfo<'a>>(c, true, v, "deleting_topics")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -71,6 +76,7 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TopicPartitionsInfo<'a>, V>(
@@ -91,6 +97,7 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")?;
@@ -106,6 +113,7 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.initialized_topics, true, v, "initialized_topics");
             w.array(&self.deleting_topics, true, v, "deleting_topics");
@@ -161,6 +169,7 @@ impl rt::Sealed for TopicPartitionsInfo<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "initialized_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "initialized_topics[].topic_name")?;
         let partitions = rt::read::array::<i32>(c, true, v, "initialized_topics[].partitions")?;
@@ -176,6 +185,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::uuid(c, "initialized_topics[].topic_id")?;
@@ -189,6 +199,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_str(c, true)?;
@@ -204,6 +215,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(
@@ -236,6 +248,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::str_size(self.topic_name, true, "initialized_topics[].topic_name")?;
@@ -251,6 +264,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.topic_id, "initialized_topics[].topic_id");
             w.str(self.topic_name, true, "initialized_topics[].topic_name");
@@ -399,8 +413,8 @@ impl<'a> rt::Message<'a> for ShareGroupPartitionMetadataValue<'a> {
         name: "ShareGroupPartitionMetadataValue",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -625,6 +639,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupPartitionMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let initialized_topics = rt::owned::read_array::<TopicPartitionsInfo, _>(c, true, v, "initialized_topics")?;
             let deleting_topics = rt::owned::read_array::<TopicInfo, _>(c, true, v, "deleting_topics")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -637,6 +652,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")?;
@@ -652,6 +668,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics");
                 rt::owned::write_vec(w, &self.deleting_topics, true, v, "deleting_topics");
@@ -704,6 +721,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitionsInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "initialized_topics[].topic_id")?;
             let topic_name = rt::owned::read_str(c, true, "initialized_topics[].topic_name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "initialized_topics[].partitions")?;
@@ -721,6 +739,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::write::str_size(&self.topic_name, true, "initialized_topics[].topic_name")?;
@@ -736,6 +755,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.topic_id, "initialized_topics[].topic_id");
             w.str(&self.topic_name, true, "initialized_topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "initialized_topics[].partitions");

@@ -10,6 +10,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ShareGroupStatePartitionMetadataValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "ShareGroupStatePartitionMetadataValue",
+    0,
+    0,
+);
+
 /// `ShareGroupStatePartitionMetadataValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +66,7 @@ impl rt::Sealed for ShareGroupStatePartitionMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let initializing_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initializing_topics")?;
         let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")
             .map_err(|e| e.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths))?;
@@ -76,6 +86,7 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TopicPartitionsInfo<'a>, V>(
@@ -106,6 +117,7 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.initializing_topics, true, v, "initializing_topics")?;
@@ -123,6 +135,7 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.initializing_topics, true, v, "initializing_topics");
             w.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths, |w| {
@@ -181,6 +194,7 @@ impl rt::Sealed for TopicPartitionsInfo<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "initializing_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "initializing_topics[].topic_name")?;
         let partitions = rt::read::array::<i32>(c, true, v, "initializing_topics[].partitions")?;
@@ -196,6 +210,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::uuid(c, "initializing_topics[].topic_id")?;
@@ -209,6 +224,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_str(c, true)?;
@@ -224,6 +240,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(
@@ -256,6 +273,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::str_size(self.topic_name, true, "initializing_topics[].topic_name")?;
@@ -271,6 +289,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.topic_id, "initializing_topics[].topic_id");
             w.str(self.topic_name, true, "initializing_topics[].topic_name");
@@ -419,8 +438,8 @@ impl<'a> rt::Message<'a> for ShareGroupStatePartitionMetadataValue<'a> {
         name: "ShareGroupStatePartitionMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(15),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -743,6 +762,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupStatePartitionMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let initializing_topics =
                 rt::owned::read_array::<TopicPartitionsInfo, _>(c, true, v, "initializing_topics")?;
             let initialized_topics = rt::owned::read_array::<TopicPartitionsInfo, _>(c, true, v, "initialized_topics")
@@ -759,6 +779,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.initializing_topics, true, v, "initializing_topics")?;
@@ -776,6 +797,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.initializing_topics, true, v, "initializing_topics");
                 w.renamed(super::fields::ALIAS_INITIALIZED_TOPICS.paths, |w| {
@@ -831,6 +853,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitionsInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "initializing_topics[].topic_id")?;
             let topic_name = rt::owned::read_str(c, true, "initializing_topics[].topic_name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "initializing_topics[].partitions")?;
@@ -848,6 +871,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::write::str_size(&self.topic_name, true, "initializing_topics[].topic_name")?;
@@ -863,6 +887,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.topic_id, "initializing_topics[].topic_id");
             w.str(&self.topic_name, true, "initializing_topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "initializing_topics[].partitions");

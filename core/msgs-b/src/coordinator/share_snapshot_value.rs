@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ShareSnapshotValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "ShareSnapshotValue", 0, 0);
+
 /// `ShareSnapshotValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -72,6 +76,7 @@ impl rt::Sealed for ShareSnapshotValue<'_> {}
 impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
@@ -132,6 +137,7 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::SNAPSHOT_EPOCH, rt::read::i32(c, "snapshot_epoch")?);
@@ -166,6 +172,7 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 36;
             n += rt::write::array_size(&self.state_batches, true, v, "state_batches")?;
@@ -185,6 +192,7 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.snapshot_epoch, "snapshot_epoch");
             w.i32(self.state_epoch, "state_epoch");
@@ -373,8 +381,8 @@ impl<'a> rt::Message<'a> for ShareSnapshotValue<'a> {
         name: "ShareSnapshotValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(0),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -696,6 +704,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareSnapshotValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
@@ -752,6 +761,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 36;
                 n += rt::owned::vec_size(&self.state_batches, true, v, "state_batches")?;
@@ -771,6 +781,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<20>("snapshot_epoch") {
                     r[0..4].copy_from_slice(&self.snapshot_epoch.to_be_bytes());

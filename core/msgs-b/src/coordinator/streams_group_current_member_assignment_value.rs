@@ -10,6 +10,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `StreamsGroupCurrentMemberAssignmentValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "StreamsGroupCurrentMemberAssignmentValue",
+    0,
+    0,
+);
+
 /// `StreamsGroupCurrentMemberAssignmentValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -75,6 +84,7 @@ impl rt::Sealed for StreamsGroupCurrentMemberAssignmentValue<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
             None => {
@@ -119,6 +129,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
@@ -186,6 +197,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
             n += rt::write::array_size(&self.active_tasks, true, v, "active_tasks")?;
@@ -225,6 +237,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.member_epoch, "member_epoch");
             w.i32(self.previous_member_epoch, "previous_member_epoch");
@@ -312,6 +325,7 @@ impl rt::Sealed for TaskIds<'_> {}
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
         let mut assignment_epochs_tag: Option<rt::Array<'a, i32>> = Some(rt::Array::EMPTY);
@@ -348,6 +362,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -362,6 +377,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -414,6 +430,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
@@ -440,6 +457,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
             w.array(&self.partitions, true, v, "active_tasks[].partitions");
@@ -479,8 +497,8 @@ impl<'a> rt::Message<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         name: "StreamsGroupCurrentMemberAssignmentValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(22),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1224,6 +1242,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupCurrentMemberAssignmentValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {
@@ -1264,6 +1283,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 9;
                 n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
@@ -1303,6 +1323,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<9>("member_epoch") {
                     r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
@@ -1392,6 +1413,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskIds {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
             let mut assignment_epochs_tag: Option<rt::SmallVec<[i32; 4]>> = Some(rt::SmallVec::new());
@@ -1434,6 +1456,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
@@ -1460,6 +1483,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
             {

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `StreamsGroupMemberMetadataValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "StreamsGroupMemberMetadataValue", 0, 0);
+
 /// `StreamsGroupMemberMetadataValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -75,6 +79,7 @@ impl rt::Sealed for StreamsGroupMemberMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
         let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
         let client_id = rt::read::str(c, true, "client_id")?;
@@ -111,6 +116,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
@@ -131,6 +137,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
@@ -151,6 +158,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.opt_str(self.instance_id, true, true, "instance_id");
             w.opt_str(self.rack_id, true, true, "rack_id");
@@ -437,8 +445,8 @@ impl<'a> rt::Message<'a> for StreamsGroupMemberMetadataValue<'a> {
         name: "StreamsGroupMemberMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(19),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -793,6 +801,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupMemberMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let instance_id = rt::owned::read_opt_str(c, true, true, "instance_id")?;
             let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
             let client_id = rt::owned::read_str(c, true, "client_id")?;
@@ -825,6 +834,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
@@ -845,6 +855,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
                 w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");

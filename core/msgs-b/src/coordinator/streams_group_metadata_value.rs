@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `StreamsGroupMetadataValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "StreamsGroupMetadataValue", 0, 0);
+
 /// `StreamsGroupMetadataValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -66,6 +70,7 @@ impl rt::Sealed for StreamsGroupMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -137,6 +142,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
@@ -192,6 +198,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             {
@@ -231,6 +238,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.epoch, "epoch");
             w.i64(self.metadata_hash, "metadata_hash");
@@ -432,8 +440,8 @@ impl<'a> rt::Message<'a> for StreamsGroupMetadataValue<'a> {
         name: "StreamsGroupMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(17),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -681,6 +689,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -753,6 +762,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 12;
                 {
@@ -792,6 +802,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<12>("epoch") {
                     r[0..4].copy_from_slice(&self.epoch.to_be_bytes());

@@ -10,6 +10,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `StreamsGroupTargetAssignmentMemberValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "StreamsGroupTargetAssignmentMemberValue",
+    0,
+    0,
+);
+
 /// `StreamsGroupTargetAssignmentMemberValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +66,7 @@ impl rt::Sealed for StreamsGroupTargetAssignmentMemberValue<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks")?;
         let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")
             .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
@@ -77,6 +87,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
@@ -108,6 +119,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.active_tasks, true, v, "active_tasks")?;
@@ -126,6 +138,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.active_tasks, true, v, "active_tasks");
             w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
@@ -189,6 +202,7 @@ impl rt::Sealed for TaskIds<'_> {}
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
@@ -202,6 +216,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "active_tasks[].subtopology_id")?;
@@ -214,6 +229,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -228,6 +244,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -256,6 +273,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
@@ -271,6 +289,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
             w.array(&self.partitions, true, v, "active_tasks[].partitions");
@@ -284,8 +303,8 @@ impl<'a> rt::Message<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         name: "StreamsGroupTargetAssignmentMemberValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(21),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -580,6 +599,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupTargetAssignmentMemberValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let active_tasks = rt::owned::read_array::<TaskIds, _>(c, true, v, "active_tasks")?;
             let standby_tasks = rt::owned::read_array::<TaskIds, _>(c, true, v, "standby_tasks")
                 .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
@@ -596,6 +616,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
@@ -614,6 +635,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks");
                 w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
@@ -667,6 +689,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskIds {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
             let unknown_tagged_fields =
@@ -682,6 +705,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
@@ -697,6 +721,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `StreamsGroupTopologyValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "StreamsGroupTopologyValue", 0, 0);
+
 /// `StreamsGroupTopologyValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for StreamsGroupTopologyValue<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let epoch = rt::read::i32(c, "epoch")?;
             let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "subtopologies")?;
@@ -77,6 +82,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
@@ -89,6 +95,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.subtopologies, true, v, "subtopologies")?;
@@ -103,6 +110,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.epoch, "epoch");
             w.array(&self.subtopologies, true, v, "subtopologies");
@@ -170,6 +178,7 @@ impl rt::Sealed for Subtopology<'_> {}
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let subtopology_id = rt::read::str(c, true, "subtopologies[].subtopology_id")?;
             let source_topics = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topics")?;
@@ -200,6 +209,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -220,6 +230,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
@@ -238,6 +249,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -312,6 +324,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.subtopology_id, true, "subtopologies[].subtopology_id")?;
@@ -348,6 +361,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.subtopology_id, true, "subtopologies[].subtopology_id");
             w.array(&self.source_topics, true, v, "subtopologies[].source_topics");
@@ -428,6 +442,7 @@ impl rt::Sealed for TopicInfo<'_> {}
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?;
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -453,6 +468,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?;
@@ -477,6 +493,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 6)?;
@@ -492,6 +509,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -528,6 +546,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::str_size(self.name, true, "subtopologies[].state_changelog_topics[].name")?;
@@ -548,6 +567,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, true, "subtopologies[].state_changelog_topics[].name");
             w.i32(self.partitions, "subtopologies[].state_changelog_topics[].partitions");
@@ -613,6 +633,7 @@ impl rt::Sealed for CopartitionGroup<'_> {}
 impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let source_topics = rt::read::array::<i16>(c, true, v, "subtopologies[].copartition_groups[].source_topics")?;
         let source_topic_regex =
             rt::read::array::<i16>(c, true, v, "subtopologies[].copartition_groups[].source_topic_regex")?;
@@ -635,6 +656,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::check_array::<i16>(c, true, false, v, "subtopologies[].copartition_groups[].source_topics")?;
@@ -660,6 +682,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_array::<i16>(c, true, v)?;
             rt::read::skip_array::<i16>(c, true, v)?;
@@ -675,6 +698,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<i16, V>(
@@ -717,6 +741,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(
@@ -748,6 +773,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(
                 &self.source_topics,
@@ -950,8 +976,8 @@ impl<'a> rt::Message<'a> for StreamsGroupTopologyValue<'a> {
         name: "StreamsGroupTopologyValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(23),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1552,6 +1578,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupTopologyValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let epoch = rt::read::i32(c, "epoch")?;
                 let subtopologies = rt::owned::read_array::<Subtopology, _>(c, true, v, "subtopologies")?;
@@ -1567,6 +1594,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.subtopologies, true, v, "subtopologies")?;
@@ -1581,6 +1609,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.epoch, "epoch");
                 rt::owned::write_vec(w, &self.subtopologies, true, v, "subtopologies");
@@ -1649,6 +1678,7 @@ pub mod owned {
     impl rt::OwnedStruct for Subtopology {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let subtopology_id = rt::owned::read_str(c, true, "subtopologies[].subtopology_id")?;
                 let source_topics =
@@ -1683,6 +1713,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.subtopology_id, true, "subtopologies[].subtopology_id")?;
@@ -1719,6 +1750,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.subtopology_id, true, "subtopologies[].subtopology_id");
             rt::owned::write_vec(w, &self.source_topics, true, v, "subtopologies[].source_topics");
             rt::owned::write_vec(
@@ -1813,6 +1845,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, true, "subtopologies[].state_changelog_topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -1845,6 +1878,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::write::str_size(&self.name, true, "subtopologies[].state_changelog_topics[].name")?;
@@ -1865,6 +1899,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, true, "subtopologies[].state_changelog_topics[].name");
             if let Some(r) = w.run::<6>("subtopologies[].state_changelog_topics[].partitions") {
                 r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
@@ -1925,6 +1960,7 @@ pub mod owned {
     impl rt::OwnedStruct for CopartitionGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let source_topics =
                 rt::owned::read_array::<i16, _>(c, true, v, "subtopologies[].copartition_groups[].source_topics")?;
             let source_topic_regex =
@@ -1951,6 +1987,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(
@@ -1982,6 +2019,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::owned::write_vec(
                 w,
                 &self.source_topics,

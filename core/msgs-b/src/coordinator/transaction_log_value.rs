@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `TransactionLogValue` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "TransactionLogValue", 0, 1);
+
 /// `TransactionLogValue` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -81,6 +85,7 @@ impl rt::Sealed for TransactionLogValue<'_> {}
 impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let producer_id = rt::read::i64(c, "producer_id")?;
         let producer_epoch = rt::read::i16(c, "producer_epoch")?;
         let r: [u8; 5] = match rt::read::run::<5>(c) {
@@ -165,6 +170,7 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
@@ -228,6 +234,7 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 31;
             if v <= 0 && self.previous_producer_id != -1_i64 {
@@ -278,6 +285,7 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.previous_producer_id != -1_i64 {
                 w.fail(rt::write::not_in_version("previous_producer_id"));
@@ -399,6 +407,7 @@ impl rt::Sealed for PartitionsSchema<'_> {}
 impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, v >= 1, "transaction_partitions[].topic")?;
         let partition_ids = rt::read::array::<i32>(c, v >= 1, v, "transaction_partitions[].partition_ids")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -416,6 +425,7 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 1, "transaction_partitions[].topic")?;
@@ -430,6 +440,7 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<i32>(c, v >= 1, v)?;
@@ -446,6 +457,7 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -476,6 +488,7 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 1, "transaction_partitions[].topic")?;
@@ -497,6 +510,7 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic, v >= 1, "transaction_partitions[].topic");
             w.array(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids");
@@ -517,8 +531,8 @@ impl<'a> rt::Message<'a> for TransactionLogValue<'a> {
         name: "TransactionLogValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(0),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -871,6 +885,7 @@ pub mod owned {
     impl rt::OwnedStruct for TransactionLogValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let producer_id = rt::read::i64(c, "producer_id")?;
             let producer_epoch = rt::read::i16(c, "producer_epoch")?;
             let r: [u8; 5] = match rt::read::run::<5>(c) {
@@ -951,6 +966,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 31;
                 if v <= 0 && self.previous_producer_id != -1_i64 {
@@ -1007,6 +1023,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.previous_producer_id != -1_i64 {
                     w.fail(rt::write::not_in_version("previous_producer_id"));
@@ -1126,6 +1143,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionsSchema {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, v >= 1, "transaction_partitions[].topic")?;
             let partition_ids =
                 rt::owned::read_array::<i32, _>(c, v >= 1, v, "transaction_partitions[].partition_ids")?;
@@ -1148,6 +1166,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 1, "transaction_partitions[].topic")?;
@@ -1169,6 +1188,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic, v >= 1, "transaction_partitions[].topic");
             rt::owned::write_vec(
                 w,

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-offset-delete` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-offset-delete", 0, 0);
+
 /// `OffsetDeleteRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for OffsetDeleteRequest<'_> {}
 impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let group_id = rt::read::str(c, false, "group_id")?;
             let topics = rt::read::array::<OffsetDeleteRequestTopic<'a>>(c, false, v, "topics")?;
@@ -77,6 +82,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
@@ -88,6 +94,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, false, "group_id")?;
@@ -101,6 +108,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.group_id, false, "group_id");
             w.array(&self.topics, false, v, "topics");
@@ -159,6 +167,7 @@ impl rt::Sealed for OffsetDeleteRequestTopic<'_> {}
 impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, false, "topics[].name")?;
         let partitions = rt::read::array::<OffsetDeleteRequestPartition<'a>>(c, false, v, "topics[].partitions")?;
         Ok(Self {
@@ -171,6 +180,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, false, "topics[].name")?;
@@ -182,6 +192,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, false)?;
             rt::read::skip_array::<OffsetDeleteRequestPartition<'a>>(c, false, v)?;
@@ -195,6 +206,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, false, "topics[].name")?));
@@ -214,6 +226,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, false, "topics[].name")?;
@@ -227,6 +240,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, false, "topics[].name");
             w.array(&self.partitions, false, v, "topics[].partitions");
@@ -349,8 +363,8 @@ impl<'a> rt::Message<'a> for OffsetDeleteRequest<'a> {
         name: "OffsetDeleteRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(47),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -539,6 +553,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetDeleteRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let group_id = rt::owned::read_str(c, false, "group_id")?;
                 let topics = rt::owned::read_array::<OffsetDeleteRequestTopic, _>(c, false, v, "topics")?;
@@ -552,6 +567,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, false, "group_id")?;
@@ -565,6 +581,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.str(&self.group_id, false, "group_id");
                 rt::owned::write_vec(w, &self.topics, false, v, "topics");
@@ -613,6 +630,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetDeleteRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, false, "topics[].name")?;
             let partitions =
                 rt::owned::read_array::<OffsetDeleteRequestPartition, _>(c, false, v, "topics[].partitions")?;
@@ -627,6 +645,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, false, "topics[].name")?;
@@ -640,6 +659,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, false, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, false, v, "topics[].partitions");
             w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-offset-delete` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-offset-delete", 0, 0);
+
 /// `OffsetDeleteResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +61,7 @@ impl rt::Sealed for OffsetDeleteResponse<'_> {}
 impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -81,6 +86,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -93,6 +99,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::array_size(&self.topics, false, v, "topics")?;
@@ -105,6 +112,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "error_code");
             w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -164,6 +172,7 @@ impl rt::Sealed for OffsetDeleteResponseTopic<'_> {}
 impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, false, "topics[].name")?;
         let partitions = rt::read::array::<OffsetDeleteResponsePartition<'a>>(c, false, v, "topics[].partitions")?;
         Ok(Self {
@@ -176,6 +185,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, false, "topics[].name")?;
@@ -187,6 +197,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, false)?;
             rt::read::skip_array::<OffsetDeleteResponsePartition<'a>>(c, false, v)?;
@@ -200,6 +211,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, false, "topics[].name")?));
@@ -219,6 +231,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, false, "topics[].name")?;
@@ -232,6 +245,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, false, "topics[].name");
             w.array(&self.partitions, false, v, "topics[].partitions");
@@ -370,8 +384,8 @@ impl<'a> rt::Message<'a> for OffsetDeleteResponse<'a> {
         name: "OffsetDeleteResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(47),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -600,6 +614,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetDeleteResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -621,6 +636,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
@@ -633,6 +649,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<6>("error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
@@ -684,6 +701,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetDeleteResponseTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, false, "topics[].name")?;
             let partitions =
                 rt::owned::read_array::<OffsetDeleteResponsePartition, _>(c, false, v, "topics[].partitions")?;
@@ -698,6 +716,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, false, "topics[].name")?;
@@ -711,6 +730,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, false, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, false, v, "topics[].partitions");
             w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-offset-fetch` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-offset-fetch", 0, 10);
+
 /// `OffsetFetchRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -62,6 +66,7 @@ impl rt::Sealed for OffsetFetchRequest<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let group_id = if v <= 7 {
                 rt::read::str(c, v >= 6, "group_id")?
@@ -103,6 +108,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 7 {
@@ -135,6 +141,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 7 {
@@ -176,6 +183,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 8 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("group_id"));
@@ -260,6 +268,7 @@ impl rt::Sealed for OffsetFetchRequestTopic<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v <= 7 {
             rt::read::str(c, v >= 6, "topics[].name")?
         } else {
@@ -285,6 +294,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 7 {
@@ -303,6 +313,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 7 {
                 rt::read::skip_str(c, v >= 6)?;
@@ -323,6 +334,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 7 {
@@ -349,6 +361,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 7 {
@@ -378,6 +391,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 8 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
@@ -450,6 +464,7 @@ impl rt::Sealed for OffsetFetchRequestGroup<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let group_id = if v >= 8 {
             rt::read::str(c, v >= 6, "groups[].group_id")?
         } else {
@@ -487,6 +502,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 8 {
@@ -511,6 +527,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 8 {
                 rt::read::skip_str(c, v >= 6)?;
@@ -537,6 +554,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 8 {
@@ -575,6 +593,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 8 {
@@ -610,6 +629,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 7 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].group_id"));
@@ -685,6 +705,7 @@ impl rt::Sealed for OffsetFetchRequestTopics<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if (8..=9).contains(&v) {
             rt::read::str(c, v >= 6, "groups[].topics[].name")?
         } else {
@@ -716,6 +737,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if (8..=9).contains(&v) {
@@ -737,6 +759,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if (8..=9).contains(&v) {
                 rt::read::skip_str(c, v >= 6)?;
@@ -760,6 +783,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if (8..=9).contains(&v) {
@@ -800,6 +824,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if (8..=9).contains(&v) {
@@ -834,6 +859,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 7 && !self.partition_indexes.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topics[].partition_indexes"));
@@ -866,8 +892,8 @@ impl<'a> rt::Message<'a> for OffsetFetchRequest<'a> {
         name: "OffsetFetchRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(9),
-        min_version: 0,
-        max_version: 10,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 10 },
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -1214,6 +1240,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let group_id = if v <= 7 {
                     rt::owned::read_str(c, v >= 6, "group_id")?
@@ -1258,6 +1285,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 7 {
@@ -1299,6 +1327,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 8 && !self.group_id.is_empty() {
                     w.fail(rt::write::not_in_version("group_id"));
@@ -1380,6 +1409,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v <= 7 {
                 rt::owned::read_str(c, v >= 6, "topics[].name")?
             } else {
@@ -1406,6 +1436,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 7 {
@@ -1435,6 +1466,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 8 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
@@ -1503,6 +1535,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchRequestGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = if v >= 8 {
                 rt::owned::read_str(c, v >= 6, "groups[].group_id")?
             } else {
@@ -1541,6 +1574,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 8 {
@@ -1576,6 +1610,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].group_id"));
             }
@@ -1646,6 +1681,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchRequestTopics {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if (8..=9).contains(&v) {
                 rt::owned::read_str(c, v >= 6, "groups[].topics[].name")?
             } else {
@@ -1678,6 +1714,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if (8..=9).contains(&v) {
@@ -1712,6 +1749,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && !self.partition_indexes.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topics[].partition_indexes"));
             }

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-offset-fetch` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-offset-fetch", 0, 10);
+
 /// `OffsetFetchResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for OffsetFetchResponse<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = if v >= 3 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -102,6 +107,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -126,6 +132,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -161,6 +168,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 8 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("topics"));
@@ -239,6 +247,7 @@ impl rt::Sealed for OffsetFetchResponseTopic<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v <= 7 {
             rt::read::str(c, v >= 6, "topics[].name")?
         } else {
@@ -264,6 +273,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 7 {
@@ -282,6 +292,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 7 {
                 rt::read::skip_str(c, v >= 6)?;
@@ -302,6 +313,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 7 {
@@ -328,6 +340,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 7 {
@@ -357,6 +370,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 8 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
@@ -426,6 +440,7 @@ impl rt::Sealed for OffsetFetchResponseGroup<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let group_id = if v >= 8 {
                 rt::read::str(c, v >= 6, "groups[].group_id")?
@@ -459,6 +474,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -482,6 +498,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 8 {
                 rt::read::skip_str(c, v >= 6)?;
@@ -504,6 +521,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 8 {
@@ -536,6 +554,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 8 {
@@ -571,6 +590,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 7 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].group_id"));
@@ -652,6 +672,7 @@ impl rt::Sealed for OffsetFetchResponsePartition<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let partition_index;
         let committed_offset;
         if v <= 7 {
@@ -700,6 +721,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 7 {
@@ -729,6 +751,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 7 {
                 rt::read::skip(c, 12)?;
@@ -755,6 +778,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 7 {
@@ -802,6 +826,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 7 {
@@ -846,6 +871,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 8 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].partition_index"));
@@ -933,6 +959,7 @@ impl rt::Sealed for OffsetFetchResponseTopics<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if (8..=9).contains(&v) {
             rt::read::str(c, v >= 6, "groups[].topics[].name")?
         } else {
@@ -964,6 +991,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if (8..=9).contains(&v) {
@@ -991,6 +1019,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if (8..=9).contains(&v) {
                 rt::read::skip_str(c, v >= 6)?;
@@ -1014,6 +1043,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if (8..=9).contains(&v) {
@@ -1054,6 +1084,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if (8..=9).contains(&v) {
@@ -1083,6 +1114,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 7 && !self.partitions.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topics[].partitions"));
@@ -1158,6 +1190,7 @@ impl rt::Sealed for OffsetFetchResponsePartitions<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let partition_index;
         let committed_offset;
         let committed_leader_epoch;
@@ -1204,6 +1237,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 8 {
@@ -1230,6 +1264,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 8 {
                 rt::read::skip(c, 16)?;
@@ -1253,6 +1288,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 8 {
@@ -1300,6 +1336,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 8 {
@@ -1350,6 +1387,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 7 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version(
@@ -1402,8 +1440,8 @@ impl<'a> rt::Message<'a> for OffsetFetchResponse<'a> {
         name: "OffsetFetchResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(9),
-        min_version: 0,
-        max_version: 10,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 10 },
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -1927,6 +1965,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = if v >= 3 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -1965,6 +2004,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 3 {
@@ -2000,6 +2040,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 8 && !self.topics.is_empty() {
                     w.fail(rt::write::not_in_version("topics"));
@@ -2068,6 +2109,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchResponseTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v <= 7 {
                 rt::owned::read_str(c, v >= 6, "topics[].name")?
             } else {
@@ -2094,6 +2136,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 7 {
@@ -2123,6 +2166,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 8 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
@@ -2187,6 +2231,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchResponseGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let group_id = if v >= 8 {
                     rt::owned::read_str(c, v >= 6, "groups[].group_id")?
@@ -2221,6 +2266,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 8 {
@@ -2256,6 +2302,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].group_id"));
             }
@@ -2341,6 +2388,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchResponsePartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index;
             let committed_offset;
             if v <= 7 {
@@ -2390,6 +2438,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 7 {
@@ -2439,6 +2488,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 8 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].partition_index"));
             }
@@ -2533,6 +2583,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchResponseTopics {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if (8..=9).contains(&v) {
                 rt::owned::read_str(c, v >= 6, "groups[].topics[].name")?
             } else {
@@ -2565,6 +2616,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if (8..=9).contains(&v) {
@@ -2594,6 +2646,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && !self.partitions.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topics[].partitions"));
             }
@@ -2666,6 +2719,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchResponsePartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index;
             let committed_offset;
             let committed_leader_epoch;
@@ -2716,6 +2770,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 8 {
@@ -2771,6 +2826,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "groups[].topics[].partitions[].partition_index",

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-offset-for-leader-epoch` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-offset-for-leader-epoch", 0, 4);
+
 /// `OffsetForLeaderEpochRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -62,6 +66,7 @@ impl rt::Sealed for OffsetForLeaderEpochRequest<'_> {}
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let replica_id = if v >= 3 {
                 rt::read::i32(c, "replica_id")?
@@ -87,6 +92,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -103,6 +109,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -124,6 +131,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 3 {
                 w.i32(self.replica_id, "replica_id");
@@ -188,6 +196,7 @@ impl rt::Sealed for OffsetForLeaderTopic<'_> {}
 impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, v >= 4, "topics[].topic")?;
         let partitions = rt::read::array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 4 {
@@ -205,6 +214,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 4, "topics[].topic")?;
@@ -219,6 +229,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip_array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v)?;
@@ -235,6 +246,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 4, "topics[].topic")?));
@@ -257,6 +269,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 4, "topics[].topic")?;
@@ -276,6 +289,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic, v >= 4, "topics[].topic");
             w.array(&self.partitions, v >= 4, v, "topics[].partitions");
@@ -335,6 +349,7 @@ impl rt::Sealed for OffsetForLeaderPartition<'_> {}
 impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
         let current_leader_epoch = if v >= 2 {
             rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -358,6 +373,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "topics[].partitions[].partition")?;
@@ -375,6 +391,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             if v >= 2 {
@@ -394,6 +411,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -425,6 +443,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v >= 2 {
@@ -445,6 +464,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition, "topics[].partitions[].partition");
             if v >= 2 {
@@ -465,8 +485,8 @@ impl<'a> rt::Message<'a> for OffsetForLeaderEpochRequest<'a> {
         name: "OffsetForLeaderEpochRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(23),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -691,6 +711,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetForLeaderEpochRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let replica_id = if v >= 3 {
                     rt::read::i32(c, "replica_id")?
@@ -713,6 +734,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 3 {
@@ -734,6 +756,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 3 {
                     w.i32(self.replica_id, "replica_id");
@@ -788,6 +811,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetForLeaderTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, v >= 4, "topics[].topic")?;
             let partitions = rt::owned::read_array::<OffsetForLeaderPartition, _>(c, v >= 4, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 4 {
@@ -806,6 +830,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 4, "topics[].topic")?;
@@ -825,6 +850,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic, v >= 4, "topics[].topic");
             rt::owned::write_vec(w, &self.partitions, v >= 4, v, "topics[].partitions");
             if v >= 4 {
@@ -879,6 +905,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetForLeaderPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
             let current_leader_epoch = if v >= 2 {
                 rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -903,6 +930,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 if v >= 2 {
@@ -923,6 +951,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i32(self.partition, "topics[].partitions[].partition");
             if v >= 2 {
                 w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");

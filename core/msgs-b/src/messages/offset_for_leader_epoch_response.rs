@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-offset-for-leader-epoch` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-offset-for-leader-epoch", 0, 4);
+
 /// `OffsetForLeaderEpochResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for OffsetForLeaderEpochResponse<'_> {}
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = if v >= 2 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -86,6 +91,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -102,6 +108,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 2 {
@@ -123,6 +130,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 2 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -187,6 +195,7 @@ impl rt::Sealed for OffsetForLeaderTopicResult<'_> {}
 impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, v >= 4, "topics[].topic")?;
         let partitions = rt::read::array::<EpochEndOffset<'a>>(c, v >= 4, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 4 {
@@ -204,6 +213,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 4, "topics[].topic")?;
@@ -218,6 +228,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip_array::<EpochEndOffset<'a>>(c, v >= 4, v)?;
@@ -234,6 +245,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 4, "topics[].topic")?));
@@ -256,6 +268,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 4, "topics[].topic")?;
@@ -275,6 +288,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic, v >= 4, "topics[].topic");
             w.array(&self.partitions, v >= 4, v, "topics[].partitions");
@@ -337,6 +351,7 @@ impl rt::Sealed for EpochEndOffset<'_> {}
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -368,6 +383,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -390,6 +406,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 6)?;
             if v >= 1 {
@@ -409,6 +426,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(
@@ -444,6 +462,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
             if v >= 1 {
@@ -464,6 +483,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "topics[].partitions[].error_code");
             w.i32(self.partition, "topics[].partitions[].partition");
@@ -485,8 +505,8 @@ impl<'a> rt::Message<'a> for OffsetForLeaderEpochResponse<'a> {
         name: "OffsetForLeaderEpochResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(23),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -728,6 +748,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetForLeaderEpochResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = if v >= 2 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -750,6 +771,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 2 {
@@ -771,6 +793,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 2 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -825,6 +848,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetForLeaderTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, v >= 4, "topics[].topic")?;
             let partitions = rt::owned::read_array::<EpochEndOffset, _>(c, v >= 4, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 4 {
@@ -843,6 +867,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 4, "topics[].topic")?;
@@ -862,6 +887,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic, v >= 4, "topics[].topic");
             rt::owned::write_vec(w, &self.partitions, v >= 4, v, "topics[].partitions");
             if v >= 4 {
@@ -920,6 +946,7 @@ pub mod owned {
     impl rt::OwnedStruct for EpochEndOffset {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -952,6 +979,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 14;
                 if v >= 1 {
@@ -972,6 +1000,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<6>("topics[].partitions[].error_code") {
                 r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                 r[2..6].copy_from_slice(&self.partition.to_be_bytes());

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-produce` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-produce", 0, 13);
+
 /// `ProduceRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -62,6 +66,7 @@ impl rt::Sealed for ProduceRequest<'_> {}
 impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let transactional_id = if v >= 3 {
                 rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?
@@ -97,6 +102,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -118,6 +124,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v >= 3 {
@@ -142,6 +149,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && self.transactional_id.is_some() {
                 w.fail(rt::write::not_in_version("transactional_id"));
@@ -215,6 +223,7 @@ impl rt::Sealed for TopicProduceData<'_> {}
 impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v <= 12 {
             rt::read::str(c, v >= 9, "topic_data[].name")?
         } else {
@@ -242,6 +251,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 12 {
@@ -261,6 +271,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 12 {
                 rt::read::skip_str(c, v >= 9)?;
@@ -282,6 +293,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 12 {
@@ -312,6 +324,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 12 {
@@ -336,6 +349,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 12 {
                 w.str(self.name, v >= 9, "topic_data[].name");
@@ -403,6 +417,7 @@ impl rt::Sealed for PartitionProduceData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let index = rt::read::i32(c, "topic_data[].partition_data[].index")?;
         let records = rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;
         let unknown_tagged_fields = if v >= 9 {
@@ -420,6 +435,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "topic_data[].partition_data[].index")?;
@@ -434,6 +450,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             rt::read::skip_bytes(c, v >= 9)?;
@@ -450,6 +467,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -475,6 +493,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::opt_bytes_size(self.records, v >= 9, true, "topic_data[].partition_data[].records")?;
@@ -495,6 +514,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.index, "topic_data[].partition_data[].index");
             w.opt_bytes(self.records, v >= 9, true, "topic_data[].partition_data[].records");
@@ -515,8 +535,8 @@ impl<'a> rt::Message<'a> for ProduceRequest<'a> {
         name: "ProduceRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(0),
-        min_version: 0,
-        max_version: 13,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 13 },
         flexible_min: Some(9),
         latest_version_unstable: false,
         provisional: false,
@@ -783,6 +803,7 @@ pub mod owned {
     impl rt::OwnedStruct for ProduceRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let transactional_id = if v >= 3 {
                     rt::owned::read_opt_str(c, v >= 9, v >= 3, "transactional_id")?
@@ -815,6 +836,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 if v >= 3 {
@@ -839,6 +861,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 2 && self.transactional_id.is_some() {
                     w.fail(rt::write::not_in_version("transactional_id"));
@@ -904,6 +927,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicProduceData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v <= 12 {
                 rt::owned::read_str(c, v >= 9, "topic_data[].name")?
             } else {
@@ -933,6 +957,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 12 {
@@ -957,6 +982,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 12 {
                 w.str(&self.name, v >= 9, "topic_data[].name");
             }
@@ -1012,6 +1038,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionProduceData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let index = rt::read::i32(c, "topic_data[].partition_data[].index")?;
             let records = rt::owned::read_opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;
             let unknown_tagged_fields = if v >= 9 {
@@ -1033,6 +1060,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::opt_bytes_size(
@@ -1058,6 +1086,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i32(self.index, "topic_data[].partition_data[].index");
             w.opt_bytes(
                 self.records.as_deref(),

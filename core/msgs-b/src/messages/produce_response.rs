@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-produce` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-produce", 0, 13);
+
 /// `ProduceResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for ProduceResponse<'_> {}
 impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let responses = rt::read::array::<TopicProduceResponse<'a>>(c, v >= 9, v, "responses")?;
             let throttle_time_ms = if v >= 1 {
@@ -104,6 +109,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TopicProduceResponse<'a>, V>(c, v >= 9, false, v, fields::RESPONSES, vis, "responses")?;
@@ -141,6 +147,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.responses, v >= 9, v, "responses")?;
@@ -170,6 +177,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 9 && !self.node_endpoints.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints"));
@@ -246,6 +254,7 @@ impl rt::Sealed for TopicProduceResponse<'_> {}
 impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let name = if v <= 12 {
                 rt::read::str(c, v >= 9, "responses[].name")?
@@ -276,6 +285,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -303,6 +313,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 12 {
                 rt::read::skip_str(c, v >= 9)?;
@@ -323,6 +334,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 12 {
@@ -353,6 +365,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 12 {
@@ -377,6 +390,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 12 {
                 w.str(self.name, v >= 9, "responses[].name");
@@ -444,6 +458,7 @@ impl rt::Sealed for NodeEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let node_id = if v >= 10 {
             rt::read::i32(c, "node_endpoints[].node_id")?
         } else {
@@ -481,6 +496,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 10 {
@@ -505,6 +521,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 10 {
                 rt::read::skip(c, 4)?;
@@ -531,6 +548,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 10 {
@@ -569,6 +587,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 10 {
@@ -610,6 +629,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 9 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
@@ -706,6 +726,7 @@ impl rt::Sealed for PartitionProduceResponse<'_> {}
 impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
@@ -794,6 +815,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 14)?;
             if v >= 2 {
@@ -821,6 +843,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -914,6 +937,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
             if v >= 2 {
@@ -965,6 +989,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 9 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
                 w.fail(rt::write::not_in_version(
@@ -1070,6 +1095,7 @@ impl rt::Sealed for BatchIndexAndErrorMessage<'_> {}
 impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let batch_index = if v >= 8 {
             rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?
         } else {
@@ -1100,6 +1126,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 8 {
@@ -1123,6 +1150,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 8 {
                 rt::read::skip(c, 4)?;
@@ -1143,6 +1171,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 8 {
@@ -1177,6 +1206,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 8 {
@@ -1217,6 +1247,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 7 && self.batch_index != 0_i32 {
                 w.fail(rt::write::not_in_version(
@@ -1304,6 +1335,7 @@ impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let leader_id;
         let leader_epoch;
         if v >= 10 {
@@ -1334,6 +1366,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 10 {
@@ -1354,6 +1387,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 10 {
                 rt::read::skip(c, 8)?;
@@ -1371,6 +1405,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 10 {
@@ -1400,6 +1435,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 10 {
@@ -1435,6 +1471,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 9 && self.leader_id != -1_i32 {
                 w.fail(rt::write::not_in_version(
@@ -1475,8 +1512,8 @@ impl<'a> rt::Message<'a> for ProduceResponse<'a> {
         name: "ProduceResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(0),
-        min_version: 0,
-        max_version: 13,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 13 },
         flexible_min: Some(9),
         latest_version_unstable: false,
         provisional: false,
@@ -1996,6 +2033,7 @@ pub mod owned {
     impl rt::OwnedStruct for ProduceResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let responses = rt::owned::read_array::<TopicProduceResponse, _>(c, v >= 9, v, "responses")?;
                 let throttle_time_ms = if v >= 1 {
@@ -2040,6 +2078,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.responses, v >= 9, v, "responses")?;
@@ -2069,6 +2108,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 9 && !self.node_endpoints.is_empty() {
                     w.fail(rt::write::not_in_version("node_endpoints"));
@@ -2142,6 +2182,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicProduceResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let name = if v <= 12 {
                     rt::owned::read_str(c, v >= 9, "responses[].name")?
@@ -2177,6 +2218,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 12 {
@@ -2201,6 +2243,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 12 {
                 w.str(&self.name, v >= 9, "responses[].name");
             }
@@ -2270,6 +2313,7 @@ pub mod owned {
     impl rt::OwnedStruct for NodeEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let node_id = if v >= 10 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
             } else {
@@ -2308,6 +2352,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 10 {
@@ -2349,6 +2394,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 9 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
             }
@@ -2445,6 +2491,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionProduceResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
@@ -2534,6 +2581,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 14;
                 if v >= 2 {
@@ -2585,6 +2633,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 9 && self.current_leader != LeaderIdAndEpoch::default() {
                 w.fail(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader",
@@ -2687,6 +2736,7 @@ pub mod owned {
     impl rt::OwnedStruct for BatchIndexAndErrorMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let batch_index = if v >= 8 {
                 rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?
             } else {
@@ -2721,6 +2771,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 8 {
@@ -2761,6 +2812,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && self.batch_index != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partition_responses[].record_errors[].batch_index",
@@ -2836,6 +2888,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderIdAndEpoch {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let leader_id;
             let leader_epoch;
             if v >= 10 {
@@ -2888,6 +2941,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 10 {
@@ -2923,6 +2977,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 9 && self.leader_id != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader.leader_id",

@@ -16,6 +16,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-read-mirror-states` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-read-mirror-states", 0, 0);
+
 /// `ReadMirrorStatesRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -66,6 +70,7 @@ impl rt::Sealed for ReadMirrorStatesRequest<'_> {}
 impl<'a> rt::Struct<'a> for ReadMirrorStatesRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let mirror_name = rt::read::str(c, true, "mirror_name")?;
             let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
@@ -83,6 +88,7 @@ impl<'a> rt::Struct<'a> for ReadMirrorStatesRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::MIRROR_NAME, Some(rt::read::str(c, true, "mirror_name")?));
@@ -95,6 +101,7 @@ impl<'a> rt::Struct<'a> for ReadMirrorStatesRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.mirror_name, true, "mirror_name")?;
@@ -110,6 +117,7 @@ impl<'a> rt::Struct<'a> for ReadMirrorStatesRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.mirror_name, true, "mirror_name");
             w.array(&self.topics, true, v, "topics");
@@ -168,6 +176,7 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
@@ -181,6 +190,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "topics[].name")?;
@@ -193,6 +203,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
@@ -207,6 +218,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
@@ -227,6 +239,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, true, "topics[].name")?;
@@ -242,6 +255,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, true, "topics[].name");
             w.array(&self.partitions, true, v, "topics[].partitions");
@@ -375,8 +389,8 @@ impl<'a> rt::Message<'a> for ReadMirrorStatesRequest<'a> {
         name: "ReadMirrorStatesRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(32002),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: true,
@@ -565,6 +579,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReadMirrorStatesRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let mirror_name = rt::owned::read_str(c, true, "mirror_name")?;
                 let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
@@ -580,6 +595,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.mirror_name, true, "mirror_name")?;
@@ -595,6 +611,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.str(&self.mirror_name, true, "mirror_name");
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");
@@ -643,6 +660,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, true, "topics[].name")?;
             let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields =
@@ -658,6 +676,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, true, "topics[].name")?;
@@ -673,6 +692,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, true, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

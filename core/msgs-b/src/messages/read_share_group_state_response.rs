@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-read-share-group-state` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-read-share-group-state", 0, 0);
+
 /// `ReadShareGroupStateResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -56,6 +60,7 @@ impl rt::Sealed for ReadShareGroupStateResponse<'_> {}
 impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let results = rt::read::array::<ReadStateResult<'a>>(c, true, v, "results")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -71,6 +76,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<ReadStateResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
@@ -82,6 +88,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.results, true, v, "results")?;
@@ -96,6 +103,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.results, true, v, "results");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -153,6 +161,7 @@ impl rt::Sealed for ReadStateResult<'_> {}
 impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let topic_id = rt::read::uuid(c, "results[].topic_id")?;
             let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
@@ -168,6 +177,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -182,6 +192,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
@@ -195,6 +206,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
@@ -215,6 +227,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
@@ -229,6 +242,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.topic_id, "results[].topic_id");
             w.array(&self.partitions, true, v, "results[].partitions");
@@ -293,6 +307,7 @@ impl rt::Sealed for PartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -326,6 +341,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -350,6 +366,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 6)?;
             rt::read::skip_str(c, true)?;
@@ -366,6 +383,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -410,6 +428,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 18;
             n += rt::write::opt_str_size(self.error_message, true, true, "results[].partitions[].error_message")?;
@@ -425,6 +444,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition, "results[].partitions[].partition");
             w.i16(self.error_code, "results[].partitions[].error_code");
@@ -605,8 +625,8 @@ impl<'a> rt::Message<'a> for ReadShareGroupStateResponse<'a> {
         name: "ReadShareGroupStateResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(84),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -939,6 +959,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReadShareGroupStateResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let results = rt::owned::read_array::<ReadStateResult, _>(c, true, v, "results")?;
                 let unknown_tagged_fields =
@@ -952,6 +973,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.results, true, v, "results")?;
@@ -966,6 +988,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.results, true, v, "results");
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -1013,6 +1036,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReadStateResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let topic_id = rt::read::uuid(c, "results[].topic_id")?;
                 let partitions = rt::owned::read_array::<PartitionResult, _>(c, true, v, "results[].partitions")?;
@@ -1030,6 +1054,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
@@ -1044,6 +1069,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.topic_id, "results[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "results[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -1106,6 +1132,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -1144,6 +1171,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 18;
                 n += rt::write::opt_str_size(
@@ -1164,6 +1192,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<6>("results[].partitions[].partition") {
                 r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());

@@ -10,6 +10,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-read-share-group-state-summary` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "api-read-share-group-state-summary",
+    0,
+    1,
+);
+
 /// `ReadShareGroupStateSummaryResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -56,6 +65,7 @@ impl rt::Sealed for ReadShareGroupStateSummaryResponse<'_> {}
 impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let results = rt::read::array::<ReadStateSummaryResult<'a>>(c, true, v, "results")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -71,6 +81,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<ReadStateSummaryResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
@@ -82,6 +93,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.results, true, v, "results")?;
@@ -96,6 +108,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.results, true, v, "results");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -153,6 +166,7 @@ impl rt::Sealed for ReadStateSummaryResult<'_> {}
 impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "results[].topic_id")?;
         let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
@@ -166,6 +180,7 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::uuid(c, "results[].topic_id")?;
@@ -178,6 +193,7 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
@@ -192,6 +208,7 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
@@ -212,6 +229,7 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
@@ -226,6 +244,7 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.topic_id, "results[].topic_id");
             w.array(&self.partitions, true, v, "results[].partitions");
@@ -293,6 +312,7 @@ impl rt::Sealed for PartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -332,6 +352,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -358,6 +379,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 6)?;
             rt::read::skip_str(c, true)?;
@@ -376,6 +398,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -421,6 +444,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 22;
             n += rt::write::opt_str_size(self.error_message, true, true, "results[].partitions[].error_message")?;
@@ -438,6 +462,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition, "results[].partitions[].partition");
             w.i16(self.error_code, "results[].partitions[].error_code");
@@ -461,8 +486,8 @@ impl<'a> rt::Message<'a> for ReadShareGroupStateSummaryResponse<'a> {
         name: "ReadShareGroupStateSummaryResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(87),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -732,6 +757,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReadShareGroupStateSummaryResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let results = rt::owned::read_array::<ReadStateSummaryResult, _>(c, true, v, "results")?;
                 let unknown_tagged_fields =
@@ -745,6 +771,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.results, true, v, "results")?;
@@ -759,6 +786,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.results, true, v, "results");
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -806,6 +834,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReadStateSummaryResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "results[].topic_id")?;
             let partitions = rt::owned::read_array::<PartitionResult, _>(c, true, v, "results[].partitions")?;
             let unknown_tagged_fields =
@@ -821,6 +850,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
@@ -835,6 +865,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.topic_id, "results[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "results[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -901,6 +932,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -944,6 +976,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 22;
                 n += rt::write::opt_str_size(
@@ -966,6 +999,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<6>("results[].partitions[].partition") {
                 r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-renew-delegation-token` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-renew-delegation-token", 0, 2);
+
 /// `RenewDelegationTokenRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -62,6 +66,7 @@ impl rt::Sealed for RenewDelegationTokenRequest<'_> {}
 impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
         let renew_period_ms = rt::read::i64(c, "renew_period_ms")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -82,6 +87,7 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.bytes(fields::HMAC, Some(rt::read::bytes(c, v >= 2, "hmac")?));
@@ -96,6 +102,7 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             n += rt::write::bytes_size(self.hmac, v >= 2, "hmac")?;
@@ -114,6 +121,7 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.bytes(self.hmac, v >= 2, "hmac");
             w.i64(self.renew_period_ms, "renew_period_ms");
@@ -131,8 +139,8 @@ impl<'a> rt::Message<'a> for RenewDelegationTokenRequest<'a> {
         name: "RenewDelegationTokenRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(39),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -243,6 +251,7 @@ pub mod owned {
     impl rt::OwnedStruct for RenewDelegationTokenRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let hmac = rt::owned::read_bytes(c, v >= 2, "hmac")?;
             let renew_period_ms = rt::read::i64(c, "renew_period_ms")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -259,6 +268,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
@@ -277,6 +287,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.bytes(&self.hmac, v >= 2, "hmac");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ResponseHeader` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "ResponseHeader", 0, 1);
+
 /// `ResponseHeader` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -56,6 +60,7 @@ impl rt::Sealed for ResponseHeader<'_> {}
 impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let correlation_id = rt::read::i32(c, "correlation_id")?;
         let unknown_tagged_fields = if v >= 1 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -74,6 +79,7 @@ impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::CORRELATION_ID, rt::read::i32(c, "correlation_id")?);
@@ -87,6 +93,7 @@ impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 1 {
@@ -104,6 +111,7 @@ impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.correlation_id, "correlation_id");
             if v >= 1 {
@@ -120,8 +128,8 @@ impl<'a> rt::Message<'a> for ResponseHeader<'a> {
         name: "ResponseHeader",
         kind: rt::MessageKind::Header,
         api_key: None,
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -210,6 +218,7 @@ pub mod owned {
     impl rt::OwnedStruct for ResponseHeader {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let correlation_id = rt::read::i32(c, "correlation_id")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -224,6 +233,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 if v >= 1 {
@@ -241,6 +251,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 1 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<5>("correlation_id") {

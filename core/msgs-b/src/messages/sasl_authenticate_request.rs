@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-sasl-authenticate` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-sasl-authenticate", 0, 2);
+
 /// `SaslAuthenticateRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +61,7 @@ impl rt::Sealed for SaslAuthenticateRequest<'_> {}
 impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let auth_bytes = rt::read::bytes(c, v >= 2, "auth_bytes")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -75,6 +80,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.bytes(fields::AUTH_BYTES, Some(rt::read::bytes(c, v >= 2, "auth_bytes")?));
@@ -88,6 +94,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::bytes_size(self.auth_bytes, v >= 2, "auth_bytes")?;
@@ -106,6 +113,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.bytes(self.auth_bytes, v >= 2, "auth_bytes");
             if v >= 2 {
@@ -122,8 +130,8 @@ impl<'a> rt::Message<'a> for SaslAuthenticateRequest<'a> {
         name: "SaslAuthenticateRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(36),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -212,6 +220,7 @@ pub mod owned {
     impl rt::OwnedStruct for SaslAuthenticateRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let auth_bytes = rt::owned::read_bytes(c, v >= 2, "auth_bytes")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -226,6 +235,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::bytes_size(&self.auth_bytes, v >= 2, "auth_bytes")?;
@@ -244,6 +254,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.bytes(&self.auth_bytes, v >= 2, "auth_bytes");
                 if v >= 2 {

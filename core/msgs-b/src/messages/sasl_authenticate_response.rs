@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-sasl-authenticate` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-sasl-authenticate", 0, 2);
+
 /// `SaslAuthenticateResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for SaslAuthenticateResponse<'_> {}
 impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?;
         let auth_bytes = rt::read::bytes(c, v >= 2, "auth_bytes")?;
@@ -88,6 +93,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -109,6 +115,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.error_message, v >= 2, true, "error_message")?;
@@ -131,6 +138,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message, v >= 2, true, "error_message");
@@ -152,8 +160,8 @@ impl<'a> rt::Message<'a> for SaslAuthenticateResponse<'a> {
         name: "SaslAuthenticateResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(36),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -310,6 +318,7 @@ pub mod owned {
     impl rt::OwnedStruct for SaslAuthenticateResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 2, true, "error_message")?;
             let auth_bytes = rt::owned::read_bytes(c, v >= 2, "auth_bytes")?;
@@ -334,6 +343,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
@@ -356,6 +366,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i16(self.error_code, "error_code");
                 w.opt_str(self.error_message.as_deref(), v >= 2, true, "error_message");

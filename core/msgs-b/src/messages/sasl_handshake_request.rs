@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-sasl-handshake` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-sasl-handshake", 0, 1);
+
 /// `SaslHandshakeRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -104,8 +108,8 @@ impl<'a> rt::Message<'a> for SaslHandshakeRequest<'a> {
         name: "SaslHandshakeRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(17),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-sasl-handshake` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-sasl-handshake", 0, 1);
+
 /// `SaslHandshakeResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for SaslHandshakeResponse<'_> {}
 impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let mechanisms = rt::read::array::<&'a str>(c, false, v, "mechanisms")?;
         Ok(Self {
@@ -75,6 +80,7 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -86,6 +92,7 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::array_size(&self.mechanisms, false, v, "mechanisms")?;
@@ -98,6 +105,7 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "error_code");
             w.array(&self.mechanisms, false, v, "mechanisms");
@@ -111,8 +119,8 @@ impl<'a> rt::Message<'a> for SaslHandshakeResponse<'a> {
         name: "SaslHandshakeResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(17),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -224,6 +232,7 @@ pub mod owned {
     impl rt::OwnedStruct for SaslHandshakeResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let mechanisms = rt::owned::read_array::<rt::OwnedStr, _>(c, false, v, "mechanisms")?;
             Ok(Self {
@@ -235,6 +244,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.mechanisms, false, v, "mechanisms")?;
@@ -247,6 +257,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.mechanisms, false, v, "mechanisms");

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-share-acknowledge` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-share-acknowledge", 0, 2);
+
 /// `ShareAcknowledgeRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -65,6 +69,7 @@ impl rt::Sealed for ShareAcknowledgeRequest<'_> {}
 impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let group_id = rt::read::opt_str(c, true, true, "group_id")?;
             let member_id = rt::read::opt_str(c, true, true, "member_id")?;
@@ -92,6 +97,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::GROUP_ID, rt::read::opt_str(c, true, true, "group_id")?);
@@ -109,6 +115,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::opt_str_size(self.group_id, true, true, "group_id")?;
@@ -131,6 +138,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 1 && self.is_renew_ack {
                 w.fail(rt::write::not_in_version("is_renew_ack"));
@@ -197,6 +205,7 @@ impl rt::Sealed for AcknowledgeTopic<'_> {}
 impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
             let partitions = rt::read::array::<AcknowledgePartition<'a>>(c, true, v, "topics[].partitions")?;
@@ -212,6 +221,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -226,6 +236,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<AcknowledgePartition<'a>>(c, true, v)?;
@@ -239,6 +250,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
@@ -259,6 +271,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -273,6 +286,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.topic_id, "topics[].topic_id");
             w.array(&self.partitions, true, v, "topics[].partitions");
@@ -325,6 +339,7 @@ impl rt::Sealed for AcknowledgePartition<'_> {}
 impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let acknowledgement_batches =
             rt::read::array::<AcknowledgementBatch<'a>>(c, true, v, "topics[].partitions[].acknowledgement_batches")?;
@@ -339,6 +354,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "topics[].partitions[].partition_index")?;
@@ -357,6 +373,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<AcknowledgementBatch<'a>>(c, true, v)?;
@@ -371,6 +388,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -399,6 +417,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(
@@ -418,6 +437,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.array(
@@ -478,6 +498,7 @@ impl rt::Sealed for AcknowledgementBatch<'_> {}
 impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
@@ -505,6 +526,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<16>(c) {
@@ -528,6 +550,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i8>(c, true, v)?;
@@ -542,6 +565,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i64(
@@ -574,6 +598,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(
@@ -593,6 +618,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i64(
                 self.first_offset,
@@ -618,8 +644,8 @@ impl<'a> rt::Message<'a> for ShareAcknowledgeRequest<'a> {
         name: "ShareAcknowledgeRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(79),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -953,6 +979,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareAcknowledgeRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let group_id = rt::owned::read_opt_str(c, true, true, "group_id")?;
                 let member_id = rt::owned::read_opt_str(c, true, true, "member_id")?;
@@ -978,6 +1005,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
@@ -1000,6 +1028,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 1 && self.is_renew_ack {
                     w.fail(rt::write::not_in_version("is_renew_ack"));
@@ -1056,6 +1085,7 @@ pub mod owned {
     impl rt::OwnedStruct for AcknowledgeTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
                 let partitions = rt::owned::read_array::<AcknowledgePartition, _>(c, true, v, "topics[].partitions")?;
@@ -1073,6 +1103,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -1087,6 +1118,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.topic_id, "topics[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -1133,6 +1165,7 @@ pub mod owned {
     impl rt::OwnedStruct for AcknowledgePartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let acknowledgement_batches = rt::owned::read_array::<AcknowledgementBatch, _>(
                 c,
@@ -1153,6 +1186,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(
@@ -1172,6 +1206,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             rt::owned::write_vec(
                 w,
@@ -1228,6 +1263,7 @@ pub mod owned {
     impl rt::OwnedStruct for AcknowledgementBatch {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
@@ -1258,6 +1294,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(
@@ -1277,6 +1314,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<16>("topics[].partitions[].acknowledgement_batches[].first_offset") {
                 r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
                 r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-share-fetch` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-share-fetch", 0, 2);
+
 /// `ShareFetchRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -86,6 +90,7 @@ impl rt::Sealed for ShareFetchRequest<'_> {}
 impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let group_id = rt::read::opt_str(c, true, true, "group_id")?;
             let member_id = rt::read::opt_str(c, true, true, "member_id")?;
@@ -155,6 +160,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::GROUP_ID, rt::read::opt_str(c, true, true, "group_id")?);
@@ -193,6 +199,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::opt_str_size(self.group_id, true, true, "group_id")?;
@@ -231,6 +238,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.max_records != 0_i32 {
                 w.fail(rt::write::not_in_version("max_records"));
@@ -316,6 +324,7 @@ impl rt::Sealed for FetchTopic<'_> {}
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
             let partitions = rt::read::array::<FetchPartition<'a>>(c, true, v, "topics[].partitions")?;
@@ -331,6 +340,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -345,6 +355,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<FetchPartition<'a>>(c, true, v)?;
@@ -358,6 +369,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
@@ -378,6 +390,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -392,6 +405,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.topic_id, "topics[].topic_id");
             w.array(&self.partitions, true, v, "topics[].partitions");
@@ -450,6 +464,7 @@ impl rt::Sealed for ForgottenTopic<'_> {}
 impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "forgotten_topics_data[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "forgotten_topics_data[]._tagged_fields")?;
@@ -463,6 +478,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
@@ -475,6 +491,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -489,6 +506,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(
@@ -517,6 +535,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
@@ -531,6 +550,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
             w.array(&self.partitions, true, v, "forgotten_topics_data[].partitions");
@@ -586,6 +606,7 @@ impl rt::Sealed for FetchPartition<'_> {}
 impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let partition_max_bytes = if v <= 0 {
             rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?
@@ -606,6 +627,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "topics[].partitions[].partition_index")?;
@@ -627,6 +649,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             if v <= 0 {
@@ -644,6 +667,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -678,6 +702,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v <= 0 {
@@ -703,6 +728,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 && self.partition_max_bytes != 0_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
@@ -769,6 +795,7 @@ impl rt::Sealed for AcknowledgementBatch<'_> {}
 impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
@@ -796,6 +823,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<16>(c) {
@@ -819,6 +847,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i8>(c, true, v)?;
@@ -833,6 +862,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i64(
@@ -865,6 +895,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(
@@ -884,6 +915,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i64(
                 self.first_offset,
@@ -909,8 +941,8 @@ impl<'a> rt::Message<'a> for ShareFetchRequest<'a> {
         name: "ShareFetchRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(78),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1454,6 +1486,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareFetchRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let group_id = rt::owned::read_opt_str(c, true, true, "group_id")?;
                 let member_id = rt::owned::read_opt_str(c, true, true, "member_id")?;
@@ -1522,6 +1555,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
@@ -1560,6 +1594,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.max_records != 0_i32 {
                     w.fail(rt::write::not_in_version("max_records"));
@@ -1637,6 +1672,7 @@ pub mod owned {
     impl rt::OwnedStruct for FetchTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
                 let partitions = rt::owned::read_array::<FetchPartition, _>(c, true, v, "topics[].partitions")?;
@@ -1654,6 +1690,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -1668,6 +1705,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.topic_id, "topics[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -1714,6 +1752,7 @@ pub mod owned {
     impl rt::OwnedStruct for ForgottenTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "forgotten_topics_data[].partitions")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
@@ -1731,6 +1770,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
@@ -1745,6 +1785,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "forgotten_topics_data[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -1795,6 +1836,7 @@ pub mod owned {
     impl rt::OwnedStruct for FetchPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let partition_max_bytes = if v <= 0 {
                 rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?
@@ -1821,6 +1863,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 if v <= 0 {
@@ -1846,6 +1889,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && self.partition_max_bytes != 0_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
             }
@@ -1908,6 +1952,7 @@ pub mod owned {
     impl rt::OwnedStruct for AcknowledgementBatch {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
@@ -1938,6 +1983,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(
@@ -1957,6 +2003,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<16>("topics[].partitions[].acknowledgement_batches[].first_offset") {
                 r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
                 r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());

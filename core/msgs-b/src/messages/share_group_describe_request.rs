@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-share-group-describe` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-share-group-describe", 0, 1);
+
 /// `ShareGroupDescribeRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -56,6 +60,7 @@ impl rt::Sealed for ShareGroupDescribeRequest<'_> {}
 impl<'a> rt::Struct<'a> for ShareGroupDescribeRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let group_ids = rt::read::array::<&'a str>(c, true, v, "group_ids")?;
         let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -72,6 +77,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<&'a str, V>(c, true, false, v, fields::GROUP_IDS, vis, "group_ids")?;
@@ -87,6 +93,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::array_size(&self.group_ids, true, v, "group_ids")?;
@@ -101,6 +108,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.group_ids, true, v, "group_ids");
             w.bool(self.include_authorized_operations, "include_authorized_operations");
@@ -114,8 +122,8 @@ impl<'a> rt::Message<'a> for ShareGroupDescribeRequest<'a> {
         name: "ShareGroupDescribeRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(77),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -227,6 +235,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupDescribeRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let group_ids = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "group_ids")?;
             let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -239,6 +248,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::owned::vec_size(&self.group_ids, true, v, "group_ids")?;
@@ -253,6 +263,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.group_ids, true, v, "group_ids");
                 if self.unknown_tagged_fields.is_empty() {

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-share-group-describe` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-share-group-describe", 0, 1);
+
 /// `ShareGroupDescribeResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for ShareGroupDescribeResponse<'_> {}
 impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
@@ -78,6 +83,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -90,6 +96,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.groups, true, v, "groups")?;
@@ -104,6 +111,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.groups, true, v, "groups");
@@ -177,6 +185,7 @@ impl rt::Sealed for DescribedGroup<'_> {}
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
@@ -212,6 +221,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -237,6 +247,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, true)?;
@@ -256,6 +267,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
@@ -293,6 +305,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
@@ -311,6 +324,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "groups[].error_code");
             w.opt_str(self.error_message, true, true, "groups[].error_message");
@@ -385,6 +399,7 @@ impl rt::Sealed for Member<'_> {}
 impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
             let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
@@ -411,6 +426,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -430,6 +446,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_str(c, true)?;
@@ -448,6 +465,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -494,6 +512,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
@@ -518,6 +537,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.member_id, true, "groups[].members[].member_id");
             w.opt_str(self.rack_id, true, true, "groups[].members[].rack_id");
@@ -582,6 +602,7 @@ impl rt::Sealed for Assignment<'_> {}
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_partitions =
             rt::read::array::<TopicPartitions<'a>>(c, true, v, "groups[].members[].assignment.topic_partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?;
@@ -594,6 +615,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::check_array::<TopicPartitions<'a>>(
@@ -611,6 +633,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -624,6 +647,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TopicPartitions<'a>, V>(
@@ -648,6 +672,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(
@@ -667,6 +692,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(
                 &self.topic_partitions,
@@ -733,6 +759,7 @@ impl rt::Sealed for TopicPartitions<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
         let topic_name = rt::read::str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;
         let partitions = rt::read::array::<i32>(
@@ -754,6 +781,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
@@ -773,6 +801,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_str(c, true)?;
@@ -788,6 +817,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(
@@ -824,6 +854,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::str_size(
@@ -848,6 +879,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(
                 self.topic_id,
@@ -874,8 +906,8 @@ impl<'a> rt::Message<'a> for ShareGroupDescribeResponse<'a> {
         name: "ShareGroupDescribeResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(77),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1377,6 +1409,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupDescribeResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
@@ -1392,6 +1425,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
@@ -1406,6 +1440,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.groups, true, v, "groups");
@@ -1482,6 +1517,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "groups[].error_code")?;
                 let error_message = rt::owned::read_opt_str(c, true, true, "groups[].error_message")?;
@@ -1519,6 +1555,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 14;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
@@ -1537,6 +1574,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i16(self.error_code, "groups[].error_code");
             w.opt_str(self.error_message.as_deref(), true, true, "groups[].error_message");
             w.str(&self.group_id, true, "groups[].group_id");
@@ -1619,6 +1657,7 @@ pub mod owned {
     impl rt::OwnedStruct for Member {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let member_id = rt::owned::read_str(c, true, "groups[].members[].member_id")?;
                 let rack_id = rt::owned::read_opt_str(c, true, true, "groups[].members[].rack_id")?;
@@ -1647,6 +1686,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
@@ -1671,6 +1711,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.member_id, true, "groups[].members[].member_id");
             w.opt_str(self.rack_id.as_deref(), true, true, "groups[].members[].rack_id");
             w.i32(self.member_epoch, "groups[].members[].member_epoch");
@@ -1724,6 +1765,7 @@ pub mod owned {
     impl rt::OwnedStruct for Assignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_partitions = rt::owned::read_array::<TopicPartitions, _>(
                 c,
                 true,
@@ -1744,6 +1786,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(
@@ -1763,6 +1806,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::owned::write_vec(
                 w,
                 &self.topic_partitions,
@@ -1818,6 +1862,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
             let topic_name =
                 rt::owned::read_str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;
@@ -1843,6 +1888,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::write::str_size(
@@ -1867,6 +1913,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(
                 self.topic_id,
                 "groups[].members[].assignment.topic_partitions[].topic_id",

@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-share-group-heartbeat` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-share-group-heartbeat", 0, 1);
+
 /// `ShareGroupHeartbeatRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -65,6 +69,7 @@ impl rt::Sealed for ShareGroupHeartbeatRequest<'_> {}
 impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, true, "group_id")?;
         let member_id = rt::read::str(c, true, "member_id")?;
         let member_epoch = rt::read::i32(c, "member_epoch")?;
@@ -87,6 +92,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
@@ -110,6 +116,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, true, "group_id")?;
@@ -127,6 +134,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.group_id, true, "group_id");
             w.str(self.member_id, true, "member_id");
@@ -143,8 +151,8 @@ impl<'a> rt::Message<'a> for ShareGroupHeartbeatRequest<'a> {
         name: "ShareGroupHeartbeatRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(76),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -325,6 +333,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupHeartbeatRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, true, "group_id")?;
             let member_id = rt::owned::read_str(c, true, "member_id")?;
             let member_epoch = rt::read::i32(c, "member_epoch")?;
@@ -344,6 +353,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.group_id, true, "group_id")?;
@@ -367,6 +377,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.str(&self.group_id, true, "group_id");
                 w.str(&self.member_id, true, "member_id");

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-share-group-heartbeat` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-share-group-heartbeat", 0, 1);
+
 /// `ShareGroupHeartbeatResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -70,6 +74,7 @@ impl rt::Sealed for ShareGroupHeartbeatResponse<'_> {}
 impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -109,6 +114,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -133,6 +139,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
@@ -149,6 +156,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -208,6 +216,7 @@ impl rt::Sealed for Assignment<'_> {}
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assignment.topic_partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assignment._tagged_fields")?;
         Ok(Self {
@@ -219,6 +228,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::check_array::<TopicPartitions<'a>>(c, true, false, v, "assignment.topic_partitions")?;
@@ -230,6 +240,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -243,6 +254,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TopicPartitions<'a>, V>(
@@ -262,6 +274,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.topic_partitions, true, v, "assignment.topic_partitions")?;
@@ -276,6 +289,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.topic_partitions, true, v, "assignment.topic_partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -333,6 +347,7 @@ impl rt::Sealed for TopicPartitions<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "assignment.topic_partitions[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assignment.topic_partitions[]._tagged_fields")?;
@@ -346,6 +361,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
@@ -358,6 +374,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -372,6 +389,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(
@@ -400,6 +418,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
@@ -414,6 +433,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id");
             w.array(&self.partitions, true, v, "assignment.topic_partitions[].partitions");
@@ -427,8 +447,8 @@ impl<'a> rt::Message<'a> for ShareGroupHeartbeatResponse<'a> {
         name: "ShareGroupHeartbeatResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(76),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -722,6 +742,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupHeartbeatResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -759,6 +780,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 14;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -775,6 +797,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -828,6 +851,7 @@ pub mod owned {
     impl rt::OwnedStruct for Assignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_partitions =
                 rt::owned::read_array::<TopicPartitions, _>(c, true, v, "assignment.topic_partitions")?;
             let unknown_tagged_fields =
@@ -842,6 +866,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.topic_partitions, true, v, "assignment.topic_partitions")?;
@@ -856,6 +881,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::owned::write_vec(w, &self.topic_partitions, true, v, "assignment.topic_partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
@@ -901,6 +927,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "assignment.topic_partitions[].partitions")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
@@ -918,6 +945,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
@@ -932,6 +960,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "assignment.topic_partitions[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());

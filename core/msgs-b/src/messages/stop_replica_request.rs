@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-stop-replica` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-stop-replica", 0, 4);
+
 /// `StopReplicaRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -74,6 +78,7 @@ impl rt::Sealed for StopReplicaRequest<'_> {}
 impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let controller_id = rt::read::i32(c, "controller_id")?;
             let is_k_raft_controller = if v >= 4 {
@@ -131,6 +136,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
@@ -179,6 +185,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v >= 4 {
@@ -229,6 +236,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 3 && self.is_k_raft_controller {
                 w.fail(rt::write::not_in_version("is_k_raft_controller"));
@@ -318,6 +326,7 @@ impl rt::Sealed for StopReplicaPartitionV0<'_> {}
 impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v <= 0 {
             rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?
         } else {
@@ -343,6 +352,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 0 {
@@ -361,6 +371,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 0 {
                 rt::read::skip_str(c, v >= 2)?;
@@ -381,6 +392,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 0 {
@@ -410,6 +422,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 0 {
@@ -439,6 +452,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
@@ -514,6 +528,7 @@ impl rt::Sealed for StopReplicaTopicV1<'_> {}
 impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if (1..=2).contains(&v) {
             rt::read::str(c, v >= 2, "topics[].name")?
         } else {
@@ -539,6 +554,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if (1..=2).contains(&v) {
@@ -557,6 +573,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if (1..=2).contains(&v) {
                 rt::read::skip_str(c, v >= 2)?;
@@ -577,6 +594,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if (1..=2).contains(&v) {
@@ -603,6 +621,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if (1..=2).contains(&v) {
@@ -632,6 +651,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if (v <= 0 || v >= 3) && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
@@ -704,6 +724,7 @@ impl rt::Sealed for StopReplicaTopicState<'_> {}
 impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v >= 3 {
             rt::read::str(c, v >= 2, "topic_states[].topic_name")?
         } else {
@@ -729,6 +750,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -753,6 +775,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 3 {
                 rt::read::skip_str(c, v >= 2)?;
@@ -773,6 +796,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -807,6 +831,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -836,6 +861,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
@@ -905,6 +931,7 @@ impl rt::Sealed for StopReplicaPartitionState<'_> {}
 impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let partition_index;
         let leader_epoch;
         let delete_partition;
@@ -939,6 +966,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -961,6 +989,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 3 {
                 rt::read::skip(c, 9)?;
@@ -978,6 +1007,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -1013,6 +1043,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -1056,6 +1087,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version(
@@ -1104,8 +1136,8 @@ impl<'a> rt::Message<'a> for StopReplicaRequest<'a> {
         name: "StopReplicaRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(5),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -1548,6 +1580,7 @@ pub mod owned {
     impl rt::OwnedStruct for StopReplicaRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let controller_id = rt::read::i32(c, "controller_id")?;
                 let is_k_raft_controller = if v >= 4 {
@@ -1602,6 +1635,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 if v >= 4 {
@@ -1652,6 +1686,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 3 && self.is_k_raft_controller {
                     w.fail(rt::write::not_in_version("is_k_raft_controller"));
@@ -1737,6 +1772,7 @@ pub mod owned {
     impl rt::OwnedStruct for StopReplicaPartitionV0 {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v <= 0 {
                 rt::owned::read_str(c, v >= 2, "ungrouped_partitions[].topic_name")?
             } else {
@@ -1766,6 +1802,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 0 {
@@ -1795,6 +1832,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
             }
@@ -1865,6 +1903,7 @@ pub mod owned {
     impl rt::OwnedStruct for StopReplicaTopicV1 {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if (1..=2).contains(&v) {
                 rt::owned::read_str(c, v >= 2, "topics[].name")?
             } else {
@@ -1891,6 +1930,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if (1..=2).contains(&v) {
@@ -1920,6 +1960,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if (v <= 0 || v >= 3) && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
@@ -1980,6 +2021,7 @@ pub mod owned {
     impl rt::OwnedStruct for StopReplicaTopicState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v >= 3 {
                 rt::owned::read_str(c, v >= 2, "topic_states[].topic_name")?
             } else {
@@ -2006,6 +2048,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 3 {
@@ -2035,6 +2078,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
             }
@@ -2099,6 +2143,7 @@ pub mod owned {
     impl rt::OwnedStruct for StopReplicaPartitionState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index;
             let leader_epoch;
             let delete_partition;
@@ -2137,6 +2182,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 3 {
@@ -2180,6 +2226,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "topic_states[].partition_states[].partition_index",

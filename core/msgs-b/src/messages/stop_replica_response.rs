@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-stop-replica` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-stop-replica", 0, 4);
+
 /// `StopReplicaResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for StopReplicaResponse<'_> {}
 impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let partition_errors = rt::read::array::<StopReplicaPartitionError<'a>>(c, v >= 2, v, "partition_errors")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -81,6 +86,7 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -103,6 +109,7 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::array_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
@@ -121,6 +128,7 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "error_code");
             w.array(&self.partition_errors, v >= 2, v, "partition_errors");
@@ -180,6 +188,7 @@ impl rt::Sealed for StopReplicaPartitionError<'_> {}
 impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, v >= 2, "partition_errors[].topic_name")?;
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -205,6 +214,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 2, "partition_errors[].topic_name")?;
@@ -224,6 +234,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 6)?;
@@ -240,6 +251,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -269,6 +281,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::str_size(self.topic_name, v >= 2, "partition_errors[].topic_name")?;
@@ -287,6 +300,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic_name, v >= 2, "partition_errors[].topic_name");
             w.i32(self.partition_index, "partition_errors[].partition_index");
@@ -305,8 +319,8 @@ impl<'a> rt::Message<'a> for StopReplicaResponse<'a> {
         name: "StopReplicaResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(5),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -485,6 +499,7 @@ pub mod owned {
     impl rt::OwnedStruct for StopReplicaResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let partition_errors =
                 rt::owned::read_array::<StopReplicaPartitionError, _>(c, v >= 2, v, "partition_errors")?;
@@ -502,6 +517,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
@@ -520,6 +536,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.partition_errors, v >= 2, v, "partition_errors");
@@ -576,6 +593,7 @@ pub mod owned {
     impl rt::OwnedStruct for StopReplicaPartitionError {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, v >= 2, "partition_errors[].topic_name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -602,6 +620,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::write::str_size(&self.topic_name, v >= 2, "partition_errors[].topic_name")?;
@@ -620,6 +639,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic_name, v >= 2, "partition_errors[].topic_name");
             if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<7>("partition_errors[].partition_index") {

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-streams-group-describe` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-streams-group-describe", 0, 1);
+
 /// `StreamsGroupDescribeRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for StreamsGroupDescribeRequest<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let group_ids = rt::read::array::<&'a str>(c, true, v, "group_ids")?;
         let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
         let include_topology_description = if v >= 1 {
@@ -80,6 +85,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<&'a str, V>(c, true, false, v, fields::GROUP_IDS, vis, "group_ids")?;
@@ -101,6 +107,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::array_size(&self.group_ids, true, v, "group_ids")?;
@@ -121,6 +128,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.include_topology_description {
                 w.fail(rt::write::not_in_version("include_topology_description"));
@@ -140,8 +148,8 @@ impl<'a> rt::Message<'a> for StreamsGroupDescribeRequest<'a> {
         name: "StreamsGroupDescribeRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(89),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -278,6 +286,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupDescribeRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let group_ids = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "group_ids")?;
             let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
             let include_topology_description = if v >= 1 {
@@ -296,6 +305,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::owned::vec_size(&self.group_ids, true, v, "group_ids")?;
@@ -316,6 +326,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.include_topology_description {
                     w.fail(rt::write::not_in_version("include_topology_description"));

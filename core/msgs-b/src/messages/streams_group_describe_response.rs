@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-streams-group-describe` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-streams-group-describe", 0, 1);
+
 /// `StreamsGroupDescribeResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for StreamsGroupDescribeResponse<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
@@ -77,6 +82,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -89,6 +95,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.groups, true, v, "groups")?;
@@ -103,6 +110,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.groups, true, v, "groups");
@@ -185,6 +193,7 @@ impl rt::Sealed for DescribedGroup<'_> {}
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
@@ -238,6 +247,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -274,6 +284,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, true)?;
@@ -302,6 +313,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
@@ -359,6 +371,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
@@ -393,6 +406,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.topology_description.is_some() {
                 w.fail(rt::write::not_in_version("groups[].topology_description"));
@@ -473,6 +487,7 @@ impl rt::Sealed for Topology<'_> {}
 impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
             let subtopologies =
@@ -489,6 +504,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -503,6 +519,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<Subtopology<'a>>(c, true, v)?;
@@ -516,6 +533,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -544,6 +562,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::opt_array_size(&self.subtopologies, true, true, v, "groups[].topology.subtopologies")?;
@@ -558,6 +577,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.epoch, "groups[].topology.epoch");
             w.opt_array(&self.subtopologies, true, true, v, "groups[].topology.subtopologies");
@@ -649,6 +669,7 @@ impl rt::Sealed for Member<'_> {}
 impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
             let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
@@ -692,6 +713,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -723,6 +745,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 4)?;
@@ -749,6 +772,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -841,6 +865,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
             n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
@@ -868,6 +893,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.member_id, true, "groups[].members[].member_id");
             w.i32(self.member_epoch, "groups[].members[].member_epoch");
@@ -943,6 +969,7 @@ impl rt::Sealed for TopologyDescription<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let subtopologies = if v >= 1 {
                 rt::read::array::<TopologyDescriptionSubtopology<'a>>(
@@ -976,6 +1003,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -1006,6 +1034,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip_array::<TopologyDescriptionSubtopology<'a>>(c, true, v)?;
@@ -1023,6 +1052,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -1060,6 +1090,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -1095,6 +1126,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.subtopologies.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topology_description.subtopologies"));
@@ -1176,6 +1208,7 @@ impl rt::Sealed for Subtopology<'_> {}
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let subtopology_id = rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
             let source_topics =
@@ -1211,6 +1244,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -1247,6 +1281,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
@@ -1263,6 +1298,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -1326,6 +1362,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(
@@ -1369,6 +1406,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(
                 self.subtopology_id,
@@ -1893,6 +1931,7 @@ impl rt::Sealed for Assignment<'_> {}
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.active_tasks")?;
         let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.standby_tasks")
             .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
@@ -1910,6 +1949,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.active_tasks")?;
@@ -1925,6 +1965,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
             rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
@@ -1940,6 +1981,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TaskIds<'a>, V>(
@@ -1984,6 +2026,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(
@@ -2017,6 +2060,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(
                 &self.active_tasks,
@@ -2095,6 +2139,7 @@ impl rt::Sealed for TopologyDescriptionSubtopology<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = if v >= 1 {
             rt::read::str(c, true, "groups[].topology_description.subtopologies[].subtopology_id")?
         } else {
@@ -2122,6 +2167,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -2144,6 +2190,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip_str(c, true)?;
@@ -2162,6 +2209,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -2198,6 +2246,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -2236,6 +2285,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.subtopology_id.is_empty() {
                 w.fail(rt::write::not_in_version(
@@ -2317,6 +2367,7 @@ impl rt::Sealed for TopologyDescriptionGlobalStore<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let source = if v >= 1 {
             <TopologyDescriptionNode as rt::Struct>::read(c, v)
                 .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?
@@ -2341,6 +2392,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -2359,6 +2411,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
@@ -2377,6 +2430,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -2417,6 +2471,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -2448,6 +2503,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.source != TopologyDescriptionNode::DEFAULT {
                 w.fail(rt::write::not_in_version(
@@ -2526,6 +2582,7 @@ impl rt::Sealed for TopicInfo<'_> {}
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(
             c,
             true,
@@ -2564,6 +2621,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(
@@ -2598,6 +2656,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 6)?;
@@ -2613,6 +2672,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -2665,6 +2725,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::str_size(
@@ -2692,6 +2753,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(
                 self.name,
@@ -2772,6 +2834,7 @@ impl rt::Sealed for TaskIds<'_> {}
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "groups[].members[].assignment.active_tasks[].partitions")?;
         let unknown_tagged_fields =
@@ -2786,6 +2849,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
@@ -2804,6 +2868,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -2818,6 +2883,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -2850,6 +2916,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(
@@ -2874,6 +2941,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(
                 self.subtopology_id,
@@ -2947,6 +3015,7 @@ impl rt::Sealed for TopologyDescriptionNode<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 1 {
             rt::read::str(c, true, "groups[].topology_description.subtopologies[].nodes[].name")?
         } else {
@@ -3015,6 +3084,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -3069,6 +3139,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip_str(c, true)?;
@@ -3099,6 +3170,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -3174,6 +3246,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -3259,6 +3332,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version(
@@ -3345,8 +3419,8 @@ impl<'a> rt::Message<'a> for StreamsGroupDescribeResponse<'a> {
         name: "StreamsGroupDescribeResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(89),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -5693,6 +5767,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupDescribeResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
@@ -5708,6 +5783,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
@@ -5722,6 +5798,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.groups, true, v, "groups");
@@ -5810,6 +5887,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "groups[].error_code")?;
                 let error_message = rt::owned::read_opt_str(c, true, true, "groups[].error_message")?;
@@ -5865,6 +5943,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 14;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
@@ -5904,6 +5983,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.topology_description.is_some() {
                 w.fail(rt::write::not_in_version("groups[].topology_description"));
             }
@@ -5980,6 +6060,7 @@ pub mod owned {
     impl rt::OwnedStruct for Topology {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
                 let subtopologies =
@@ -5998,6 +6079,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::opt_vec_size(
@@ -6018,6 +6100,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i32(self.epoch, "groups[].topology.epoch");
             rt::owned::write_opt_vec(
                 w,
@@ -6123,6 +6206,7 @@ pub mod owned {
     impl rt::OwnedStruct for Member {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let member_id = rt::owned::read_str(c, true, "groups[].members[].member_id")?;
                 let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
@@ -6171,6 +6255,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 9;
                 n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
@@ -6203,6 +6288,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.member_id, true, "groups[].members[].member_id");
             w.i32(self.member_epoch, "groups[].members[].member_epoch");
             w.opt_str(
@@ -6284,6 +6370,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescription {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let subtopologies = if v >= 1 {
                     rt::owned::read_array::<TopologyDescriptionSubtopology, _>(
@@ -6321,6 +6408,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -6356,6 +6444,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.subtopologies.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topology_description.subtopologies"));
             }
@@ -6436,6 +6525,7 @@ pub mod owned {
     impl rt::OwnedStruct for Subtopology {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let subtopology_id = rt::owned::read_str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
                 let source_topics = rt::owned::read_array::<rt::OwnedStr, _>(
@@ -6484,6 +6574,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(
@@ -6529,6 +6620,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(
                 &self.subtopology_id,
                 true,
@@ -6885,6 +6977,7 @@ pub mod owned {
     impl rt::OwnedStruct for Assignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let active_tasks =
                 rt::owned::read_array::<TaskIds, _>(c, true, v, "groups[].members[].assignment.active_tasks")?;
             let standby_tasks =
@@ -6909,6 +7002,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(
@@ -6942,6 +7036,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::owned::write_vec(
                 w,
                 &self.active_tasks,
@@ -7014,6 +7109,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionSubtopology {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id = if v >= 1 {
                 rt::owned::read_str(c, true, "groups[].topology_description.subtopologies[].subtopology_id")?
             } else {
@@ -7044,6 +7140,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -7082,6 +7179,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.subtopology_id.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].subtopology_id",
@@ -7152,6 +7250,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionGlobalStore {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let source = if v >= 1 {
                 <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v).map_err(|e| {
                     e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths)
@@ -7181,6 +7280,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -7214,6 +7314,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.source != TopologyDescriptionNode::default() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.global_stores[].source",
@@ -7288,6 +7389,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(
                 c,
                 true,
@@ -7327,6 +7429,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::write::str_size(
@@ -7356,6 +7459,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(
                 &self.name,
                 true,
@@ -7421,6 +7525,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskIds {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id =
                 rt::owned::read_str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
             let partitions =
@@ -7440,6 +7545,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(
@@ -7464,6 +7570,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(
                 &self.subtopology_id,
                 true,
@@ -7536,6 +7643,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionNode {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 1 {
                 rt::owned::read_str(c, true, "groups[].topology_description.subtopologies[].nodes[].name")?
             } else {
@@ -7605,6 +7713,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -7690,6 +7799,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].name",

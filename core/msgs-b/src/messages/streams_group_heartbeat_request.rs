@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-streams-group-heartbeat` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-streams-group-heartbeat", 0, 1);
+
 /// `StreamsGroupHeartbeatRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -100,6 +104,7 @@ impl rt::Sealed for StreamsGroupHeartbeatRequest<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let group_id = rt::read::str(c, true, "group_id")?;
             let member_id = rt::read::str(c, true, "member_id")?;
@@ -156,6 +161,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
@@ -215,6 +221,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 13;
             n += rt::write::str_size(self.group_id, true, "group_id")?;
@@ -244,6 +251,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.group_id, true, "group_id");
             w.str(self.member_id, true, "member_id");
@@ -323,6 +331,7 @@ impl rt::Sealed for Topology<'_> {}
 impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let epoch = rt::read::i32(c, "topology.epoch")?;
             let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "topology.subtopologies")?;
@@ -338,6 +347,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -352,6 +362,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<Subtopology<'a>>(c, true, v)?;
@@ -365,6 +376,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::TOPOLOGY_EPOCH, rt::read::i32(c, "topology.epoch")?);
@@ -385,6 +397,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.subtopologies, true, v, "topology.subtopologies")?;
@@ -399,6 +412,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.epoch, "topology.epoch");
             w.array(&self.subtopologies, true, v, "topology.subtopologies");
@@ -457,6 +471,7 @@ impl rt::Sealed for TaskIds<'_> {}
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
@@ -470,6 +485,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "active_tasks[].subtopology_id")?;
@@ -482,6 +498,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -496,6 +513,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -524,6 +542,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
@@ -539,6 +558,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
             w.array(&self.partitions, true, v, "active_tasks[].partitions");
@@ -1018,6 +1038,7 @@ impl rt::Sealed for Subtopology<'_> {}
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let subtopology_id = rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
             let source_topics = rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].source_topics")?;
@@ -1049,6 +1070,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -1087,6 +1109,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
@@ -1105,6 +1128,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -1179,6 +1203,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
@@ -1225,6 +1250,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.subtopology_id, true, "topology.subtopologies[].subtopology_id");
             w.array(&self.source_topics, true, v, "topology.subtopologies[].source_topics");
@@ -1318,6 +1344,7 @@ impl rt::Sealed for TopicInfo<'_> {}
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -1348,6 +1375,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
@@ -1373,6 +1401,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 6)?;
@@ -1388,6 +1417,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -1435,6 +1465,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::str_size(
@@ -1460,6 +1491,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(
                 self.name,
@@ -1537,6 +1569,7 @@ impl rt::Sealed for CopartitionGroup<'_> {}
 impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let source_topics = rt::read::array::<i16>(
             c,
             true,
@@ -1568,6 +1601,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::check_array::<i16>(
@@ -1599,6 +1633,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_array::<i16>(c, true, v)?;
             rt::read::skip_array::<i16>(c, true, v)?;
@@ -1614,6 +1649,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<i16, V>(
@@ -1656,6 +1692,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(
@@ -1687,6 +1724,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(
                 &self.source_topics,
@@ -1716,8 +1754,8 @@ impl<'a> rt::Message<'a> for StreamsGroupHeartbeatRequest<'a> {
         name: "StreamsGroupHeartbeatRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(88),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -3086,6 +3124,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupHeartbeatRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let group_id = rt::owned::read_str(c, true, "group_id")?;
                 let member_id = rt::owned::read_str(c, true, "member_id")?;
@@ -3140,6 +3179,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 13;
                 n += rt::write::str_size(&self.group_id, true, "group_id")?;
@@ -3169,6 +3209,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.str(&self.group_id, true, "group_id");
                 w.str(&self.member_id, true, "member_id");
@@ -3247,6 +3288,7 @@ pub mod owned {
     impl rt::OwnedStruct for Topology {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let epoch = rt::read::i32(c, "topology.epoch")?;
                 let subtopologies = rt::owned::read_array::<Subtopology, _>(c, true, v, "topology.subtopologies")?;
@@ -3264,6 +3306,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.subtopologies, true, v, "topology.subtopologies")?;
@@ -3278,6 +3321,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i32(self.epoch, "topology.epoch");
             rt::owned::write_vec(w, &self.subtopologies, true, v, "topology.subtopologies");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -3324,6 +3368,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskIds {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
             let unknown_tagged_fields =
@@ -3339,6 +3384,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
@@ -3354,6 +3400,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -3676,6 +3723,7 @@ pub mod owned {
     impl rt::OwnedStruct for Subtopology {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let subtopology_id = rt::owned::read_str(c, true, "topology.subtopologies[].subtopology_id")?;
                 let source_topics =
@@ -3732,6 +3780,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
@@ -3778,6 +3827,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.subtopology_id, true, "topology.subtopologies[].subtopology_id");
             rt::owned::write_vec(
                 w,
@@ -3878,6 +3928,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -3913,6 +3964,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 n += rt::write::str_size(
@@ -3940,6 +3992,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(
                 &self.name,
                 true,
@@ -4009,6 +4062,7 @@ pub mod owned {
     impl rt::OwnedStruct for CopartitionGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let source_topics = rt::owned::read_array::<i16, _>(
                 c,
                 true,
@@ -4043,6 +4097,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(
@@ -4074,6 +4129,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::owned::write_vec(
                 w,
                 &self.source_topics,

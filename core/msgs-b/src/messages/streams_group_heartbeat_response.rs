@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-streams-group-heartbeat` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-streams-group-heartbeat", 0, 1);
+
 /// `StreamsGroupHeartbeatResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -96,6 +100,7 @@ impl rt::Sealed for StreamsGroupHeartbeatResponse<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -168,6 +173,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -247,6 +253,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 22;
             n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
@@ -290,6 +297,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
                 w.fail(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
@@ -510,6 +518,7 @@ impl rt::Sealed for TaskIds<'_> {}
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
@@ -523,6 +532,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "active_tasks[].subtopology_id")?;
@@ -535,6 +545,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -549,6 +560,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -577,6 +589,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
@@ -592,6 +605,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
             w.array(&self.partitions, true, v, "active_tasks[].partitions");
@@ -647,6 +661,7 @@ impl rt::Sealed for EndpointToPartitions<'_> {}
 impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let user_endpoint = <Endpoint as rt::Struct>::read(c, v)?;
         let active_partitions =
             rt::read::array::<TopicPartition<'a>>(c, true, v, "partitions_by_user_endpoint[].active_partitions")?;
@@ -665,6 +680,7 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         <Endpoint as rt::Struct>::check(c, v)?;
@@ -691,6 +707,7 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             <Endpoint as rt::Struct>::skip(c, v)?;
             rt::read::skip_array::<TopicPartition<'a>>(c, true, v)?;
@@ -706,6 +723,7 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         let present = true;
@@ -748,6 +766,7 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::Struct::size(&self.user_endpoint, v)?;
@@ -775,6 +794,7 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             rt::Struct::write(&self.user_endpoint, w, v);
             w.array(
@@ -988,6 +1008,7 @@ impl rt::Sealed for TopicPartition<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, true, "partitions_by_user_endpoint[].active_partitions[].topic")?;
         let partitions = rt::read::array::<i32>(
             c,
@@ -1007,6 +1028,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "partitions_by_user_endpoint[].active_partitions[].topic")?;
@@ -1025,6 +1047,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -1039,6 +1062,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -1071,6 +1095,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(
@@ -1095,6 +1120,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(
                 self.topic,
@@ -1117,8 +1143,8 @@ impl<'a> rt::Message<'a> for StreamsGroupHeartbeatResponse<'a> {
         name: "StreamsGroupHeartbeatResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(88),
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1954,6 +1980,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupHeartbeatResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -2029,6 +2056,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 22;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -2072,6 +2100,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
                     w.fail(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
@@ -2236,6 +2265,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskIds {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
             let unknown_tagged_fields =
@@ -2251,6 +2281,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
@@ -2266,6 +2297,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -2316,6 +2348,7 @@ pub mod owned {
     impl rt::OwnedStruct for EndpointToPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let user_endpoint = <Endpoint as rt::OwnedStruct>::read(c, v)?;
             let active_partitions = rt::owned::read_array::<TopicPartition, _>(
                 c,
@@ -2346,6 +2379,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::OwnedStruct::size(&self.user_endpoint, v)?;
@@ -2373,6 +2407,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::OwnedStruct::write(&self.user_endpoint, w, v);
             rt::owned::write_vec(
                 w,
@@ -2521,6 +2556,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, true, "partitions_by_user_endpoint[].active_partitions[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(
                 c,
@@ -2543,6 +2579,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(
@@ -2567,6 +2604,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(
                 &self.topic,
                 true,

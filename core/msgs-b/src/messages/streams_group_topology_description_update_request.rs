@@ -11,6 +11,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-streams-group-topology-description-update` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "api-streams-group-topology-description-update",
+    0,
+    0,
+);
+
 /// `StreamsGroupTopologyDescriptionUpdateRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +70,7 @@ impl rt::Sealed for StreamsGroupTopologyDescriptionUpdateRequest<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let group_id = rt::read::str(c, true, "group_id")?;
             let member_id = rt::read::str(c, true, "member_id")?;
@@ -82,6 +92,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
@@ -97,6 +108,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, true, "group_id")?;
@@ -113,6 +125,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.group_id, true, "group_id");
             w.str(self.member_id, true, "member_id");
@@ -173,6 +186,7 @@ impl rt::Sealed for TopologyDescription<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let subtopologies = rt::read::array::<TopologyDescriptionSubtopology<'a>>(
                 c,
@@ -198,6 +212,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -224,6 +239,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_array::<TopologyDescriptionSubtopology<'a>>(c, true, v)?;
             rt::read::skip_array::<TopologyDescriptionGlobalStore<'a>>(c, true, v)?;
@@ -237,6 +253,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TopologyDescriptionSubtopology<'a>, V>(
@@ -270,6 +287,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
@@ -285,6 +303,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.subtopologies, true, v, "topology_description.subtopologies");
             w.array(&self.global_stores, true, v, "topology_description.global_stores");
@@ -343,6 +362,7 @@ impl rt::Sealed for TopologyDescriptionSubtopology<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = rt::read::str(c, true, "topology_description.subtopologies[].subtopology_id")?;
         let nodes =
             rt::read::array::<TopologyDescriptionNode<'a>>(c, true, v, "topology_description.subtopologies[].nodes")?;
@@ -358,6 +378,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "topology_description.subtopologies[].subtopology_id")?;
@@ -376,6 +397,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<TopologyDescriptionNode<'a>>(c, true, v)?;
@@ -390,6 +412,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -422,6 +445,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(
@@ -441,6 +465,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(
                 self.subtopology_id,
@@ -503,6 +528,7 @@ impl rt::Sealed for TopologyDescriptionGlobalStore<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let source = <TopologyDescriptionNode as rt::Struct>::read(c, v)
             .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
         let processor = <TopologyDescriptionNode as rt::Struct>::read(c, v)
@@ -519,6 +545,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         <TopologyDescriptionNode as rt::Struct>::check(c, v)
@@ -533,6 +560,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
             <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
@@ -547,6 +575,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         let present = true;
@@ -580,6 +609,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::Struct::size(&self.source, v)
@@ -597,6 +627,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths, |w| {
                 rt::Struct::write(&self.source, w, v)
@@ -665,6 +696,7 @@ impl rt::Sealed for TopologyDescriptionNode<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, true, "topology_description.subtopologies[].nodes[].name")?;
         let node_type = rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?;
         let source_topics =
@@ -689,6 +721,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "topology_description.subtopologies[].nodes[].name")?;
@@ -717,6 +750,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 1)?;
@@ -735,6 +769,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -793,6 +828,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::str_size(self.name, true, "topology_description.subtopologies[].nodes[].name")?;
@@ -831,6 +867,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, true, "topology_description.subtopologies[].nodes[].name");
             w.i8(self.node_type, "topology_description.subtopologies[].nodes[].node_type");
@@ -868,8 +905,8 @@ impl<'a> rt::Message<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
         name: "StreamsGroupTopologyDescriptionUpdateRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(93),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1577,6 +1614,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupTopologyDescriptionUpdateRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let group_id = rt::owned::read_str(c, true, "group_id")?;
                 let member_id = rt::owned::read_str(c, true, "member_id")?;
@@ -1596,6 +1634,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.group_id, true, "group_id")?;
@@ -1612,6 +1651,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.str(&self.group_id, true, "group_id");
                 w.str(&self.member_id, true, "member_id");
@@ -1662,6 +1702,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescription {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let subtopologies = rt::owned::read_array::<TopologyDescriptionSubtopology, _>(
                     c,
@@ -1691,6 +1732,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
@@ -1706,6 +1748,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::owned::write_vec(w, &self.subtopologies, true, v, "topology_description.subtopologies");
             rt::owned::write_vec(w, &self.global_stores, true, v, "topology_description.global_stores");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -1752,6 +1795,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionSubtopology {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id = rt::owned::read_str(c, true, "topology_description.subtopologies[].subtopology_id")?;
             let nodes = rt::owned::read_array::<TopologyDescriptionNode, _>(
                 c,
@@ -1774,6 +1818,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(
@@ -1793,6 +1838,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(
                 &self.subtopology_id,
                 true,
@@ -1843,6 +1889,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionGlobalStore {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let source = <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v)
                 .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
             let processor = <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v)
@@ -1862,6 +1909,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::OwnedStruct::size(&self.source, v)
@@ -1879,6 +1927,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.renamed(
                 super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths,
                 |w| rt::OwnedStruct::write(&self.source, w, v),
@@ -1947,6 +1996,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionNode {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, true, "topology_description.subtopologies[].nodes[].name")?;
             let node_type = rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?;
             let source_topics = rt::owned::read_array::<rt::OwnedStr, _>(
@@ -1988,6 +2038,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.name, true, "topology_description.subtopologies[].nodes[].name")?;
@@ -2026,6 +2077,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, true, "topology_description.subtopologies[].nodes[].name");
             w.i8(self.node_type, "topology_description.subtopologies[].nodes[].node_type");
             rt::owned::write_vec(

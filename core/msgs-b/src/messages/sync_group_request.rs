@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-sync-group` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-sync-group", 0, 5);
+
 /// `SyncGroupRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -70,6 +74,7 @@ impl rt::Sealed for SyncGroupRequest<'_> {}
 impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, v >= 4, "group_id")?;
         let generation_id = rt::read::i32(c, "generation_id")?;
         let member_id = rt::read::str(c, v >= 4, "member_id")?;
@@ -112,6 +117,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
@@ -154,6 +160,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
@@ -186,6 +193,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
@@ -256,6 +264,7 @@ impl rt::Sealed for SyncGroupRequestAssignment<'_> {}
 impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let member_id = rt::read::str(c, v >= 4, "assignments[].member_id")?;
         let assignment = rt::read::bytes(c, v >= 4, "assignments[].assignment")?;
         let unknown_tagged_fields = if v >= 4 {
@@ -273,6 +282,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 4, "assignments[].member_id")?;
@@ -287,6 +297,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip_bytes(c, v >= 4)?;
@@ -303,6 +314,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -328,6 +340,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.member_id, v >= 4, "assignments[].member_id")?;
@@ -347,6 +360,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.member_id, v >= 4, "assignments[].member_id");
             w.bytes(self.assignment, v >= 4, "assignments[].assignment");
@@ -364,8 +378,8 @@ impl<'a> rt::Message<'a> for SyncGroupRequest<'a> {
         name: "SyncGroupRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(14),
-        min_version: 0,
-        max_version: 5,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 5 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -632,6 +646,7 @@ pub mod owned {
     impl rt::OwnedStruct for SyncGroupRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, v >= 4, "group_id")?;
             let generation_id = rt::read::i32(c, "generation_id")?;
             let member_id = rt::owned::read_str(c, v >= 4, "member_id")?;
@@ -670,6 +685,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
@@ -707,6 +723,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 2 && self.group_instance_id.is_some() {
                     w.fail(rt::write::not_in_version("group_instance_id"));
@@ -773,6 +790,7 @@ pub mod owned {
     impl rt::OwnedStruct for SyncGroupRequestAssignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let member_id = rt::owned::read_str(c, v >= 4, "assignments[].member_id")?;
             let assignment = rt::owned::read_bytes(c, v >= 4, "assignments[].assignment")?;
             let unknown_tagged_fields = if v >= 4 {
@@ -791,6 +809,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.member_id, v >= 4, "assignments[].member_id")?;
@@ -810,6 +829,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.member_id, v >= 4, "assignments[].member_id");
             w.bytes(&self.assignment, v >= 4, "assignments[].assignment");
             if v >= 4 {

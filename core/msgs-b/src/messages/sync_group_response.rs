@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-sync-group` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-sync-group", 0, 5);
+
 /// `SyncGroupResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -63,6 +67,7 @@ impl rt::Sealed for SyncGroupResponse<'_> {}
 impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -101,6 +106,7 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -130,6 +136,7 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v >= 1 {
@@ -157,6 +164,7 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -183,8 +191,8 @@ impl<'a> rt::Message<'a> for SyncGroupResponse<'a> {
         name: "SyncGroupResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(14),
-        min_version: 0,
-        max_version: 5,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 5 },
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -362,6 +370,7 @@ pub mod owned {
     impl rt::OwnedStruct for SyncGroupResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -396,6 +405,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 if v >= 1 {
@@ -423,6 +433,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 1 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");

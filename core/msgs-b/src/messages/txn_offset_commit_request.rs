@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-txn-offset-commit` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-txn-offset-commit", 0, 6);
+
 /// `TxnOffsetCommitRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -73,6 +77,7 @@ impl rt::Sealed for TxnOffsetCommitRequest<'_> {}
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
             let group_id = rt::read::str(c, v >= 3, "group_id")?;
@@ -124,6 +129,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -159,6 +165,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 10;
             n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
@@ -197,6 +204,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
@@ -277,6 +285,7 @@ impl rt::Sealed for TxnOffsetCommitRequestTopic<'_> {}
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v <= 5 {
             rt::read::str(c, v >= 3, "topics[].name")?
         } else {
@@ -304,6 +313,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 5 {
@@ -323,6 +333,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 5 {
                 rt::read::skip_str(c, v >= 3)?;
@@ -344,6 +355,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 5 {
@@ -371,6 +383,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 5 {
@@ -395,6 +408,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 5 {
                 w.str(self.name, v >= 3, "topics[].name");
@@ -462,6 +476,7 @@ impl rt::Sealed for TxnOffsetCommitRequestPartition<'_> {}
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -493,6 +508,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<12>(c) {
@@ -515,6 +531,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 12)?;
             if v >= 2 {
@@ -534,6 +551,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -569,6 +587,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             if v >= 2 {
@@ -595,6 +614,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i64(self.committed_offset, "topics[].partitions[].committed_offset");
@@ -624,8 +644,8 @@ impl<'a> rt::Message<'a> for TxnOffsetCommitRequest<'a> {
         name: "TxnOffsetCommitRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(28),
-        min_version: 0,
-        max_version: 6,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 6 },
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -1010,6 +1030,7 @@ pub mod owned {
     impl rt::OwnedStruct for TxnOffsetCommitRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let transactional_id = rt::owned::read_str(c, v >= 3, "transactional_id")?;
                 let group_id = rt::owned::read_str(c, v >= 3, "group_id")?;
@@ -1058,6 +1079,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 10;
                 n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
@@ -1101,6 +1123,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
                     w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
@@ -1180,6 +1203,7 @@ pub mod owned {
     impl rt::OwnedStruct for TxnOffsetCommitRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v <= 5 {
                 rt::owned::read_str(c, v >= 3, "topics[].name")?
             } else {
@@ -1209,6 +1233,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 5 {
@@ -1233,6 +1258,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 5 {
                 w.str(&self.name, v >= 3, "topics[].name");
             }
@@ -1296,6 +1322,7 @@ pub mod owned {
     impl rt::OwnedStruct for TxnOffsetCommitRequestPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -1329,6 +1356,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 12;
                 if v >= 2 {
@@ -1355,6 +1383,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-update-features` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-update-features", 0, 2);
+
 /// `UpdateFeaturesRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for UpdateFeaturesRequest<'_> {}
 impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;
         let feature_updates = rt::read::array::<FeatureUpdateKey<'a>>(c, true, v, "feature_updates")?;
         let validate_only = if v >= 1 {
@@ -80,6 +85,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
@@ -103,6 +109,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.feature_updates, true, v, "feature_updates")?;
@@ -123,6 +130,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.validate_only {
                 w.fail(rt::write::not_in_version("validate_only"));
@@ -187,6 +195,7 @@ impl rt::Sealed for FeatureUpdateKey<'_> {}
 impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let feature = rt::read::str(c, true, "feature_updates[].feature")?;
         let max_version_level = rt::read::i16(c, "feature_updates[].max_version_level")?;
         let allow_downgrade = if v <= 0 {
@@ -212,6 +221,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "feature_updates[].feature")?;
@@ -230,6 +240,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 2)?;
@@ -250,6 +261,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -285,6 +297,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::str_size(self.feature, true, "feature_updates[].feature")?;
@@ -311,6 +324,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 && self.allow_downgrade {
                 w.fail(rt::write::not_in_version("feature_updates[].allow_downgrade"));
@@ -336,8 +350,8 @@ impl<'a> rt::Message<'a> for UpdateFeaturesRequest<'a> {
         name: "UpdateFeaturesRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(57),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -554,6 +568,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateFeaturesRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let timeout_ms = rt::read::i32(c, "timeout_ms")?;
             let feature_updates = rt::owned::read_array::<FeatureUpdateKey, _>(c, true, v, "feature_updates")?;
             let validate_only = if v >= 1 {
@@ -572,6 +587,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.feature_updates, true, v, "feature_updates")?;
@@ -592,6 +608,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.validate_only {
                     w.fail(rt::write::not_in_version("validate_only"));
@@ -661,6 +678,7 @@ pub mod owned {
     impl rt::OwnedStruct for FeatureUpdateKey {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let feature = rt::owned::read_str(c, true, "feature_updates[].feature")?;
             let max_version_level = rt::read::i16(c, "feature_updates[].max_version_level")?;
             let allow_downgrade = if v <= 0 {
@@ -688,6 +706,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.feature, true, "feature_updates[].feature")?;
@@ -714,6 +733,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && self.allow_downgrade {
                 w.fail(rt::write::not_in_version("feature_updates[].allow_downgrade"));
             }

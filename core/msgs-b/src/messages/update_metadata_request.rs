@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-update-metadata` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-update-metadata", 0, 8);
+
 /// `UpdateMetadataRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -74,6 +78,7 @@ impl rt::Sealed for UpdateMetadataRequest<'_> {}
 impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let controller_id = rt::read::i32(c, "controller_id")?;
             let is_k_raft_controller = if v >= 8 {
@@ -142,6 +147,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
@@ -206,6 +212,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v >= 8 {
@@ -258,6 +265,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 7 && self.is_k_raft_controller {
                 w.fail(rt::write::not_in_version("is_k_raft_controller"));
@@ -377,6 +385,7 @@ impl rt::Sealed for UpdateMetadataPartitionState<'_> {}
 impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v <= 4 {
             rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?
         } else {
@@ -422,6 +431,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 4 {
@@ -449,6 +459,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 4 {
                 rt::read::skip_str(c, v >= 6)?;
@@ -473,6 +484,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 4 {
@@ -545,6 +557,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             if v <= 4 {
@@ -577,6 +590,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 4 {
                 w.str(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name");
@@ -655,6 +669,7 @@ impl rt::Sealed for UpdateMetadataTopicState<'_> {}
 impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v >= 5 {
             rt::read::str(c, v >= 6, "topic_states[].topic_name")?
         } else {
@@ -687,6 +702,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 5 {
@@ -715,6 +731,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 5 {
                 rt::read::skip_str(c, v >= 6)?;
@@ -738,6 +755,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 5 {
@@ -779,6 +797,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 5 {
@@ -812,6 +831,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 4 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
@@ -892,6 +912,7 @@ impl rt::Sealed for UpdateMetadataBroker<'_> {}
 impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let id = rt::read::i32(c, "live_brokers[].id")?;
         let v0_host = if v <= 0 {
             rt::read::str(c, v >= 6, "live_brokers[].v0_host")?
@@ -931,6 +952,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "live_brokers[].id")?;
@@ -956,6 +978,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 4)?;
             if v <= 0 {
@@ -983,6 +1006,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::LIVE_BROKERS_ID, rt::read::i32(c, "live_brokers[].id")?);
@@ -1030,6 +1054,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v <= 0 {
@@ -1059,6 +1084,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.id, "live_brokers[].id");
             if v <= 0 {
@@ -1132,6 +1158,7 @@ impl rt::Sealed for UpdateMetadataEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let port = if v >= 1 {
             rt::read::i32(c, "live_brokers[].endpoints[].port")?
         } else {
@@ -1169,6 +1196,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -1193,6 +1221,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip(c, 4)?;
@@ -1219,6 +1248,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -1260,6 +1290,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -1302,6 +1333,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.port != 0_i32 {
                 w.fail(rt::write::not_in_version("live_brokers[].endpoints[].port"));
@@ -1343,8 +1375,8 @@ impl<'a> rt::Message<'a> for UpdateMetadataRequest<'a> {
         name: "UpdateMetadataRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(6),
-        min_version: 0,
-        max_version: 8,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 8 },
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -2203,6 +2235,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateMetadataRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let controller_id = rt::read::i32(c, "controller_id")?;
                 let is_k_raft_controller = if v >= 8 {
@@ -2273,6 +2306,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 if v >= 8 {
@@ -2325,6 +2359,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 7 && self.is_k_raft_controller {
                     w.fail(rt::write::not_in_version("is_k_raft_controller"));
@@ -2448,6 +2483,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateMetadataPartitionState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v <= 4 {
                 rt::owned::read_str(c, v >= 6, "ungrouped_partition_states[].topic_name")?
             } else {
@@ -2497,6 +2533,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 20;
                 if v <= 4 {
@@ -2529,6 +2566,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 4 {
                 w.str(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name");
             }
@@ -2605,6 +2643,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateMetadataTopicState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v >= 5 {
                 rt::owned::read_str(c, v >= 6, "topic_states[].topic_name")?
             } else {
@@ -2643,6 +2682,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 5 {
@@ -2676,6 +2716,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 4 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
             }
@@ -2753,6 +2794,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateMetadataBroker {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let id = rt::read::i32(c, "live_brokers[].id")?;
             let v0_host = if v <= 0 {
                 rt::owned::read_str(c, v >= 6, "live_brokers[].v0_host")?
@@ -2793,6 +2835,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 if v <= 0 {
@@ -2822,6 +2865,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i32(self.id, "live_brokers[].id");
             if v <= 0 {
                 w.str(&self.v0_host, v >= 6, "live_brokers[].v0_host");
@@ -2891,6 +2935,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateMetadataEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let port = if v >= 1 {
                 rt::read::i32(c, "live_brokers[].endpoints[].port")?
             } else {
@@ -2932,6 +2977,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -2974,6 +3020,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.port != 0_i32 {
                 w.fail(rt::write::not_in_version("live_brokers[].endpoints[].port"));
             }

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-update-metadata` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-update-metadata", 0, 8);
+
 /// `UpdateMetadataResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +61,7 @@ impl rt::Sealed for UpdateMetadataResponse<'_> {}
 impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let unknown_tagged_fields = if v >= 6 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -75,6 +80,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -88,6 +94,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v >= 6 {
@@ -105,6 +112,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.error_code, "error_code");
             if v >= 6 {
@@ -121,8 +129,8 @@ impl<'a> rt::Message<'a> for UpdateMetadataResponse<'a> {
         name: "UpdateMetadataResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(6),
-        min_version: 0,
-        max_version: 8,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 8 },
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -211,6 +219,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateMetadataResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let unknown_tagged_fields = if v >= 6 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -225,6 +234,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 if v >= 6 {
@@ -242,6 +252,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 6 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<3>("error_code") {

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-vote` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-vote", 0, 2);
+
 /// `VoteResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -64,6 +68,7 @@ impl rt::Sealed for VoteResponse<'_> {}
 impl<'a> rt::Struct<'a> for VoteResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let error_code = rt::read::i16(c, "error_code")?;
             let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
@@ -104,6 +109,7 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -139,6 +145,7 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -161,6 +168,7 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.node_endpoints.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints"));
@@ -236,6 +244,7 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
@@ -249,6 +258,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "topics[].topic_name")?;
@@ -261,6 +271,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
@@ -275,6 +286,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -298,6 +310,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
@@ -313,6 +326,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic_name, true, "topics[].topic_name");
             w.array(&self.partitions, true, v, "topics[].partitions");
@@ -375,6 +389,7 @@ impl rt::Sealed for NodeEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let node_id = if v >= 1 {
             rt::read::i32(c, "node_endpoints[].node_id")?
         } else {
@@ -402,6 +417,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -421,6 +437,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip(c, 4)?;
@@ -442,6 +459,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -472,6 +490,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -503,6 +522,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
@@ -700,8 +720,8 @@ impl<'a> rt::Message<'a> for VoteResponse<'a> {
         name: "VoteResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(52),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1044,6 +1064,7 @@ pub mod owned {
     impl rt::OwnedStruct for VoteResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let error_code = rt::read::i16(c, "error_code")?;
                 let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
@@ -1082,6 +1103,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -1104,6 +1126,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && !self.node_endpoints.is_empty() {
                     w.fail(rt::write::not_in_version("node_endpoints"));
@@ -1169,6 +1192,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
             let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields =
@@ -1184,6 +1208,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
@@ -1199,6 +1224,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.topic_name, true, "topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -1249,6 +1275,7 @@ pub mod owned {
     impl rt::OwnedStruct for NodeEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let node_id = if v >= 1 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
             } else {
@@ -1278,6 +1305,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -1309,6 +1337,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
             }

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `VotersRecord` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "VotersRecord", 0, 0);
+
 /// `VotersRecord` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for VotersRecord<'_> {}
 impl<'a> rt::Struct<'a> for VotersRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let version = rt::read::i16(c, "version")?;
             let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
@@ -77,6 +82,7 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
@@ -89,6 +95,7 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::array_size(&self.voters, true, v, "voters")?;
@@ -103,6 +110,7 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i16(self.version, "version");
             w.array(&self.voters, true, v, "voters");
@@ -161,6 +169,7 @@ impl rt::Sealed for Voter<'_> {}
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
@@ -184,6 +193,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<20>(c) {
@@ -202,6 +212,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 20)?;
             rt::read::skip_array::<Endpoint<'a>>(c, true, v)?;
@@ -217,6 +228,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::VOTERS_VOTER_ID, rt::read::i32(c, "voters[].voter_id")?);
@@ -241,6 +253,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             n += rt::write::array_size(&self.endpoints, true, v, "voters[].endpoints")?;
@@ -256,6 +269,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.voter_id, "voters[].voter_id");
             w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
@@ -561,8 +575,8 @@ impl<'a> rt::Message<'a> for VotersRecord<'a> {
         name: "VotersRecord",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -867,6 +881,7 @@ pub mod owned {
     impl rt::OwnedStruct for VotersRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let version = rt::read::i16(c, "version")?;
                 let voters = rt::owned::read_array::<Voter, _>(c, true, v, "voters")?;
@@ -882,6 +897,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
@@ -896,6 +912,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.i16(self.version, "version");
                 rt::owned::write_vec(w, &self.voters, true, v, "voters");
@@ -952,6 +969,7 @@ pub mod owned {
     impl rt::OwnedStruct for Voter {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
@@ -977,6 +995,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 20;
                 n += rt::owned::vec_size(&self.endpoints, true, v, "voters[].endpoints")?;
@@ -992,6 +1011,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<20>("voters[].voter_id") {
                 r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
                 r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());

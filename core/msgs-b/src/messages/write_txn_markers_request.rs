@@ -12,6 +12,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-write-txn-markers` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-write-txn-markers", 0, 2);
+
 /// `WriteTxnMarkersRequest` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -58,6 +62,7 @@ impl rt::Sealed for WriteTxnMarkersRequest<'_> {}
 impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let markers = rt::read::array::<WritableTxnMarker<'a>>(c, v >= 1, v, "markers")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -77,6 +82,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<WritableTxnMarker<'a>, V>(c, v >= 1, false, v, fields::MARKERS, vis, "markers")?;
@@ -90,6 +96,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.markers, v >= 1, v, "markers")?;
@@ -108,6 +115,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.markers, v >= 1, v, "markers");
             if v >= 1 {
@@ -175,6 +183,7 @@ impl rt::Sealed for WritableTxnMarker<'_> {}
 impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 11] = match rt::read::run::<11>(c) {
             Some(r) => r,
             None => {
@@ -210,6 +219,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<11>(c) {
@@ -235,6 +245,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 11)?;
             rt::read::skip_array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, v)?;
@@ -255,6 +266,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i64(fields::MARKERS_PRODUCER_ID, rt::read::i64(c, "markers[].producer_id")?);
@@ -295,6 +307,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 15;
             n += rt::write::array_size(&self.topics, v >= 1, v, "markers[].topics")?;
@@ -316,6 +329,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i64(self.producer_id, "markers[].producer_id");
             w.i16(self.producer_epoch, "markers[].producer_epoch");
@@ -384,6 +398,7 @@ impl rt::Sealed for WritableTxnMarkerTopic<'_> {}
 impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 1, "markers[].topics[].name")?;
         let partition_indexes = rt::read::array::<i32>(c, v >= 1, v, "markers[].topics[].partition_indexes")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -401,6 +416,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 1, "markers[].topics[].name")?;
@@ -415,6 +431,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<i32>(c, v >= 1, v)?;
@@ -431,6 +448,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -461,6 +479,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 1, "markers[].topics[].name")?;
@@ -485,6 +504,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 1, "markers[].topics[].name");
             w.array(
@@ -507,8 +527,8 @@ impl<'a> rt::Message<'a> for WriteTxnMarkersRequest<'a> {
         name: "WriteTxnMarkersRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(27),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -761,6 +781,7 @@ pub mod owned {
     impl rt::OwnedStruct for WriteTxnMarkersRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let markers = rt::owned::read_array::<WritableTxnMarker, _>(c, v >= 1, v, "markers")?;
                 let unknown_tagged_fields = if v >= 1 {
@@ -777,6 +798,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
@@ -795,6 +817,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers");
                 if v >= 1 {
@@ -862,6 +885,7 @@ pub mod owned {
     impl rt::OwnedStruct for WritableTxnMarker {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 11] = match rt::read::run::<11>(c) {
                 Some(r) => r,
                 None => {
@@ -898,6 +922,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 15;
                 n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
@@ -919,6 +944,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if let Some(r) = w.run::<11>("markers[].producer_id") {
                 r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
                 r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
@@ -984,6 +1010,7 @@ pub mod owned {
     impl rt::OwnedStruct for WritableTxnMarkerTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 1, "markers[].topics[].name")?;
             let partition_indexes =
                 rt::owned::read_array::<i32, _>(c, v >= 1, v, "markers[].topics[].partition_indexes")?;
@@ -1003,6 +1030,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
@@ -1027,6 +1055,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 1, "markers[].topics[].name");
             rt::owned::write_vec(
                 w,

@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-write-txn-markers` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-write-txn-markers", 0, 2);
+
 /// `WriteTxnMarkersResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -57,6 +61,7 @@ impl rt::Sealed for WriteTxnMarkersResponse<'_> {}
 impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let markers = rt::read::array::<WritableTxnMarkerResult<'a>>(c, v >= 1, v, "markers")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -76,6 +81,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<WritableTxnMarkerResult<'a>, V>(c, v >= 1, false, v, fields::MARKERS, vis, "markers")?;
@@ -89,6 +95,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::array_size(&self.markers, v >= 1, v, "markers")?;
@@ -107,6 +114,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.markers, v >= 1, v, "markers");
             if v >= 1 {
@@ -168,6 +176,7 @@ impl rt::Sealed for WritableTxnMarkerResult<'_> {}
 impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let producer_id = rt::read::i64(c, "markers[].producer_id")?;
             let topics = rt::read::array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v, "markers[].topics")?;
@@ -187,6 +196,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
             let mut local = cur.fork();
             let c = &mut local;
@@ -203,6 +213,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 8)?;
             rt::read::skip_array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v)?;
@@ -218,6 +229,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i64(fields::MARKERS_PRODUCER_ID, rt::read::i64(c, "markers[].producer_id")?);
@@ -240,6 +252,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             n += rt::write::array_size(&self.topics, v >= 1, v, "markers[].topics")?;
@@ -258,6 +271,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i64(self.producer_id, "markers[].producer_id");
             w.array(&self.topics, v >= 1, v, "markers[].topics");
@@ -320,6 +334,7 @@ impl rt::Sealed for WritableTxnMarkerTopicResult<'_> {}
 impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 1, "markers[].topics[].name")?;
         let partitions =
             rt::read::array::<WritableTxnMarkerPartitionResult<'a>>(c, v >= 1, v, "markers[].topics[].partitions")?;
@@ -338,6 +353,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 1, "markers[].topics[].name")?;
@@ -358,6 +374,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<WritableTxnMarkerPartitionResult<'a>>(c, v >= 1, v)?;
@@ -374,6 +391,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -404,6 +422,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 1, "markers[].topics[].name")?;
@@ -423,6 +442,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.name, v >= 1, "markers[].topics[].name");
             w.array(&self.partitions, v >= 1, v, "markers[].topics[].partitions");
@@ -479,6 +499,7 @@ impl rt::Sealed for WritableTxnMarkerPartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -502,6 +523,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -520,6 +542,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 6)?;
             if v >= 1 {
@@ -535,6 +558,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -560,6 +584,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v >= 1 {
@@ -579,6 +604,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition_index, "markers[].topics[].partitions[].partition_index");
             w.i16(self.error_code, "markers[].topics[].partitions[].error_code");
@@ -599,8 +625,8 @@ impl<'a> rt::Message<'a> for WriteTxnMarkersResponse<'a> {
         name: "WriteTxnMarkersResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(27),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -831,6 +857,7 @@ pub mod owned {
     impl rt::OwnedStruct for WriteTxnMarkersResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let markers = rt::owned::read_array::<WritableTxnMarkerResult, _>(c, v >= 1, v, "markers")?;
                 let unknown_tagged_fields = if v >= 1 {
@@ -847,6 +874,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
@@ -865,6 +893,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers");
                 if v >= 1 {
@@ -916,6 +945,7 @@ pub mod owned {
     impl rt::OwnedStruct for WritableTxnMarkerResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let producer_id = rt::read::i64(c, "markers[].producer_id")?;
                 let topics =
@@ -937,6 +967,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
@@ -955,6 +986,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.i64(self.producer_id, "markers[].producer_id");
             rt::owned::write_vec(w, &self.topics, v >= 1, v, "markers[].topics");
             if v >= 1 {
@@ -1005,6 +1037,7 @@ pub mod owned {
     impl rt::OwnedStruct for WritableTxnMarkerTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 1, "markers[].topics[].name")?;
             let partitions = rt::owned::read_array::<WritableTxnMarkerPartitionResult, _>(
                 c,
@@ -1028,6 +1061,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
@@ -1047,6 +1081,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.name, v >= 1, "markers[].topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 1, v, "markers[].topics[].partitions");
             if v >= 1 {
@@ -1097,6 +1132,7 @@ pub mod owned {
     impl rt::OwnedStruct for WritableTxnMarkerPartitionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -1142,6 +1178,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 if v >= 1 {
@@ -1161,6 +1198,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<7>("markers[].topics[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `BrokerRegistrationChangeRecord` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "BrokerRegistrationChangeRecord", 0, 3);
+
 /// `BrokerRegistrationChangeRecord` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -66,6 +70,7 @@ impl rt::Sealed for BrokerRegistrationChangeRecord<'_> {}
 impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -135,6 +140,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
@@ -187,6 +193,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             if v <= 0 && self.in_controlled_shutdown != 0_i8 {
@@ -229,6 +236,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.in_controlled_shutdown != 0_i8 {
                 w.fail(rt::write::not_in_version("in_controlled_shutdown"));
@@ -298,8 +306,8 @@ impl<'a> rt::Message<'a> for BrokerRegistrationChangeRecord<'a> {
         name: "BrokerRegistrationChangeRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(17),
-        min_version: 0,
-        max_version: 3,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 3 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -498,6 +506,7 @@ pub mod owned {
     impl rt::OwnedStruct for BrokerRegistrationChangeRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -563,6 +572,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 12;
                 if v <= 0 && self.in_controlled_shutdown != 0_i8 {
@@ -611,6 +621,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.in_controlled_shutdown != 0_i8 {
                     w.fail(rt::write::not_in_version("in_controlled_shutdown"));

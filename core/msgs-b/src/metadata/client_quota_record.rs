@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ClientQuotaRecord` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "ClientQuotaRecord", 0, 0);
+
 /// `ClientQuotaRecord` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for ClientQuotaRecord<'_> {}
 impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let entity = rt::read::array::<EntityData<'a>>(c, true, v, "entity")?;
         let key = rt::read::str(c, true, "key")?;
         let r: [u8; 9] = match rt::read::run::<9>(c) {
@@ -86,6 +91,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<EntityData<'a>, V>(c, true, false, v, fields::ENTITY, vis, "entity")?;
@@ -100,6 +106,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
             n += rt::write::array_size(&self.entity, true, v, "entity")?;
@@ -115,6 +122,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.array(&self.entity, true, v, "entity");
             w.str(self.key, true, "key");
@@ -260,8 +268,8 @@ impl<'a> rt::Message<'a> for ClientQuotaRecord<'a> {
         name: "ClientQuotaRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(14),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -465,6 +473,7 @@ pub mod owned {
     impl rt::OwnedStruct for ClientQuotaRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let entity = rt::owned::read_array::<EntityData, _>(c, true, v, "entity")?;
             let key = rt::owned::read_str(c, true, "key")?;
             let r: [u8; 9] = match rt::read::run::<9>(c) {
@@ -487,6 +496,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 9;
                 n += rt::owned::vec_size(&self.entity, true, v, "entity")?;
@@ -502,6 +512,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::owned::write_vec(w, &self.entity, true, v, "entity");
                 w.str(&self.key, true, "key");

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `DelegationTokenRecord` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "DelegationTokenRecord", 0, 0);
+
 /// `DelegationTokenRecord` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -69,6 +73,7 @@ impl rt::Sealed for DelegationTokenRecord<'_> {}
 impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let owner = rt::read::str(c, true, "owner")?;
         let requester = rt::read::str(c, true, "requester")?;
         let renewers = rt::read::array::<&'a str>(c, true, v, "renewers")?;
@@ -101,6 +106,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::OWNER, Some(rt::read::str(c, true, "owner")?));
@@ -118,6 +124,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 24;
             n += rt::write::str_size(self.owner, true, "owner")?;
@@ -135,6 +142,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.owner, true, "owner");
             w.str(self.requester, true, "requester");
@@ -153,8 +161,8 @@ impl<'a> rt::Message<'a> for DelegationTokenRecord<'a> {
         name: "DelegationTokenRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(10),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -375,6 +383,7 @@ pub mod owned {
     impl rt::OwnedStruct for DelegationTokenRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let owner = rt::owned::read_str(c, true, "owner")?;
             let requester = rt::owned::read_str(c, true, "requester")?;
             let renewers = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "renewers")?;
@@ -403,6 +412,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 24;
                 n += rt::write::str_size(&self.owner, true, "owner")?;
@@ -420,6 +430,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.str(&self.owner, true, "owner");
                 w.str(&self.requester, true, "requester");

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `PartitionChangeRecord` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "PartitionChangeRecord", 0, 2);
+
 /// `PartitionChangeRecord` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -81,6 +85,7 @@ impl rt::Sealed for PartitionChangeRecord<'_> {}
 impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
@@ -185,6 +190,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::PARTITION_ID, rt::read::i32(c, "partition_id")?);
@@ -262,6 +268,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             if v <= 0 && self.directories.is_some() {
@@ -335,6 +342,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.directories.is_some() {
                 w.fail(rt::write::not_in_version("directories"));
@@ -479,8 +487,8 @@ impl<'a> rt::Message<'a> for PartitionChangeRecord<'a> {
         name: "PartitionChangeRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(5),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -784,6 +792,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionChangeRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
@@ -888,6 +897,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 20;
                 if v <= 0 && self.directories.is_some() {
@@ -969,6 +979,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.directories.is_some() {
                     w.fail(rt::write::not_in_version("directories"));

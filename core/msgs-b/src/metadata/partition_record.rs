@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `PartitionRecord` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "PartitionRecord", 0, 2);
+
 /// `PartitionRecord` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -87,6 +91,7 @@ impl rt::Sealed for PartitionRecord<'_> {}
 impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
@@ -174,6 +179,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::PARTITION_ID, rt::read::i32(c, "partition_id")?);
@@ -228,6 +234,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 32;
             n += rt::write::array_size(&self.replicas, true, v, "replicas")?;
@@ -278,6 +285,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.directories.is_empty() {
                 w.fail(rt::write::not_in_version("directories"));
@@ -360,8 +368,8 @@ impl<'a> rt::Message<'a> for PartitionRecord<'a> {
         name: "PartitionRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(3),
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -707,6 +715,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
@@ -791,6 +800,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 32;
                 n += rt::owned::vec_size(&self.replicas, true, v, "replicas")?;
@@ -842,6 +852,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && !self.directories.is_empty() {
                     w.fail(rt::write::not_in_version("directories"));

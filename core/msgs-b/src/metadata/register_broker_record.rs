@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `RegisterBrokerRecord` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "RegisterBrokerRecord", 0, 4);
+
 /// `RegisterBrokerRecord` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -81,6 +85,7 @@ impl rt::Sealed for RegisterBrokerRecord<'_> {}
 impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let broker_id = rt::read::i32(c, "broker_id")?;
         let is_migrating_zk_broker = if v >= 2 {
             rt::read::bool(c, "is_migrating_zk_broker")?
@@ -157,6 +162,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
@@ -214,6 +220,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 29;
             if v >= 2 {
@@ -258,6 +265,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 1 && self.is_migrating_zk_broker {
                 w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
@@ -618,8 +626,8 @@ impl<'a> rt::Message<'a> for RegisterBrokerRecord<'a> {
         name: "RegisterBrokerRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(0),
-        min_version: 0,
-        max_version: 4,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 4 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1067,6 +1075,7 @@ pub mod owned {
     impl rt::OwnedStruct for RegisterBrokerRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let broker_id = rt::read::i32(c, "broker_id")?;
             let is_migrating_zk_broker = if v >= 2 {
                 rt::read::bool(c, "is_migrating_zk_broker")?
@@ -1139,6 +1148,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 29;
                 if v >= 2 {
@@ -1189,6 +1199,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 1 && self.is_migrating_zk_broker {
                     w.fail(rt::write::not_in_version("is_migrating_zk_broker"));

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `QuorumStateData` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "QuorumStateData", 0, 1);
+
 /// `QuorumStateData` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -69,6 +73,7 @@ impl rt::Sealed for QuorumStateData<'_> {}
 impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let cluster_id = if v <= 0 {
             rt::read::str(c, true, "cluster_id")?
         } else {
@@ -117,6 +122,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 0 {
@@ -142,6 +148,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             if v <= 0 {
@@ -179,6 +186,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 && !self.cluster_id.is_empty() {
                 w.fail(rt::write::not_in_version("cluster_id"));
@@ -258,6 +266,7 @@ impl rt::Sealed for Voter<'_> {}
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let voter_id = if v <= 0 {
             rt::read::i32(c, "current_voters[].voter_id")?
         } else {
@@ -273,6 +282,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 0 {
@@ -286,6 +296,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 0 {
                 rt::read::skip(c, 4)?;
@@ -301,6 +312,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 0 {
@@ -322,6 +334,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 0 {
@@ -341,6 +354,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 && self.voter_id != 0_i32 {
                 w.fail(rt::write::not_in_version("current_voters[].voter_id"));
@@ -358,8 +372,8 @@ impl<'a> rt::Message<'a> for QuorumStateData<'a> {
         name: "QuorumStateData",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -606,6 +620,7 @@ pub mod owned {
     impl rt::OwnedStruct for QuorumStateData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let cluster_id = if v <= 0 {
                 rt::owned::read_str(c, true, "cluster_id")?
             } else {
@@ -650,6 +665,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 12;
                 if v <= 0 {
@@ -687,6 +703,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 1 && !self.cluster_id.is_empty() {
                     w.fail(rt::write::not_in_version("cluster_id"));
@@ -758,6 +775,7 @@ pub mod owned {
     impl rt::OwnedStruct for Voter {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let voter_id = if v <= 0 {
                 rt::read::i32(c, "current_voters[].voter_id")?
             } else {
@@ -792,6 +810,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 0 {
@@ -811,6 +830,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && self.voter_id != 0_i32 {
                 w.fail(rt::write::not_in_version("current_voters[].voter_id"));
             }

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `ProducerSnapshot` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "ProducerSnapshot", 1, 1);
+
 /// `ProducerSnapshot` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for ProducerSnapshot<'_> {}
 impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let crc = rt::read::u32(c, "crc")?;
         let producer_entries = rt::read::array::<ProducerEntry<'a>>(c, false, v, "producer_entries")?;
         Ok(Self {
@@ -75,6 +80,7 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.u32(fields::CRC, rt::read::u32(c, "crc")?);
@@ -94,6 +100,7 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::array_size(&self.producer_entries, false, v, "producer_entries")?;
@@ -106,6 +113,7 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.u32(self.crc, "crc");
             w.array(&self.producer_entries, false, v, "producer_entries");
@@ -307,8 +315,8 @@ impl<'a> rt::Message<'a> for ProducerSnapshot<'a> {
         name: "ProducerSnapshot",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: 1,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 1 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -572,6 +580,7 @@ pub mod owned {
     impl rt::OwnedStruct for ProducerSnapshot {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let crc = rt::read::u32(c, "crc")?;
             let producer_entries = rt::owned::read_array::<ProducerEntry, _>(c, false, v, "producer_entries")?;
             Ok(Self {
@@ -583,6 +592,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.producer_entries, false, v, "producer_entries")?;
@@ -595,6 +605,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.u32(self.crc, "crc");
                 rt::owned::write_vec(w, &self.producer_entries, false, v, "producer_entries");

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `RemoteLogSegmentMetadataRecord` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "RemoteLogSegmentMetadataRecord", 0, 0);
+
 /// `RemoteLogSegmentMetadataRecord` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -81,6 +85,7 @@ impl rt::Sealed for RemoteLogSegmentMetadataRecord<'_> {}
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
             let r: [u8; 36] = match rt::read::run::<36>(c) {
@@ -143,6 +148,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         let present = true;
@@ -195,6 +201,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 41;
             n += rt::Struct::size(&self.remote_log_segment_id, v)?;
@@ -216,6 +223,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             rt::Struct::write(&self.remote_log_segment_id, w, v);
             w.i64(self.start_offset, "start_offset");
@@ -296,6 +304,7 @@ impl rt::Sealed for RemoteLogSegmentIdEntry<'_> {}
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?;
@@ -309,6 +318,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         <TopicIdPartitionEntry as rt::Struct>::check(c, v)?;
@@ -321,6 +331,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             <TopicIdPartitionEntry as rt::Struct>::skip(c, v)?;
             rt::read::skip(c, 16)?;
@@ -335,6 +346,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         let present = true;
@@ -362,6 +374,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::Struct::size(&self.topic_id_partition, v)?;
@@ -376,6 +389,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             rt::Struct::write(&self.topic_id_partition, w, v);
             w.uuid(self.id, "remote_log_segment_id.id");
@@ -688,8 +702,8 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataRecord<'a> {
         name: "RemoteLogSegmentMetadataRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(0),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1148,6 +1162,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemoteLogSegmentMetadataRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::OwnedStruct>::read(c, v)?;
                 let r: [u8; 36] = match rt::read::run::<36>(c) {
@@ -1207,6 +1222,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 41;
                 n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
@@ -1228,6 +1244,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::OwnedStruct::write(&self.remote_log_segment_id, w, v);
                 if let Some(r) = w.run::<36>("start_offset") {
@@ -1300,6 +1317,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemoteLogSegmentIdEntry {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id_partition = <TopicIdPartitionEntry as rt::OwnedStruct>::read(c, v)?;
             let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
             let unknown_tagged_fields =
@@ -1315,6 +1333,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
@@ -1329,6 +1348,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::OwnedStruct::write(&self.topic_id_partition, w, v);
             if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("remote_log_segment_id.id") {

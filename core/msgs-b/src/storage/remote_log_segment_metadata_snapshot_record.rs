@@ -10,6 +10,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `RemoteLogSegmentMetadataSnapshotRecord` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "RemoteLogSegmentMetadataSnapshotRecord",
+    0,
+    0,
+);
+
 /// `RemoteLogSegmentMetadataSnapshotRecord` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -81,6 +90,7 @@ impl rt::Sealed for RemoteLogSegmentMetadataSnapshotRecord<'_> {}
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 52] = match rt::read::run::<52>(c) {
             Some(r) => r,
             None => {
@@ -142,6 +152,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.uuid(fields::SEGMENT_ID, rt::read::uuid(c, "segment_id")?);
@@ -193,6 +204,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 57;
             n += rt::write::array_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
@@ -213,6 +225,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.uuid(self.segment_id, "segment_id");
             w.i64(self.start_offset, "start_offset");
@@ -390,8 +403,8 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         name: "RemoteLogSegmentMetadataSnapshotRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(3),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -741,6 +754,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemoteLogSegmentMetadataSnapshotRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 52] = match rt::read::run::<52>(c) {
                 Some(r) => r,
                 None => {
@@ -798,6 +812,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 57;
                 n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
@@ -818,6 +833,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if let Some(r) = w.run::<52>("segment_id") {
                     r[0..16].copy_from_slice(self.segment_id.as_bytes());

@@ -10,6 +10,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `RemoteLogSegmentMetadataUpdateRecord` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "RemoteLogSegmentMetadataUpdateRecord",
+    0,
+    0,
+);
+
 /// `RemoteLogSegmentMetadataUpdateRecord` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -63,6 +72,7 @@ impl rt::Sealed for RemoteLogSegmentMetadataUpdateRecord<'_> {}
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
             let r: [u8; 12] = match rt::read::run::<12>(c) {
@@ -92,6 +102,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         let present = true;
@@ -114,6 +125,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 13;
             n += rt::Struct::size(&self.remote_log_segment_id, v)?;
@@ -129,6 +141,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             rt::Struct::write(&self.remote_log_segment_id, w, v);
             w.i32(self.broker_id, "broker_id");
@@ -190,6 +203,7 @@ impl rt::Sealed for RemoteLogSegmentIdEntry<'_> {}
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?;
@@ -203,6 +217,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         <TopicIdPartitionEntry as rt::Struct>::check(c, v)?;
@@ -215,6 +230,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             <TopicIdPartitionEntry as rt::Struct>::skip(c, v)?;
             rt::read::skip(c, 16)?;
@@ -229,6 +245,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         let present = true;
@@ -256,6 +273,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::Struct::size(&self.topic_id_partition, v)?;
@@ -270,6 +288,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             rt::Struct::write(&self.topic_id_partition, w, v);
             w.uuid(self.id, "remote_log_segment_id.id");
@@ -440,8 +459,8 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         name: "RemoteLogSegmentMetadataUpdateRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(1),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -728,6 +747,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemoteLogSegmentMetadataUpdateRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::OwnedStruct>::read(c, v)?;
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
@@ -755,6 +775,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 13;
                 n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
@@ -770,6 +791,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::OwnedStruct::write(&self.remote_log_segment_id, w, v);
                 if let Some(r) = w.run::<12>("broker_id") {
@@ -830,6 +852,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemoteLogSegmentIdEntry {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id_partition = <TopicIdPartitionEntry as rt::OwnedStruct>::read(c, v)?;
             let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
             let unknown_tagged_fields =
@@ -845,6 +868,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 16;
                 n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
@@ -859,6 +883,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::OwnedStruct::write(&self.topic_id_partition, w, v);
             if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("remote_log_segment_id.id") {

@@ -10,6 +10,15 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `RemotePartitionDeleteMetadataRecord` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(
+    option_env!("KAFKA_WIRE_PIN"),
+    "RemotePartitionDeleteMetadataRecord",
+    0,
+    0,
+);
+
 /// `RemotePartitionDeleteMetadataRecord` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +69,7 @@ impl rt::Sealed for RemotePartitionDeleteMetadataRecord<'_> {}
 impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let r: [u8; 13] = match rt::read::run::<13>(c) {
             Some(r) => r,
@@ -86,6 +96,7 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         let present = true;
@@ -104,6 +115,7 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 13;
             n += rt::Struct::size(&self.topic_id_partition, v)?;
@@ -118,6 +130,7 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             rt::Struct::write(&self.topic_id_partition, w, v);
             w.i32(self.broker_id, "broker_id");
@@ -289,8 +302,8 @@ impl<'a> rt::Message<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         name: "RemotePartitionDeleteMetadataRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(2),
-        min_version: 0,
-        max_version: 0,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 0 },
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -510,6 +523,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemotePartitionDeleteMetadataRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id_partition = <TopicIdPartitionEntry as rt::OwnedStruct>::read(c, v)?;
             let r: [u8; 13] = match rt::read::run::<13>(c) {
                 Some(r) => r,
@@ -532,6 +546,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 13;
                 n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
@@ -546,6 +561,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 rt::OwnedStruct::write(&self.topic_id_partition, w, v);
                 if self.unknown_tagged_fields.is_empty() {

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `SubscriptionInfoData` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "SubscriptionInfoData", 1, 11);
+
 /// `SubscriptionInfoData` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -78,6 +82,7 @@ impl rt::Sealed for SubscriptionInfoData<'_> {}
 impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let version = rt::read::i32(c, "version")?;
             let latest_supported_version = if v >= 3 {
@@ -135,6 +140,7 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::VERSION, rt::read::i32(c, "version")?);
@@ -193,6 +199,7 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             if v >= 3 {
@@ -253,6 +260,7 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 2 && self.latest_supported_version != -1_i32 {
                 w.fail(rt::write::not_in_version("latest_supported_version"));
@@ -361,6 +369,7 @@ impl rt::Sealed for TaskId<'_> {}
 impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_group_id;
         let partition;
         if v <= 6 {
@@ -386,6 +395,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 6 {
@@ -403,6 +413,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 6 {
                 rt::read::skip(c, 8)?;
@@ -417,6 +428,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 6 {
@@ -438,6 +450,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 6 {
@@ -461,6 +474,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 7 && self.topic_group_id != 0_i32 {
                 w.fail(rt::write::not_in_version("prev_tasks[].topic_group_id"));
@@ -532,6 +546,7 @@ impl rt::Sealed for TaskOffsetSum<'_> {}
 impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic_group_id = if v >= 7 {
             rt::read::i32(c, "task_offset_sums[].topic_group_id")?
         } else {
@@ -575,6 +590,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 7 {
@@ -607,6 +623,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 7 {
                 rt::read::skip(c, 4)?;
@@ -630,6 +647,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 7 {
@@ -674,6 +692,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 7 {
@@ -720,6 +739,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 6 && self.topic_group_id != 0_i32 {
                 w.fail(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
@@ -811,6 +831,7 @@ impl rt::Sealed for ClientTag<'_> {}
 impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let key = if v >= 11 {
             rt::read::bytes(c, false, "client_tags[].key")?
         } else {
@@ -831,6 +852,7 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 11 {
@@ -846,6 +868,7 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 11 {
                 rt::read::skip_bytes(c, false)?;
@@ -863,6 +886,7 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 11 {
@@ -884,6 +908,7 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 11 {
@@ -907,6 +932,7 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 10 && !self.key.is_empty() {
                 w.fail(rt::write::not_in_version("client_tags[].key"));
@@ -975,6 +1001,7 @@ impl rt::Sealed for PartitionToOffsetSum<'_> {}
 impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let partition;
         let offset_sum;
         if (7..=9).contains(&v) {
@@ -1000,6 +1027,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if (7..=9).contains(&v) {
@@ -1017,6 +1045,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if (7..=9).contains(&v) {
                 rt::read::skip(c, 12)?;
@@ -1031,6 +1060,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if (7..=9).contains(&v) {
@@ -1052,6 +1082,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if (7..=9).contains(&v) {
@@ -1081,6 +1112,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if (v <= 6 || v >= 10) && self.partition != 0_i32 {
                 w.fail(rt::write::not_in_version(
@@ -1114,8 +1146,8 @@ impl<'a> rt::Message<'a> for SubscriptionInfoData<'a> {
         name: "SubscriptionInfoData",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: 1,
-        max_version: 11,
+        min_version: if let Some(p) = PIN { p } else { 1 },
+        max_version: if let Some(p) = PIN { p } else { 11 },
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -1690,6 +1722,7 @@ pub mod owned {
     impl rt::OwnedStruct for SubscriptionInfoData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let version = rt::read::i32(c, "version")?;
                 let latest_supported_version = if v >= 3 {
@@ -1744,6 +1777,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 20;
                 if v >= 3 {
@@ -1804,6 +1838,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 2 && self.latest_supported_version != -1_i32 {
                     w.fail(rt::write::not_in_version("latest_supported_version"));
@@ -1902,6 +1937,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskId {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_group_id;
             let partition;
             if v <= 6 {
@@ -1928,6 +1964,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 6 {
@@ -1951,6 +1988,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 7 && self.topic_group_id != 0_i32 {
                 w.fail(rt::write::not_in_version("prev_tasks[].topic_group_id"));
             }
@@ -2019,6 +2057,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskOffsetSum {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic_group_id = if v >= 7 {
                 rt::read::i32(c, "task_offset_sums[].topic_group_id")?
             } else {
@@ -2068,6 +2107,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 7 {
@@ -2119,6 +2159,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 6 && self.topic_group_id != 0_i32 {
                 w.fail(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
             }
@@ -2204,6 +2245,7 @@ pub mod owned {
     impl rt::OwnedStruct for ClientTag {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let key = if v >= 11 {
                 rt::owned::read_bytes(c, false, "client_tags[].key")?
             } else {
@@ -2225,6 +2267,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 11 {
@@ -2248,6 +2291,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 10 && !self.key.is_empty() {
                 w.fail(rt::write::not_in_version("client_tags[].key"));
             }
@@ -2304,6 +2348,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionToOffsetSum {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let partition;
             let offset_sum;
             if (7..=9).contains(&v) {
@@ -2330,6 +2375,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if (7..=9).contains(&v) {
@@ -2359,6 +2405,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if (v <= 6 || v >= 10) && self.partition != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "task_offset_sums[].partition_to_offset_sum[].partition",

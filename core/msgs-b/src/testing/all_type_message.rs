@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `AllTypeMessage` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "AllTypeMessage", 0, 1);
+
 /// `AllTypeMessage` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -120,6 +124,7 @@ impl rt::Sealed for AllTypeMessage<'_> {}
 impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 46] = match rt::read::run::<46>(c) {
             Some(r) => r,
             None => {
@@ -238,6 +243,7 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.bool(fields::MY_BOOLEAN, rt::read::bool(c, "my_boolean")?);
@@ -334,6 +340,7 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 46;
             if v <= 0 {
@@ -441,6 +448,7 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 1 && self.my_string != "string" {
                 w.fail(rt::write::not_in_version("my_string"));
@@ -600,6 +608,7 @@ impl rt::Sealed for TestCommonStruct<'_> {}
 impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
@@ -623,6 +632,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<8>(c) {
@@ -641,6 +651,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 8)?;
             if v >= 1 {
@@ -656,6 +667,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::MY_COMMON_STRUCT_FOO, rt::read::i32(c, "my_common_struct.foo")?);
@@ -675,6 +687,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v >= 1 {
@@ -692,6 +705,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.foo, "my_common_struct.foo");
             w.i32(self.bar, "my_common_struct.bar");
@@ -709,8 +723,8 @@ impl<'a> rt::Message<'a> for AllTypeMessage<'a> {
         name: "AllTypeMessage",
         kind: rt::MessageKind::Header,
         api_key: None,
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -1333,6 +1347,7 @@ pub mod owned {
     impl rt::OwnedStruct for AllTypeMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 46] = match rt::read::run::<46>(c) {
                 Some(r) => r,
                 None => {
@@ -1448,6 +1463,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 46;
                 if v <= 0 {
@@ -1581,6 +1597,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 1 && self.my_string != "string" {
                     w.fail(rt::write::not_in_version("my_string"));
@@ -1744,6 +1761,7 @@ pub mod owned {
     impl rt::OwnedStruct for TestCommonStruct {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
@@ -1786,6 +1804,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 if v >= 1 {
@@ -1803,6 +1822,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("my_common_struct.foo") {
                     r[0..4].copy_from_slice(&self.foo.to_be_bytes());

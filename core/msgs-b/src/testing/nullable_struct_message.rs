@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `NullableStructMessage` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "NullableStructMessage", 0, 2);
+
 /// `NullableStructMessage` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for NullableStructMessage<'_> {}
 impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let nullable_struct = rt::read::opt_struct::<MyStruct>(c, true, v, "nullable_struct")?;
         let nullable_struct2 = rt::read::opt_struct::<MyStruct2>(c, v >= 1, v, "nullable_struct2")?;
         let mut nullable_struct3_tag: Option<MyStruct3<'a>> = None;
@@ -109,6 +114,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         let present = rt::read::present(c, true, "nullable_struct")?;
@@ -143,6 +149,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
@@ -178,6 +185,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.nullable_struct3.is_some() {
                 w.fail(rt::write::not_in_version("nullable_struct3"));
@@ -277,6 +285,7 @@ impl rt::Sealed for MyStruct<'_> {}
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let my_string = rt::read::str(c, v >= 1, "nullable_struct.my_string")?;
         let my_int = rt::read::i32(c, "nullable_struct.my_int")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -294,6 +303,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 1, "nullable_struct.my_string")?;
@@ -308,6 +318,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 4)?;
@@ -324,6 +335,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -349,6 +361,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct.my_string")?;
@@ -367,6 +380,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.my_string, v >= 1, "nullable_struct.my_string");
             w.i32(self.my_int, "nullable_struct.my_int");
@@ -429,6 +443,7 @@ impl rt::Sealed for MyStruct2<'_> {}
 impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let my_string = rt::read::str(c, v >= 1, "nullable_struct2.my_string")?;
         let my_int = rt::read::i32(c, "nullable_struct2.my_int")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -446,6 +461,7 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, v >= 1, "nullable_struct2.my_string")?;
@@ -460,6 +476,7 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 4)?;
@@ -476,6 +493,7 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(
@@ -501,6 +519,7 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct2.my_string")?;
@@ -519,6 +538,7 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.my_string, v >= 1, "nullable_struct2.my_string");
             w.i32(self.my_int, "nullable_struct2.my_int");
@@ -581,6 +601,7 @@ impl rt::Sealed for MyStruct3<'_> {}
 impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let my_string = if v >= 1 {
             rt::read::str(c, v >= 1, "nullable_struct3.my_string")?
         } else {
@@ -606,6 +627,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -624,6 +646,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip_str(c, v >= 1)?;
@@ -644,6 +667,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -673,6 +697,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -702,6 +727,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.my_string.is_empty() {
                 w.fail(rt::write::not_in_version("nullable_struct3.my_string"));
@@ -774,6 +800,7 @@ impl rt::Sealed for MyStruct4<'_> {}
 impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let my_string = if v >= 1 {
             rt::read::str(c, v >= 1, "nullable_struct4.my_string")?
         } else {
@@ -799,6 +826,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -817,6 +845,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip_str(c, v >= 1)?;
@@ -837,6 +866,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -866,6 +896,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -895,6 +926,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.my_string.is_empty() {
                 w.fail(rt::write::not_in_version("nullable_struct4.my_string"));
@@ -922,8 +954,8 @@ impl<'a> rt::Message<'a> for NullableStructMessage<'a> {
         name: "NullableStructMessage",
         kind: rt::MessageKind::Header,
         api_key: None,
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -1264,6 +1296,7 @@ pub mod owned {
     impl rt::OwnedStruct for NullableStructMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let nullable_struct = rt::owned::read_opt_struct::<MyStruct>(c, true, v, "nullable_struct")?;
             let nullable_struct2 = rt::owned::read_opt_struct::<MyStruct2>(c, v >= 1, v, "nullable_struct2")?;
             let mut nullable_struct3_tag: Option<MyStruct3> = None;
@@ -1309,6 +1342,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::owned::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
@@ -1344,6 +1378,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.nullable_struct3.is_some() {
                     w.fail(rt::write::not_in_version("nullable_struct3"));
@@ -1433,6 +1468,7 @@ pub mod owned {
     impl rt::OwnedStruct for MyStruct {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let my_string = rt::owned::read_str(c, v >= 1, "nullable_struct.my_string")?;
             let my_int = rt::read::i32(c, "nullable_struct.my_int")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1451,6 +1487,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct.my_string")?;
@@ -1469,6 +1506,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.my_string, v >= 1, "nullable_struct.my_string");
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("nullable_struct.my_int") {
@@ -1526,6 +1564,7 @@ pub mod owned {
     impl rt::OwnedStruct for MyStruct2 {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let my_string = rt::owned::read_str(c, v >= 1, "nullable_struct2.my_string")?;
             let my_int = rt::read::i32(c, "nullable_struct2.my_int")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1544,6 +1583,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct2.my_string")?;
@@ -1562,6 +1602,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             w.str(&self.my_string, v >= 1, "nullable_struct2.my_string");
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("nullable_struct2.my_int") {
@@ -1619,6 +1660,7 @@ pub mod owned {
     impl rt::OwnedStruct for MyStruct3 {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let my_string = if v >= 1 {
                 rt::owned::read_str(c, v >= 1, "nullable_struct3.my_string")?
             } else {
@@ -1645,6 +1687,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -1674,6 +1717,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.my_string.is_empty() {
                 w.fail(rt::write::not_in_version("nullable_struct3.my_string"));
             }
@@ -1741,6 +1785,7 @@ pub mod owned {
     impl rt::OwnedStruct for MyStruct4 {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let my_string = if v >= 1 {
                 rt::owned::read_str(c, v >= 1, "nullable_struct4.my_string")?
             } else {
@@ -1767,6 +1812,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -1796,6 +1842,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.my_string.is_empty() {
                 w.fail(rt::write::not_in_version("nullable_struct4.my_string"));
             }

@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `SimpleArraysMessage` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "SimpleArraysMessage", 0, 2);
+
 /// `SimpleArraysMessage` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for SimpleArraysMessage<'_> {}
 impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let goats = if v >= 1 {
             rt::read::array::<StructArray<'a>>(c, v >= 1, v, "goats")?
         } else {
@@ -84,6 +89,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -100,6 +106,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -124,6 +131,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && !self.goats.is_empty() {
                 w.fail(rt::write::not_in_version("goats"));
@@ -191,6 +199,7 @@ impl rt::Sealed for StructArray<'_> {}
 impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let color = if v >= 1 {
             rt::read::i8(c, "goats[].color")?
         } else {
@@ -216,6 +225,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -234,6 +244,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 1 {
                 rt::read::skip(c, 1)?;
@@ -254,6 +265,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -272,6 +284,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -301,6 +314,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.color != 0_i8 {
                 w.fail(rt::write::not_in_version("goats[].color"));
@@ -328,8 +342,8 @@ impl<'a> rt::Message<'a> for SimpleArraysMessage<'a> {
         name: "SimpleArraysMessage",
         kind: rt::MessageKind::Header,
         api_key: None,
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -491,6 +505,7 @@ pub mod owned {
     impl rt::OwnedStruct for SimpleArraysMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let goats = if v >= 1 {
                 rt::owned::read_array::<StructArray, _>(c, v >= 1, v, "goats")?
             } else {
@@ -511,6 +526,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -535,6 +551,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && !self.goats.is_empty() {
                     w.fail(rt::write::not_in_version("goats"));
@@ -592,6 +609,7 @@ pub mod owned {
     impl rt::OwnedStruct for StructArray {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let color = if v >= 1 {
                 rt::read::i8(c, "goats[].color")?
             } else {
@@ -618,6 +636,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -647,6 +666,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.color != 0_i8 {
                 w.fail(rt::write::not_in_version("goats[].color"));
             }

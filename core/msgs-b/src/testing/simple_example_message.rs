@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `SimpleExampleMessage` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "SimpleExampleMessage", 0, 2);
+
 /// `SimpleExampleMessage` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -102,6 +106,7 @@ impl rt::Sealed for SimpleExampleMessage<'_> {}
 impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let process_id = if v >= 1 {
                 rt::read::uuid(c, "process_id")?
@@ -260,6 +265,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
@@ -379,6 +385,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -522,6 +529,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 0 && self.process_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("process_id"));
@@ -766,6 +774,7 @@ impl rt::Sealed for MyStruct<'_> {}
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let struct_id = if v >= 2 {
             rt::read::i32(c, "my_struct.struct_id")?
         } else {
@@ -791,6 +800,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -809,6 +819,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 2 {
                 rt::read::skip(c, 4)?;
@@ -829,6 +840,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -855,6 +867,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 2 {
@@ -884,6 +897,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 1 && self.struct_id != 0_i32 {
                 w.fail(rt::write::not_in_version("my_struct.struct_id"));
@@ -952,6 +966,7 @@ impl rt::Sealed for TaggedStruct<'_> {}
 impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let struct_id = if v >= 2 {
             rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?
         } else {
@@ -971,6 +986,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -986,6 +1002,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 2 {
                 rt::read::skip_str(c, v >= 1)?;
@@ -1003,6 +1020,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -1026,6 +1044,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 2 {
@@ -1049,6 +1068,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 1 && !self.struct_id.is_empty() {
                 w.fail(rt::write::not_in_version("my_tagged_struct.struct_id"));
@@ -1115,6 +1135,7 @@ impl rt::Sealed for TestCommonStruct<'_> {}
 impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
@@ -1138,6 +1159,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<8>(c) {
@@ -1156,6 +1178,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 8)?;
             if v >= 1 {
@@ -1171,6 +1194,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::MY_COMMON_STRUCT_FOO, rt::read::i32(c, "my_common_struct.foo")?);
@@ -1190,6 +1214,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v >= 1 {
@@ -1207,6 +1232,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.foo, "my_common_struct.foo");
             w.i32(self.bar, "my_common_struct.bar");
@@ -1265,6 +1291,7 @@ impl rt::Sealed for StructArray<'_> {}
 impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let array_field_id = if v >= 2 {
             rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?
         } else {
@@ -1284,6 +1311,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -1299,6 +1327,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v >= 2 {
                 rt::read::skip(c, 4)?;
@@ -1316,6 +1345,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 2 {
@@ -1339,6 +1369,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 2 {
@@ -1364,6 +1395,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 1 && self.array_field_id != 0_i32 {
                 w.fail(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
@@ -1388,8 +1420,8 @@ impl<'a> rt::Message<'a> for SimpleExampleMessage<'a> {
         name: "SimpleExampleMessage",
         kind: rt::MessageKind::Header,
         api_key: None,
-        min_version: 0,
-        max_version: 2,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 2 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -2045,6 +2077,7 @@ pub mod owned {
     impl rt::OwnedStruct for SimpleExampleMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let process_id = if v >= 1 {
                     rt::read::uuid(c, "process_id")?
@@ -2202,6 +2235,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 1 {
@@ -2350,6 +2384,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v <= 0 && self.process_id != rt::Uuid::nil() {
                     w.fail(rt::write::not_in_version("process_id"));
@@ -2589,6 +2624,7 @@ pub mod owned {
     impl rt::OwnedStruct for MyStruct {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let struct_id = if v >= 2 {
                 rt::read::i32(c, "my_struct.struct_id")?
             } else {
@@ -2615,6 +2651,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 2 {
@@ -2644,6 +2681,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && self.struct_id != 0_i32 {
                 w.fail(rt::write::not_in_version("my_struct.struct_id"));
             }
@@ -2700,6 +2738,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaggedStruct {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let struct_id = if v >= 2 {
                 rt::owned::read_str(c, v >= 1, "my_tagged_struct.struct_id")?
             } else {
@@ -2720,6 +2759,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 2 {
@@ -2743,6 +2783,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && !self.struct_id.is_empty() {
                 w.fail(rt::write::not_in_version("my_tagged_struct.struct_id"));
             }
@@ -2797,6 +2838,7 @@ pub mod owned {
     impl rt::OwnedStruct for TestCommonStruct {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
@@ -2839,6 +2881,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 8;
                 if v >= 1 {
@@ -2856,6 +2899,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("my_common_struct.foo") {
                     r[0..4].copy_from_slice(&self.foo.to_be_bytes());
@@ -2912,6 +2956,7 @@ pub mod owned {
     impl rt::OwnedStruct for StructArray {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let array_field_id = if v >= 2 {
                 rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?
             } else {
@@ -2952,6 +2997,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 2 {
@@ -2977,6 +3023,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && self.array_field_id != 0_i32 {
                 w.fail(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
             }

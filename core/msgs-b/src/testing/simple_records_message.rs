@@ -10,6 +10,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `SimpleRecordsMessage` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "SimpleRecordsMessage", 0, 1);
+
 /// `SimpleRecordsMessage` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -60,6 +64,7 @@ impl rt::Sealed for SimpleRecordsMessage<'_> {}
 impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, v >= 1, "topic")?;
         let record_set = rt::read::opt_bytes(c, v >= 1, true, "record_set")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -80,6 +85,7 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPIC, Some(rt::read::str(c, v >= 1, "topic")?));
@@ -94,6 +100,7 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 1, "topic")?;
@@ -113,6 +120,7 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.str(self.topic, v >= 1, "topic");
             w.opt_bytes(self.record_set, v >= 1, true, "record_set");
@@ -130,8 +138,8 @@ impl<'a> rt::Message<'a> for SimpleRecordsMessage<'a> {
         name: "SimpleRecordsMessage",
         kind: rt::MessageKind::Header,
         api_key: None,
-        min_version: 0,
-        max_version: 1,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 1 },
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -242,6 +250,7 @@ pub mod owned {
     impl rt::OwnedStruct for SimpleRecordsMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, v >= 1, "topic")?;
             let record_set = rt::owned::read_opt_bytes(c, v >= 1, true, "record_set")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -258,6 +267,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 1, "topic")?;
@@ -277,6 +287,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 w.str(&self.topic, v >= 1, "topic");
                 w.opt_bytes(self.record_set.as_deref(), v >= 1, true, "record_set");

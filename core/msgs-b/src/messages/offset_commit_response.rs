@@ -11,6 +11,10 @@
 
 use crate::rt;
 
+/// The version that `KAFKA_WIRE_PIN` fixes this schema to at build time, if it names
+/// `api-offset-commit` (see `rt::pin`): the code of the other versions is then left out.
+const PIN: Option<i16> = rt::pin::version(option_env!("KAFKA_WIRE_PIN"), "api-offset-commit", 0, 10);
+
 /// `OffsetCommitResponse` (see the module docs for versions).
 ///
 /// Returned by a parse as a view over the input, and built by hand for encoding.
@@ -61,6 +65,7 @@ impl rt::Sealed for OffsetCommitResponse<'_> {}
 impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
             let throttle_time_ms = if v >= 3 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -86,6 +91,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 3 {
@@ -102,6 +108,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -123,6 +130,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v >= 3 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -184,6 +192,7 @@ impl rt::Sealed for OffsetCommitResponseTopic<'_> {}
 impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let name = if v <= 9 {
             rt::read::str(c, v >= 8, "topics[].name")?
         } else {
@@ -211,6 +220,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 9 {
@@ -230,6 +240,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             if v <= 9 {
                 rt::read::skip_str(c, v >= 8)?;
@@ -251,6 +262,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         if v <= 9 {
@@ -278,6 +290,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 9 {
@@ -302,6 +315,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             if v <= 9 {
                 w.str(self.name, v >= 8, "topics[].name");
@@ -363,6 +377,7 @@ impl rt::Sealed for OffsetCommitResponsePartition<'_> {}
 impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -386,6 +401,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -404,6 +420,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
             rt::read::skip(c, 6)?;
             if v >= 8 {
@@ -419,6 +436,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(
@@ -444,6 +462,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v >= 8 {
@@ -461,6 +480,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i16(self.error_code, "topics[].partitions[].error_code");
@@ -478,8 +498,8 @@ impl<'a> rt::Message<'a> for OffsetCommitResponse<'a> {
         name: "OffsetCommitResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(8),
-        min_version: 0,
-        max_version: 10,
+        min_version: if let Some(p) = PIN { p } else { 0 },
+        max_version: if let Some(p) = PIN { p } else { 10 },
         flexible_min: Some(8),
         latest_version_unstable: false,
         provisional: false,
@@ -704,6 +724,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetCommitResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
                 let throttle_time_ms = if v >= 3 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -726,6 +747,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v >= 3 {
@@ -747,6 +769,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
                 if v >= 3 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -805,6 +828,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetCommitResponseTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v <= 9 {
                 rt::owned::read_str(c, v >= 8, "topics[].name")?
             } else {
@@ -834,6 +858,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 0;
                 if v <= 9 {
@@ -858,6 +883,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 9 {
                 w.str(&self.name, v >= 8, "topics[].name");
             }
@@ -913,6 +939,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetCommitResponsePartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -955,6 +982,7 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
                 let mut n: usize = 6;
                 if v >= 8 {
@@ -972,6 +1000,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 8 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<7>("topics[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
