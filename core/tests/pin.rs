@@ -9,7 +9,7 @@ use kafka_wire::messages::api_versions_request::ApiVersionsRequest;
 use kafka_wire::messages::api_versions_response::{ApiVersion, ApiVersionsResponse};
 use kafka_wire::messages::metadata_request::MetadataRequest;
 use kafka_wire::metadata::partition_change_record::PartitionChangeRecord;
-use kafka_wire::{ApiKey, Array, DecodeErrorKind, EncodeErrorKind, Message, MetadataRecordType, Uuid};
+use kafka_wire::{ApiKey, Array, DecodeErrorKind, EncodeErrorKind, Message, MetadataRecordType, RequestBody, Uuid};
 
 /// The pin this test binary was built with, read the same way the codec reads it.
 const PIN: Option<&str> = option_env!("KAFKA_WIRE_PIN");
@@ -90,10 +90,15 @@ fn every_allowed_version_round_trips_and_the_others_are_refused() {
                 EncodeErrorKind::UnsupportedVersion { version } if version == v
             ));
             assert!(bytes_resp.is_err());
-            // The bytes of a valid message at that version are refused too, before any read.
+            // Any bytes at that version are refused, before any read.
             let e = ApiVersionsRequest::parse(&[0u8; 64], v).unwrap_err();
             assert!(matches!(e.kind(), DecodeErrorKind::UnsupportedVersion { .. }), "{e}");
             assert_eq!(e.offset(), 0);
+            // So does dispatch by key, on the bytes of the allowed version.
+            let ok = info.min_version;
+            let b = encode(&req, ok);
+            let e = RequestBody::parse(ApiKey::ApiVersions, &b, v).unwrap_err();
+            assert!(matches!(e.kind(), DecodeErrorKind::UnsupportedVersion { .. }), "{e}");
         }
     }
     match pinned("api-api-versions", 0, 5) {
