@@ -1286,10 +1286,12 @@ fn open_fn(o: &mut String, inline: bool, sig: &str, ret: &str, pin: &str) {
         format!(" -> {ret}")
     };
     let _ = writeln!(o, "    #[inline]\n    {sig}{arrow} {{");
-    pin_v(o, sig, pin);
     if !inline {
         let _ = writeln!(o, "        rt::outline(move ||{arrow} {{");
     }
+    // Inside the closure of an outlined body: the version reaches it through the closure's
+    // captures, where the optimiser no longer sees the constant.
+    pin_v(o, sig, pin);
 }
 
 /// Closes what [`open_fn`] opened.

@@ -116,8 +116,8 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 10;
             n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
             n += rt::write::str_size(self.group_id, v >= 3, "group_id")?;
@@ -136,8 +136,8 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.transactional_id, v >= 3, "transactional_id");
             w.i64(self.producer_id, "producer_id");
             w.i16(self.producer_epoch, "producer_epoch");
@@ -341,8 +341,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 10;
                 n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
                 n += rt::write::str_size(&self.group_id, v >= 3, "group_id")?;
@@ -361,8 +361,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.str(&self.transactional_id, v >= 3, "transactional_id");
                 if let Some(r) = w.run::<10>("producer_id") {
                     r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());

@@ -68,8 +68,8 @@ impl rt::Sealed for AddPartitionsToTxnRequest<'_> {}
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let transactions = if v >= 4 {
                 rt::read::array::<AddPartitionsToTxnTransaction<'a>>(c, v >= 3, v, "transactions")?
             } else {
@@ -174,8 +174,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 4 {
                 n += rt::write::array_size(&self.transactions, v >= 3, v, "transactions")?;
@@ -226,8 +226,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 3 && !self.transactions.is_empty() {
                 w.fail(rt::write::not_in_version("transactions"));
             }
@@ -402,8 +402,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 4 {
                 rt::read::skip_str(c, v >= 3)?;
             }
@@ -480,8 +480,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 4 {
                 n += rt::write::str_size(self.transactional_id, v >= 3, "transactions[].transactional_id")?;
@@ -529,8 +529,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 3 && !self.transactional_id.is_empty() {
                 w.fail(rt::write::not_in_version("transactions[].transactional_id"));
             }
@@ -655,8 +655,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 3)?;
             rt::read::skip_array::<i32>(c, v >= 3, v)?;
             if v >= 3 {
@@ -703,8 +703,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 3, "v3_and_below_topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;
@@ -723,8 +723,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, v >= 3, "v3_and_below_topics[].name");
             w.array(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
             if v >= 3 {
@@ -1123,8 +1123,8 @@ pub mod owned {
     impl rt::OwnedStruct for AddPartitionsToTxnRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let transactions = if v >= 4 {
                     rt::owned::read_array::<AddPartitionsToTxnTransaction, _>(c, v >= 3, v, "transactions")?
                 } else {
@@ -1173,8 +1173,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 4 {
                     n += rt::owned::vec_size(&self.transactions, v >= 3, v, "transactions")?;
@@ -1225,8 +1225,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 3 && !self.transactions.is_empty() {
                     w.fail(rt::write::not_in_version("transactions"));
                 }
@@ -1371,8 +1371,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 4 {
                     n += rt::write::str_size(&self.transactional_id, v >= 3, "transactions[].transactional_id")?;
@@ -1518,8 +1518,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 3, "v3_and_below_topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;

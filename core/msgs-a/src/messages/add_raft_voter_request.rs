@@ -125,8 +125,8 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 24;
             n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
             n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
@@ -147,8 +147,8 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.ack_when_committed {
                 w.fail(rt::write::not_in_version("ack_when_committed"));
             }
@@ -605,8 +605,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 24;
                 n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
                 n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
@@ -627,8 +627,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && !self.ack_when_committed {
                     w.fail(rt::write::not_in_version("ack_when_committed"));
                 }

@@ -65,8 +65,8 @@ impl rt::Sealed for AlterConfigsRequest<'_> {}
 impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 2, v, "resources")?;
             let validate_only = rt::read::bool(c, "validate_only")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -102,8 +102,8 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 1;
             n += rt::write::array_size(&self.resources, v >= 2, v, "resources")?;
             if v >= 2 {
@@ -121,8 +121,8 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.resources, v >= 2, v, "resources");
             w.bool(self.validate_only, "validate_only");
             if v >= 2 {
@@ -217,8 +217,8 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<AlterableConfig<'a>>(c, v >= 2, v)?;
@@ -265,8 +265,8 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 1;
             n += rt::write::str_size(self.resource_name, v >= 2, "resources[].resource_name")?;
             n += rt::write::array_size(&self.configs, v >= 2, v, "resources[].configs")?;
@@ -285,8 +285,8 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(self.resource_name, v >= 2, "resources[].resource_name");
             w.array(&self.configs, v >= 2, v, "resources[].configs");
@@ -382,8 +382,8 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 2 {
@@ -425,8 +425,8 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "resources[].configs[].name")?;
             n += rt::write::opt_str_size(self.value, v >= 2, true, "resources[].configs[].value")?;
@@ -445,8 +445,8 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, v >= 2, "resources[].configs[].name");
             w.opt_str(self.value, v >= 2, true, "resources[].configs[].value");
             if v >= 2 {
@@ -689,8 +689,8 @@ pub mod owned {
     impl rt::OwnedStruct for AlterConfigsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let resources = rt::owned::read_array::<AlterConfigsResource, _>(c, v >= 2, v, "resources")?;
                 let validate_only = rt::read::bool(c, "validate_only")?;
                 let unknown_tagged_fields = if v >= 2 {
@@ -708,8 +708,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 1;
                 n += rt::owned::vec_size(&self.resources, v >= 2, v, "resources")?;
                 if v >= 2 {
@@ -727,8 +727,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 rt::owned::write_vec(w, &self.resources, v >= 2, v, "resources");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<2>("validate_only") {
@@ -812,8 +812,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.resource_name, v >= 2, "resources[].resource_name")?;
                 n += rt::owned::vec_size(&self.configs, v >= 2, v, "resources[].configs")?;
@@ -903,8 +903,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "resources[].configs[].name")?;
                 n += rt::write::opt_str_size(self.value.as_deref(), v >= 2, true, "resources[].configs[].value")?;

@@ -108,8 +108,8 @@ impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::array_size(&self.responses, v >= 2, v, "responses")?;
             if v >= 2 {
@@ -127,8 +127,8 @@ impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.responses, v >= 2, v, "responses");
             if v >= 2 {
@@ -229,8 +229,8 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 1)?;
@@ -277,8 +277,8 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 3;
             n += rt::write::opt_str_size(self.error_message, v >= 2, true, "responses[].error_message")?;
             n += rt::write::str_size(self.resource_name, v >= 2, "responses[].resource_name")?;
@@ -297,8 +297,8 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.error_code, "responses[].error_code");
             w.opt_str(self.error_message, v >= 2, true, "responses[].error_message");
             w.i8(self.resource_type, "responses[].resource_type");
@@ -531,8 +531,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.responses, v >= 2, v, "responses")?;
                 if v >= 2 {
@@ -550,8 +550,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.responses, v >= 2, v, "responses");
                 if v >= 2 {
@@ -634,8 +634,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 3;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "responses[].error_message")?;
                 n += rt::write::str_size(&self.resource_name, v >= 2, "responses[].resource_name")?;

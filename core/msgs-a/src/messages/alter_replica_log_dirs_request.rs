@@ -62,8 +62,8 @@ impl rt::Sealed for AlterReplicaLogDirsRequest<'_> {}
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let dirs = rt::read::array::<AlterReplicaLogDir<'a>>(c, v >= 2, v, "dirs")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -96,8 +96,8 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::array_size(&self.dirs, v >= 2, v, "dirs")?;
             if v >= 2 {
@@ -115,8 +115,8 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.dirs, v >= 2, v, "dirs");
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
@@ -210,8 +210,8 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, v)?;
             if v >= 2 {
@@ -250,8 +250,8 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.path, v >= 2, "dirs[].path")?;
             n += rt::write::array_size(&self.topics, v >= 2, v, "dirs[].topics")?;
@@ -270,8 +270,8 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.path, v >= 2, "dirs[].path");
             w.array(&self.topics, v >= 2, v, "dirs[].topics");
             if v >= 2 {
@@ -366,8 +366,8 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<i32>(c, v >= 2, v)?;
             if v >= 2 {
@@ -414,8 +414,8 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "dirs[].topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;
@@ -434,8 +434,8 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, v >= 2, "dirs[].topics[].name");
             w.array(&self.partitions, v >= 2, v, "dirs[].topics[].partitions");
             if v >= 2 {
@@ -638,8 +638,8 @@ pub mod owned {
     impl rt::OwnedStruct for AlterReplicaLogDirsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let dirs = rt::owned::read_array::<AlterReplicaLogDir, _>(c, v >= 2, v, "dirs")?;
                 let unknown_tagged_fields = if v >= 2 {
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -655,8 +655,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.dirs, v >= 2, v, "dirs")?;
                 if v >= 2 {
@@ -674,8 +674,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 rt::owned::write_vec(w, &self.dirs, v >= 2, v, "dirs");
                 if v >= 2 {
                     w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
@@ -745,8 +745,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.path, v >= 2, "dirs[].path")?;
                 n += rt::owned::vec_size(&self.topics, v >= 2, v, "dirs[].topics")?;
@@ -835,8 +835,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "dirs[].topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;

@@ -204,8 +204,8 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 2;
             n += rt::write::array_size(&self.api_keys, v >= 3, v, "api_keys")?;
             if v >= 1 {
@@ -246,8 +246,8 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.error_code, "error_code");
             w.array(&self.api_keys, v >= 3, v, "api_keys");
             if v >= 1 {
@@ -410,8 +410,8 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 6)?;
             if v >= 3 {
                 rt::read::skip_tags(c)?;
@@ -448,8 +448,8 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 6;
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
@@ -466,8 +466,8 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.api_key, "api_keys[].api_key");
             w.i16(self.min_version, "api_keys[].min_version");
             w.i16(self.max_version, "api_keys[].max_version");
@@ -588,8 +588,8 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 3 {
                 rt::read::skip_str(c, v >= 3)?;
             }
@@ -645,8 +645,8 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(self.name, v >= 3, "supported_features[].name")?;
@@ -681,8 +681,8 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("supported_features[].name"));
             }
@@ -818,8 +818,8 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 3 {
                 rt::read::skip_str(c, v >= 3)?;
             }
@@ -875,8 +875,8 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(self.name, v >= 3, "finalized_features[].name")?;
@@ -911,8 +911,8 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("finalized_features[].name"));
             }
@@ -1422,8 +1422,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.api_keys, v >= 3, v, "api_keys")?;
                 if v >= 1 {
@@ -1464,8 +1464,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.api_keys, v >= 3, v, "api_keys");
                 if v >= 1 {
@@ -1619,8 +1619,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 6;
                 if v >= 3 {
                     let tags = self.unknown_tagged_fields.len();
@@ -1742,8 +1742,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += rt::write::str_size(&self.name, v >= 3, "supported_features[].name")?;
@@ -1895,8 +1895,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += rt::write::str_size(&self.name, v >= 3, "finalized_features[].name")?;

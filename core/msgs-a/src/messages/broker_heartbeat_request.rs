@@ -190,8 +190,8 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 22;
             if v <= 0 && !self.offline_log_dirs.is_empty() {
                 return Err(rt::write::not_in_version("offline_log_dirs"));
@@ -220,8 +220,8 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.offline_log_dirs.is_empty() {
                 w.fail(rt::write::not_in_version("offline_log_dirs"));
             }
@@ -556,8 +556,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 22;
                 if v <= 0 && !self.offline_log_dirs.is_empty() {
                     return Err(rt::write::not_in_version("offline_log_dirs"));
@@ -592,8 +592,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && !self.offline_log_dirs.is_empty() {
                     w.fail(rt::write::not_in_version("offline_log_dirs"));
                 }

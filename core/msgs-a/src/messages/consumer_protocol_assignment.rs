@@ -100,8 +100,8 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::array_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
             n += rt::write::opt_bytes_size(self.user_data, false, true, "user_data")?;
@@ -114,8 +114,8 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.assigned_partitions, false, v, "assigned_partitions");
             w.opt_bytes(self.user_data, false, true, "user_data");
             w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
@@ -198,8 +198,8 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, false)?;
             rt::read::skip_array::<i32>(c, false, v)?;
             Some(())
@@ -235,8 +235,8 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, false, "assigned_partitions[].topic")?;
             n += rt::write::array_size(&self.partitions, false, v, "assigned_partitions[].partitions")?;
@@ -249,8 +249,8 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.topic, false, "assigned_partitions[].topic");
             w.array(&self.partitions, false, v, "assigned_partitions[].partitions");
             w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");
@@ -438,8 +438,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
                 n += rt::write::opt_bytes_size(self.user_data.as_deref(), false, true, "user_data")?;
@@ -452,8 +452,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 rt::owned::write_vec(w, &self.assigned_partitions, false, v, "assigned_partitions");
                 w.opt_bytes(self.user_data.as_deref(), false, true, "user_data");
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
@@ -515,8 +515,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, false, "assigned_partitions[].topic")?;
                 n += rt::owned::vec_size(&self.partitions, false, v, "assigned_partitions[].partitions")?;

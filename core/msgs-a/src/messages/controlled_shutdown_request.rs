@@ -108,8 +108,8 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             if v >= 2 {
                 n += 8;
@@ -129,8 +129,8 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.broker_id, "broker_id");
             if v >= 2 {
                 w.i64(self.broker_epoch, "broker_epoch");
@@ -282,8 +282,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 if v >= 2 {
                     n += 8;
@@ -303,8 +303,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i32(self.broker_id, "broker_id");
                 if v >= 3 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<9>("broker_epoch") {

@@ -103,8 +103,8 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 2;
             n += rt::write::array_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
             if v >= 3 {
@@ -122,8 +122,8 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.error_code, "error_code");
             w.array(&self.remaining_partitions, v >= 3, v, "remaining_partitions");
             if v >= 3 {
@@ -218,8 +218,8 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 3)?;
             rt::read::skip(c, 4)?;
             if v >= 3 {
@@ -261,8 +261,8 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::str_size(self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
             if v >= 3 {
@@ -280,8 +280,8 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.topic_name, v >= 3, "remaining_partitions[].topic_name");
             w.i32(self.partition_index, "remaining_partitions[].partition_index");
             if v >= 3 {
@@ -482,8 +482,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
                 if v >= 3 {
@@ -501,8 +501,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.remaining_partitions, v >= 3, v, "remaining_partitions");
                 if v >= 3 {
@@ -576,8 +576,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
                 if v >= 3 {

@@ -126,8 +126,8 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 8;
             if v >= 3 {
                 n += rt::write::opt_str_size(self.owner_principal_type, v >= 2, v >= 3, "owner_principal_type")?;
@@ -157,8 +157,8 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.owner_principal_type != Some("") {
                 w.fail(rt::write::not_in_version("owner_principal_type"));
             }
@@ -259,8 +259,8 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 2 {
@@ -297,8 +297,8 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.principal_type, v >= 2, "renewers[].principal_type")?;
             n += rt::write::str_size(self.principal_name, v >= 2, "renewers[].principal_name")?;
@@ -317,8 +317,8 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.principal_type, v >= 2, "renewers[].principal_type");
             w.str(self.principal_name, v >= 2, "renewers[].principal_name");
             if v >= 2 {
@@ -569,8 +569,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 8;
                 if v >= 3 {
                     n += rt::write::opt_str_size(
@@ -610,8 +610,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && self.owner_principal_type.as_deref() != Some("") {
                     w.fail(rt::write::not_in_version("owner_principal_type"));
                 }
@@ -711,8 +711,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "renewers[].principal_type")?;
                 n += rt::write::str_size(&self.principal_name, v >= 2, "renewers[].principal_name")?;

@@ -179,8 +179,8 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 30;
             n += rt::write::str_size(self.principal_type, v >= 2, "principal_type")?;
             n += rt::write::str_size(self.principal_name, v >= 2, "principal_name")?;
@@ -221,8 +221,8 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 w.fail(rt::write::not_in_version("token_requester_principal_type"));
             }
@@ -620,8 +620,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 30;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "principal_type")?;
                 n += rt::write::str_size(&self.principal_name, v >= 2, "principal_name")?;
@@ -662,8 +662,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && !self.token_requester_principal_type.is_empty() {
                     w.fail(rt::write::not_in_version("token_requester_principal_type"));
                 }

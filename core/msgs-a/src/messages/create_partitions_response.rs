@@ -100,8 +100,8 @@ impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
             if v >= 2 {
@@ -119,8 +119,8 @@ impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, v >= 2, v, "results");
             if v >= 2 {
@@ -215,8 +215,8 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -252,8 +252,8 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 2;
             n += rt::write::str_size(self.name, v >= 2, "results[].name")?;
             n += rt::write::opt_str_size(self.error_message, v >= 2, true, "results[].error_message")?;
@@ -272,8 +272,8 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, v >= 2, "results[].name");
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message, v >= 2, true, "results[].error_message");
@@ -488,8 +488,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
                 if v >= 2 {
@@ -507,8 +507,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.results, v >= 2, v, "results");
                 if v >= 2 {
@@ -585,8 +585,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.name, v >= 2, "results[].name")?;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "results[].error_message")?;

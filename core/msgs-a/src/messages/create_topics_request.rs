@@ -63,8 +63,8 @@ impl rt::Sealed for CreateTopicsRequest<'_> {}
 impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let topics = rt::read::array::<CreatableTopic<'a>>(c, v >= 5, v, "topics")?;
             let timeout_ms = rt::read::i32(c, "timeout_ms")?;
             let validate_only = if v >= 1 {
@@ -109,8 +109,8 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::array_size(&self.topics, v >= 5, v, "topics")?;
             if v >= 1 {
@@ -134,8 +134,8 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.validate_only {
                 w.fail(rt::write::not_in_version("validate_only"));
             }
@@ -258,8 +258,8 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 5)?;
             rt::read::skip(c, 6)?;
             rt::read::skip_array::<CreatableReplicaAssignment<'a>>(c, v >= 5, v)?;
@@ -317,8 +317,8 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 6;
             n += rt::write::str_size(self.name, v >= 5, "topics[].name")?;
             n += rt::write::array_size(&self.assignments, v >= 5, v, "topics[].assignments")?;
@@ -338,8 +338,8 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, v >= 5, "topics[].name");
             w.i32(self.num_partitions, "topics[].num_partitions");
             w.i16(self.replication_factor, "topics[].replication_factor");
@@ -437,8 +437,8 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<i32>(c, v >= 5, v)?;
             if v >= 5 {
@@ -485,8 +485,8 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::array_size(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
             if v >= 5 {
@@ -504,8 +504,8 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.partition_index, "topics[].assignments[].partition_index");
             w.array(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids");
             if v >= 5 {
@@ -603,8 +603,8 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 5)?;
             rt::read::skip_str(c, v >= 5)?;
             if v >= 5 {
@@ -646,8 +646,8 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 5, "topics[].configs[].name")?;
             n += rt::write::opt_str_size(self.value, v >= 5, true, "topics[].configs[].value")?;
@@ -666,8 +666,8 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, v >= 5, "topics[].configs[].name");
             w.opt_str(self.value, v >= 5, true, "topics[].configs[].value");
             if v >= 5 {
@@ -1011,8 +1011,8 @@ pub mod owned {
     impl rt::OwnedStruct for CreateTopicsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let topics = rt::owned::read_array::<CreatableTopic, _>(c, v >= 5, v, "topics")?;
                 let timeout_ms = rt::read::i32(c, "timeout_ms")?;
                 let validate_only = if v >= 1 {
@@ -1036,8 +1036,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.topics, v >= 5, v, "topics")?;
                 if v >= 1 {
@@ -1061,8 +1061,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.validate_only {
                     w.fail(rt::write::not_in_version("validate_only"));
                 }
@@ -1171,8 +1171,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 6;
                 n += rt::write::str_size(&self.name, v >= 5, "topics[].name")?;
                 n += rt::owned::vec_size(&self.assignments, v >= 5, v, "topics[].assignments")?;
@@ -1270,8 +1270,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
                 if v >= 5 {
@@ -1362,8 +1362,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
                 n += rt::write::opt_str_size(self.value.as_deref(), v >= 5, true, "topics[].configs[].value")?;

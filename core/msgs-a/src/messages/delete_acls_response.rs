@@ -65,8 +65,8 @@ impl rt::Sealed for DeleteAclsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let filter_results = rt::read::array::<DeleteAclsFilterResult<'a>>(c, v >= 2, v, "filter_results")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -110,8 +110,8 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::array_size(&self.filter_results, v >= 2, v, "filter_results")?;
             if v >= 2 {
@@ -129,8 +129,8 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.filter_results, v >= 2, v, "filter_results");
             if v >= 2 {
@@ -226,8 +226,8 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<DeleteAclsMatchingAcl<'a>>(c, v >= 2, v)?;
@@ -279,8 +279,8 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.error_message, v >= 2, true, "filter_results[].error_message")?;
             n += rt::write::array_size(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls")?;
@@ -299,8 +299,8 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.error_code, "filter_results[].error_code");
             w.opt_str(self.error_message, v >= 2, true, "filter_results[].error_message");
             w.array(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls");
@@ -448,8 +448,8 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 1)?;
@@ -533,8 +533,8 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 5;
             n += rt::write::opt_str_size(
                 self.error_message,
@@ -574,8 +574,8 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.pattern_type != 3_i8 {
                 w.fail(rt::write::not_in_version(
                     "filter_results[].matching_acls[].pattern_type",
@@ -963,8 +963,8 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteAclsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let filter_results =
                     rt::owned::read_array::<DeleteAclsFilterResult, _>(c, v >= 2, v, "filter_results")?;
@@ -983,8 +983,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.filter_results, v >= 2, v, "filter_results")?;
                 if v >= 2 {
@@ -1002,8 +1002,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.filter_results, v >= 2, v, "filter_results");
                 if v >= 2 {
@@ -1081,8 +1081,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 2;
                 n += rt::write::opt_str_size(
                     self.error_message.as_deref(),
@@ -1238,8 +1238,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 5;
                 n += rt::write::opt_str_size(
                     self.error_message.as_deref(),

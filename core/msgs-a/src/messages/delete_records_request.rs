@@ -65,8 +65,8 @@ impl rt::Sealed for DeleteRecordsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let topics = rt::read::array::<DeleteRecordsTopic<'a>>(c, v >= 2, v, "topics")?;
             let timeout_ms = rt::read::i32(c, "timeout_ms")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -102,8 +102,8 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
             if v >= 2 {
@@ -121,8 +121,8 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.topics, v >= 2, v, "topics");
             w.i32(self.timeout_ms, "timeout_ms");
             if v >= 2 {
@@ -217,8 +217,8 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<DeleteRecordsPartition<'a>>(c, v >= 2, v)?;
             if v >= 2 {
@@ -257,8 +257,8 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
@@ -277,8 +277,8 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, v >= 2, "topics[].name");
             w.array(&self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {
@@ -383,8 +383,8 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 12)?;
             if v >= 2 {
                 rt::read::skip_tags(c)?;
@@ -425,8 +425,8 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 12;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
@@ -443,8 +443,8 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i64(self.offset, "topics[].partitions[].offset");
             if v >= 2 {
@@ -670,8 +670,8 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteRecordsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let topics = rt::owned::read_array::<DeleteRecordsTopic, _>(c, v >= 2, v, "topics")?;
                 let timeout_ms = rt::read::i32(c, "timeout_ms")?;
                 let unknown_tagged_fields = if v >= 2 {
@@ -689,8 +689,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
                 if v >= 2 {
@@ -708,8 +708,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<5>("timeout_ms") {
@@ -787,8 +787,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
@@ -901,8 +901,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 12;
                 if v >= 2 {
                     let tags = self.unknown_tagged_fields.len();

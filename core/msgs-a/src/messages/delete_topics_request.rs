@@ -121,8 +121,8 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             if v >= 6 {
                 n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
@@ -148,8 +148,8 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 5 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("topics"));
             }
@@ -264,8 +264,8 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 6 {
                 rt::read::skip_str(c, v >= 4)?;
             }
@@ -307,8 +307,8 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 6 {
                 n += rt::write::opt_str_size(self.name, v >= 4, v >= 6, "topics[].name")?;
@@ -337,8 +337,8 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 5 && self.name.is_some() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
@@ -576,8 +576,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 if v >= 6 {
                     n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
@@ -603,8 +603,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 5 && !self.topics.is_empty() {
                     w.fail(rt::write::not_in_version("topics"));
                 }
@@ -698,8 +698,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 6 {
                     n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "topics[].name")?;

@@ -144,8 +144,8 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 3;
             n += rt::write::opt_str_size(self.resource_name_filter, v >= 2, true, "resource_name_filter")?;
             if v >= 1 {
@@ -171,8 +171,8 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.pattern_type_filter != 3_i8 {
                 w.fail(rt::write::not_in_version("pattern_type_filter"));
             }
@@ -457,8 +457,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 3;
                 n += rt::write::opt_str_size(
                     self.resource_name_filter.as_deref(),
@@ -489,8 +489,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.pattern_type_filter != 3_i8 {
                     w.fail(rt::write::not_in_version("pattern_type_filter"));
                 }

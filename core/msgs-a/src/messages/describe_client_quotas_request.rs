@@ -101,8 +101,8 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 1;
             n += rt::write::array_size(&self.components, v >= 1, v, "components")?;
             if v >= 1 {
@@ -120,8 +120,8 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.components, v >= 1, v, "components");
             w.bool(self.strict, "strict");
             if v >= 1 {
@@ -216,8 +216,8 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 1)?;
@@ -259,8 +259,8 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 1;
             n += rt::write::str_size(self.entity_type, v >= 1, "components[].entity_type")?;
             n += rt::write::opt_str_size(self.r#match, v >= 1, true, "components[].match")?;
@@ -279,8 +279,8 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.entity_type, v >= 1, "components[].entity_type");
             w.i8(self.match_type, "components[].match_type");
             w.opt_str(self.r#match, v >= 1, true, "components[].match");
@@ -495,8 +495,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 1;
                 n += rt::owned::vec_size(&self.components, v >= 1, v, "components")?;
                 if v >= 1 {
@@ -514,8 +514,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 rt::owned::write_vec(w, &self.components, v >= 1, v, "components");
                 if v >= 1 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<2>("strict") {
@@ -599,8 +599,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.entity_type, v >= 1, "components[].entity_type")?;
                 n += rt::write::opt_str_size(self.r#match.as_deref(), v >= 1, true, "components[].match")?;

@@ -142,8 +142,8 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
             if v >= 1 {
@@ -165,8 +165,8 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.endpoint_type != 1_i8 {
                 w.fail(rt::write::not_in_version("endpoint_type"));
             }
@@ -280,8 +280,8 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 4)?;
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 4)?;
@@ -321,8 +321,8 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 8;
             n += rt::write::str_size(self.host, true, "brokers[].host")?;
             n += rt::write::opt_str_size(self.rack, true, true, "brokers[].rack")?;
@@ -343,8 +343,8 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && self.is_fenced {
                 w.fail(rt::write::not_in_version("brokers[].is_fenced"));
             }
@@ -740,8 +740,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 14;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
                 if v >= 1 {
@@ -763,8 +763,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.endpoint_type != 1_i8 {
                     w.fail(rt::write::not_in_version("endpoint_type"));
                 }
@@ -870,8 +870,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 8;
                 n += rt::write::str_size(&self.host, true, "brokers[].host")?;
                 n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "brokers[].rack")?;

@@ -117,8 +117,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::array_size(&self.resources, v >= 4, v, "resources")?;
             if v >= 1 {
@@ -148,8 +148,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.include_synonyms {
                 w.fail(rt::write::not_in_version("include_synonyms"));
             }
@@ -255,8 +255,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip_array::<&'a str>(c, v >= 4, v)?;
@@ -303,8 +303,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 1;
             n += rt::write::str_size(self.resource_name, v >= 4, "resources[].resource_name")?;
             n += rt::write::opt_array_size(
@@ -329,8 +329,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(self.resource_name, v >= 4, "resources[].resource_name");
             w.opt_array(
@@ -582,8 +582,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.resources, v >= 4, v, "resources")?;
                 if v >= 1 {
@@ -613,8 +613,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.include_synonyms {
                     w.fail(rt::write::not_in_version("include_synonyms"));
                 }
@@ -710,8 +710,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.resource_name, v >= 4, "resources[].resource_name")?;
                 n += rt::owned::opt_vec_size(

@@ -65,8 +65,8 @@ impl rt::Sealed for DescribeConfigsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::read::array::<DescribeConfigsResult<'a>>(c, v >= 4, v, "results")?;
             let unknown_tagged_fields = if v >= 4 {
@@ -102,8 +102,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::array_size(&self.results, v >= 4, v, "results")?;
             if v >= 4 {
@@ -121,8 +121,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, v >= 4, v, "results");
             if v >= 4 {
@@ -187,8 +187,8 @@ impl rt::Sealed for DescribeConfigsResult<'_> {}
 impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;
             let resource_type = rt::read::i8(c, "results[].resource_type")?;
@@ -213,8 +213,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut local = cur.fork();
             let c = &mut local;
             rt::read::i16(c, "results[].error_code")?;
@@ -233,8 +233,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip(c, 1)?;
@@ -287,8 +287,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 3;
             n += rt::write::opt_str_size(self.error_message, v >= 4, true, "results[].error_message")?;
             n += rt::write::str_size(self.resource_name, v >= 4, "results[].resource_name")?;
@@ -308,8 +308,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message, v >= 4, true, "results[].error_message");
             w.i8(self.resource_type, "results[].resource_type");
@@ -473,8 +473,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip(c, 1)?;
@@ -576,8 +576,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 2;
             n += rt::write::str_size(self.name, v >= 4, "results[].configs[].name")?;
             n += rt::write::opt_str_size(self.value, v >= 4, true, "results[].configs[].value")?;
@@ -614,8 +614,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && self.is_default {
                 w.fail(rt::write::not_in_version("results[].configs[].is_default"));
             }
@@ -755,8 +755,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 {
                 rt::read::skip_str(c, v >= 4)?;
             }
@@ -815,8 +815,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(self.name, v >= 4, "results[].configs[].synonyms[].name")?;
@@ -853,8 +853,8 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("results[].configs[].synonyms[].name"));
             }
@@ -1332,8 +1332,8 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeConfigsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let results = rt::owned::read_array::<DescribeConfigsResult, _>(c, v >= 4, v, "results")?;
                 let unknown_tagged_fields = if v >= 4 {
@@ -1351,8 +1351,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.results, v >= 4, v, "results")?;
                 if v >= 4 {
@@ -1370,8 +1370,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.results, v >= 4, v, "results");
                 if v >= 4 {
@@ -1435,8 +1435,8 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeConfigsResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let error_code = rt::read::i16(c, "results[].error_code")?;
                 let error_message = rt::owned::read_opt_str(c, v >= 4, true, "results[].error_message")?;
                 let resource_type = rt::read::i8(c, "results[].resource_type")?;
@@ -1463,8 +1463,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 3;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 4, true, "results[].error_message")?;
                 n += rt::write::str_size(&self.resource_name, v >= 4, "results[].resource_name")?;
@@ -1619,8 +1619,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].name")?;
                 n += rt::write::opt_str_size(self.value.as_deref(), v >= 4, true, "results[].configs[].value")?;
@@ -1778,8 +1778,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].synonyms[].name")?;

@@ -62,8 +62,8 @@ impl rt::Sealed for DescribeDelegationTokenResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let tokens = rt::read::array::<DescribedDelegationToken<'a>>(c, v >= 2, v, "tokens")?;
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -102,8 +102,8 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 6;
             n += rt::write::array_size(&self.tokens, v >= 2, v, "tokens")?;
             if v >= 2 {
@@ -121,8 +121,8 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.error_code, "error_code");
             w.array(&self.tokens, v >= 2, v, "tokens");
             w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -281,8 +281,8 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 3 {
@@ -367,8 +367,8 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 24;
             n += rt::write::str_size(self.principal_type, v >= 2, "tokens[].principal_type")?;
             n += rt::write::str_size(self.principal_name, v >= 2, "tokens[].principal_name")?;
@@ -410,8 +410,8 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 w.fail(rt::write::not_in_version("tokens[].token_requester_principal_type"));
             }
@@ -526,8 +526,8 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 2 {
@@ -569,8 +569,8 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
             n += rt::write::str_size(self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;
@@ -589,8 +589,8 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
             w.str(self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
             if v >= 2 {
@@ -973,8 +973,8 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeDelegationTokenResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let error_code = rt::read::i16(c, "error_code")?;
                 let tokens = rt::owned::read_array::<DescribedDelegationToken, _>(c, v >= 2, v, "tokens")?;
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -994,8 +994,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 6;
                 n += rt::owned::vec_size(&self.tokens, v >= 2, v, "tokens")?;
                 if v >= 2 {
@@ -1013,8 +1013,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.tokens, v >= 2, v, "tokens");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
@@ -1156,8 +1156,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 24;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].principal_type")?;
                 n += rt::write::str_size(&self.principal_name, v >= 2, "tokens[].principal_name")?;
@@ -1297,8 +1297,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
                 n += rt::write::str_size(&self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;

@@ -104,8 +104,8 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::array_size(&self.groups, v >= 5, v, "groups")?;
             if v >= 3 {
@@ -129,8 +129,8 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.include_authorized_operations {
                 w.fail(rt::write::not_in_version("include_authorized_operations"));
             }
@@ -286,8 +286,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.groups, v >= 5, v, "groups")?;
                 if v >= 3 {
@@ -311,8 +311,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && self.include_authorized_operations {
                     w.fail(rt::write::not_in_version("include_authorized_operations"));
                 }

@@ -62,8 +62,8 @@ impl rt::Sealed for DescribeLogDirsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
             let results = rt::read::array::<DescribeLogDirsResult<'a>>(c, v >= 2, v, "results")?;
@@ -104,8 +104,8 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             if v >= 3 {
                 n += 2;
@@ -126,8 +126,8 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 3 {
                 w.i16(self.error_code, "error_code");
@@ -198,8 +198,8 @@ impl rt::Sealed for DescribeLogDirsResult<'_> {}
 impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let log_dir = rt::read::str(c, v >= 2, "results[].log_dir")?;
             let topics = rt::read::array::<DescribeLogDirsTopic<'a>>(c, v >= 2, v, "results[].topics")?;
@@ -243,8 +243,8 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut local = cur.fork();
             let c = &mut local;
             rt::read::i16(c, "results[].error_code")?;
@@ -272,8 +272,8 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<DescribeLogDirsTopic<'a>>(c, v >= 2, v)?;
@@ -334,8 +334,8 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 2;
             n += rt::write::str_size(self.log_dir, v >= 2, "results[].log_dir")?;
             n += rt::write::array_size(&self.topics, v >= 2, v, "results[].topics")?;
@@ -363,8 +363,8 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.error_code, "results[].error_code");
             w.str(self.log_dir, v >= 2, "results[].log_dir");
             w.array(&self.topics, v >= 2, v, "results[].topics");
@@ -470,8 +470,8 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<DescribeLogDirsPartition<'a>>(c, v >= 2, v)?;
             if v >= 2 {
@@ -518,8 +518,8 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "results[].topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 2, v, "results[].topics[].partitions")?;
@@ -538,8 +538,8 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, v >= 2, "results[].topics[].name");
             w.array(&self.partitions, v >= 2, v, "results[].topics[].partitions");
             if v >= 2 {
@@ -650,8 +650,8 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 21)?;
             if v >= 2 {
                 rt::read::skip_tags(c)?;
@@ -700,8 +700,8 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 21;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
@@ -720,8 +720,8 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.partition_index, "results[].topics[].partitions[].partition_index");
             w.i64(self.partition_size, "results[].topics[].partitions[].partition_size");
             w.i64(self.offset_lag, "results[].topics[].partitions[].offset_lag");
@@ -1121,8 +1121,8 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeLogDirsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
                 let results = rt::owned::read_array::<DescribeLogDirsResult, _>(c, v >= 2, v, "results")?;
@@ -1142,8 +1142,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 if v >= 3 {
                     n += 2;
@@ -1164,8 +1164,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 if v >= 3 {
                     w.i16(self.error_code, "error_code");
@@ -1236,8 +1236,8 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeLogDirsResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let error_code = rt::read::i16(c, "results[].error_code")?;
                 let log_dir = rt::owned::read_str(c, v >= 2, "results[].log_dir")?;
                 let topics = rt::owned::read_array::<DescribeLogDirsTopic, _>(c, v >= 2, v, "results[].topics")?;
@@ -1282,8 +1282,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.log_dir, v >= 2, "results[].log_dir")?;
                 n += rt::owned::vec_size(&self.topics, v >= 2, v, "results[].topics")?;
@@ -1399,8 +1399,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "results[].topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 2, v, "results[].topics[].partitions")?;
@@ -1510,8 +1510,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 21;
                 if v >= 2 {
                     let tags = self.unknown_tagged_fields.len();

@@ -99,8 +99,8 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
             n += rt::write::opt_struct_size(&self.cursor, true, v, "cursor")?;
@@ -115,8 +115,8 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.topics, true, v, "topics");
             w.i32(self.response_partition_limit, "response_partition_limit");
             w.opt_struct(&self.cursor, true, v, "cursor");
@@ -598,8 +598,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
                 n += rt::owned::opt_struct_size(&self.cursor, true, v, "cursor")?;
@@ -614,8 +614,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");
                 w.i32(self.response_partition_limit, "response_partition_limit");
                 rt::owned::write_opt_struct(w, &self.cursor, true, v, "cursor");

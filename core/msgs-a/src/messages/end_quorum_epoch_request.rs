@@ -62,8 +62,8 @@ impl rt::Sealed for EndQuorumEpochRequest<'_> {}
 impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
             let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
             let leader_endpoints = if v >= 1 {
@@ -116,8 +116,8 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::opt_str_size(self.cluster_id, v >= 1, true, "cluster_id")?;
             n += rt::write::array_size(&self.topics, v >= 1, v, "topics")?;
@@ -139,8 +139,8 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.opt_str(self.cluster_id, v >= 1, true, "cluster_id");
             w.array(&self.topics, v >= 1, v, "topics");
             if v >= 1 {
@@ -205,8 +205,8 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
             let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -225,8 +225,8 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut local = cur.fork();
             let c = &mut local;
             rt::read::str(c, v >= 1, "topics[].topic_name")?;
@@ -242,8 +242,8 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
             if v >= 1 {
@@ -284,8 +284,8 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic_name, v >= 1, "topics[].topic_name")?;
             n += rt::write::array_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
@@ -304,8 +304,8 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.topic_name, v >= 1, "topics[].topic_name");
             w.array(&self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
@@ -425,8 +425,8 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 {
                 rt::read::skip_str(c, v >= 1)?;
             }
@@ -485,8 +485,8 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(self.name, v >= 1, "leader_endpoints[].name")?;
@@ -521,8 +521,8 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("leader_endpoints[].name"));
             }
@@ -672,8 +672,8 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 12)?;
             if v <= 0 {
                 rt::read::skip_array::<i32>(c, v >= 1, v)?;
@@ -746,8 +746,8 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 12;
             if v <= 0 {
                 n += rt::write::array_size(
@@ -780,8 +780,8 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i32(self.leader_id, "topics[].partitions[].leader_id");
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
@@ -912,8 +912,8 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 {
                 rt::read::skip(c, 20)?;
             }
@@ -960,8 +960,8 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -996,8 +996,8 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.candidate_id != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "topics[].partitions[].preferred_candidates[].candidate_id",
@@ -1427,8 +1427,8 @@ pub mod owned {
     impl rt::OwnedStruct for EndQuorumEpochRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let cluster_id = rt::owned::read_opt_str(c, v >= 1, true, "cluster_id")?;
                 let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
                 let leader_endpoints = if v >= 1 {
@@ -1452,8 +1452,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
                 n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
@@ -1475,8 +1475,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.opt_str(self.cluster_id.as_deref(), v >= 1, true, "cluster_id");
                 rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
                 if v >= 1 {
@@ -1531,8 +1531,8 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let topic_name = rt::owned::read_str(c, v >= 1, "topics[].topic_name")?;
                 let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
                 let unknown_tagged_fields = if v >= 1 {
@@ -1552,8 +1552,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
@@ -1660,8 +1660,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
@@ -1821,8 +1821,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 12;
                 if v <= 0 {
                     n += rt::owned::vec_size(
@@ -1980,8 +1980,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 4;

@@ -111,8 +111,8 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v <= 3 {
                 n += rt::write::str_size(self.key, v >= 3, "key")?;
@@ -147,8 +147,8 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 4 && !self.key.is_empty() {
                 w.fail(rt::write::not_in_version("key"));
             }
@@ -341,8 +341,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v <= 3 {
                     n += rt::write::str_size(&self.key, v >= 3, "key")?;
@@ -377,8 +377,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 4 && !self.key.is_empty() {
                     w.fail(rt::write::not_in_version("key"));
                 }

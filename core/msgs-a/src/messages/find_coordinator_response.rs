@@ -153,8 +153,8 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -207,8 +207,8 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 4 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("error_code"));
             }
@@ -398,8 +398,8 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 4 {
                 rt::read::skip_str(c, v >= 3)?;
             }
@@ -479,8 +479,8 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 4 {
                 n += rt::write::str_size(self.key, v >= 3, "coordinators[].key")?;
@@ -530,8 +530,8 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 3 && !self.key.is_empty() {
                 w.fail(rt::write::not_in_version("coordinators[].key"));
             }
@@ -958,8 +958,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 4;
@@ -1017,8 +1017,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 4 && self.error_code != 0_i16 {
                     w.fail(rt::write::not_in_version("error_code"));
                 }
@@ -1181,8 +1181,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 4 {
                     n += rt::write::str_size(&self.key, v >= 3, "coordinators[].key")?;

@@ -102,8 +102,8 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::array_size(&self.responses, v >= 1, v, "responses")?;
             if v >= 1 {
@@ -121,8 +121,8 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.responses, v >= 1, v, "responses");
             if v >= 1 {
@@ -223,8 +223,8 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 1)?;
@@ -271,8 +271,8 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 3;
             n += rt::write::opt_str_size(self.error_message, v >= 1, true, "responses[].error_message")?;
             n += rt::write::str_size(self.resource_name, v >= 1, "responses[].resource_name")?;
@@ -291,8 +291,8 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.error_code, "responses[].error_code");
             w.opt_str(self.error_message, v >= 1, true, "responses[].error_message");
             w.i8(self.resource_type, "responses[].resource_type");
@@ -525,8 +525,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.responses, v >= 1, v, "responses")?;
                 if v >= 1 {
@@ -544,8 +544,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.responses, v >= 1, v, "responses");
                 if v >= 1 {
@@ -628,8 +628,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 3;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "responses[].error_message")?;
                 n += rt::write::str_size(&self.resource_name, v >= 1, "responses[].resource_name")?;

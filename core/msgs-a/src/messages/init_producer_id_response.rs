@@ -147,8 +147,8 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 16;
             if v >= 6 {
                 n += 8;
@@ -177,8 +177,8 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
                 w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
             }
@@ -453,8 +453,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 16;
                 if v >= 6 {
                     n += 8;
@@ -483,8 +483,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
                     w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
                 }

@@ -152,8 +152,8 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, v >= 6, "group_id")?;
             if v >= 1 {
@@ -186,8 +186,8 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 4 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
             }
@@ -297,8 +297,8 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 6)?;
             rt::read::skip_bytes(c, v >= 6)?;
             if v >= 6 {
@@ -335,8 +335,8 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 6, "protocols[].name")?;
             n += rt::write::bytes_size(self.metadata, v >= 6, "protocols[].metadata")?;
@@ -355,8 +355,8 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, v >= 6, "protocols[].name");
             w.bytes(self.metadata, v >= 6, "protocols[].metadata");
             if v >= 6 {
@@ -703,8 +703,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
                 if v >= 1 {
@@ -742,8 +742,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 4 && self.group_instance_id.is_some() {
                     w.fail(rt::write::not_in_version("group_instance_id"));
                 }
@@ -829,8 +829,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 6, "protocols[].name")?;
                 n += rt::write::bytes_size(&self.metadata, v >= 6, "protocols[].metadata")?;

@@ -166,8 +166,8 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 6;
             if v >= 2 {
                 n += 4;
@@ -200,8 +200,8 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 8 && self.skip_assignment {
                 w.fail(rt::write::not_in_version("skip_assignment"));
             }
@@ -318,8 +318,8 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 6)?;
             if v >= 5 {
                 rt::read::skip_str(c, v >= 6)?;
@@ -365,8 +365,8 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.member_id, v >= 6, "members[].member_id")?;
             if v >= 5 {
@@ -388,8 +388,8 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.member_id, v >= 6, "members[].member_id");
             if v >= 5 {
                 w.opt_str(self.group_instance_id, v >= 6, v >= 5, "members[].group_instance_id");
@@ -785,8 +785,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 6;
                 if v >= 2 {
                     n += 4;
@@ -819,8 +819,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 8 && self.skip_assignment {
                     w.fail(rt::write::not_in_version("skip_assignment"));
                 }
@@ -919,8 +919,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.member_id, v >= 6, "members[].member_id")?;
                 if v >= 5 {

@@ -78,8 +78,8 @@ impl rt::Sealed for LeaderAndIsrRequest<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let controller_id = rt::read::i32(c, "controller_id")?;
             let is_k_raft_controller = if v >= 7 {
                 rt::read::bool(c, "is_k_raft_controller")?
@@ -183,8 +183,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 8;
             if v >= 7 {
                 n += 1;
@@ -234,8 +234,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 6 && self.is_k_raft_controller {
                 w.fail(rt::write::not_in_version("is_k_raft_controller"));
             }
@@ -455,8 +455,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 {
                 rt::read::skip_str(c, v >= 4)?;
             }
@@ -585,8 +585,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 20;
             if v <= 1 {
                 n += rt::write::str_size(self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
@@ -637,8 +637,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 5 && self.leader_recovery_state != 0_i8 {
                 w.fail(rt::write::not_in_version(
                     "ungrouped_partition_states[].leader_recovery_state",
@@ -800,8 +800,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 2 {
                 rt::read::skip_str(c, v >= 4)?;
             }
@@ -866,8 +866,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 2 {
                 n += rt::write::str_size(self.topic_name, v >= 4, "topic_states[].topic_name")?;
@@ -900,8 +900,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
             }
@@ -1011,8 +1011,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 4)?;
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip(c, 4)?;
@@ -1056,8 +1056,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 8;
             n += rt::write::str_size(self.host_name, v >= 4, "live_leaders[].host_name")?;
             if v >= 4 {
@@ -1075,8 +1075,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.broker_id, "live_leaders[].broker_id");
             w.str(self.host_name, v >= 4, "live_leaders[].host_name");
             w.i32(self.port, "live_leaders[].port");
@@ -1954,8 +1954,8 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let controller_id = rt::read::i32(c, "controller_id")?;
                 let is_k_raft_controller = if v >= 7 {
                     rt::read::bool(c, "is_k_raft_controller")?
@@ -2001,8 +2001,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 8;
                 if v >= 7 {
                     n += 1;
@@ -2052,8 +2052,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 6 && self.is_k_raft_controller {
                     w.fail(rt::write::not_in_version("is_k_raft_controller"));
                 }
@@ -2247,8 +2247,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 20;
                 if v <= 1 {
                     n += rt::write::str_size(&self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
@@ -2440,8 +2440,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 2 {
                     n += rt::write::str_size(&self.topic_name, v >= 4, "topic_states[].topic_name")?;
@@ -2565,8 +2565,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 8;
                 n += rt::write::str_size(&self.host_name, v >= 4, "live_leaders[].host_name")?;
                 if v >= 4 {

@@ -62,8 +62,8 @@ impl rt::Sealed for LeaderAndIsrResponse<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let partition_errors = if v <= 4 {
                 rt::read::array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v, "partition_errors")?
@@ -122,8 +122,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 2;
             if v <= 4 {
                 n += rt::write::array_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
@@ -152,8 +152,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 5 && !self.partition_errors.is_empty() {
                 w.fail(rt::write::not_in_version("partition_errors"));
             }
@@ -275,8 +275,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 4 {
                 rt::read::skip_str(c, v >= 4)?;
             }
@@ -326,8 +326,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 6;
             if v <= 4 {
                 n += rt::write::str_size(self.topic_name, v >= 4, "partition_errors[].topic_name")?;
@@ -347,8 +347,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 4 {
                 w.str(self.topic_name, v >= 4, "partition_errors[].topic_name");
             }
@@ -460,8 +460,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 5 {
                 rt::read::skip(c, 16)?;
             }
@@ -509,8 +509,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 5 {
                 n += 16;
@@ -540,8 +540,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 4 && self.topic_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("topics[].topic_id"));
             }
@@ -903,8 +903,8 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let error_code = rt::read::i16(c, "error_code")?;
                 let partition_errors = if v <= 4 {
                     rt::owned::read_array::<LeaderAndIsrPartitionError, _>(c, v >= 4, v, "partition_errors")?
@@ -932,8 +932,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 2;
                 if v <= 4 {
                     n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
@@ -962,8 +962,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 5 && !self.partition_errors.is_empty() {
                     w.fail(rt::write::not_in_version("partition_errors"));
                 }
@@ -1061,8 +1061,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 6;
                 if v <= 4 {
                     n += rt::write::str_size(&self.topic_name, v >= 4, "partition_errors[].topic_name")?;
@@ -1174,8 +1174,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 5 {
                     n += 16;

@@ -113,8 +113,8 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
             if v <= 2 {
@@ -144,8 +144,8 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 3 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("member_id"));
             }
@@ -269,8 +269,8 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 3 {
                 rt::read::skip_str(c, v >= 4)?;
             }
@@ -324,8 +324,8 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
@@ -357,8 +357,8 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("members[].member_id"));
             }
@@ -616,8 +616,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
                 if v <= 2 {
@@ -647,8 +647,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 3 && !self.member_id.is_empty() {
                     w.fail(rt::write::not_in_version("member_id"));
                 }
@@ -748,8 +748,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;

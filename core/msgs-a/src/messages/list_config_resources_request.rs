@@ -94,8 +94,8 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::array_size(&self.resource_types, true, v, "resource_types")?;
@@ -114,8 +114,8 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.resource_types.is_empty() {
                 w.fail(rt::write::not_in_version("resource_types"));
             }
@@ -237,8 +237,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::owned::vec_size(&self.resource_types, true, v, "resource_types")?;
@@ -257,8 +257,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && !self.resource_types.is_empty() {
                     w.fail(rt::write::not_in_version("resource_types"));
                 }

@@ -113,8 +113,8 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 4 {
                 n += rt::write::array_size(&self.states_filter, v >= 3, v, "states_filter")?;
@@ -143,8 +143,8 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 3 && !self.states_filter.is_empty() {
                 w.fail(rt::write::not_in_version("states_filter"));
             }
@@ -309,8 +309,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 4 {
                     n += rt::owned::vec_size(&self.states_filter, v >= 3, v, "states_filter")?;
@@ -339,8 +339,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 3 && !self.states_filter.is_empty() {
                     w.fail(rt::write::not_in_version("states_filter"));
                 }

@@ -66,8 +66,8 @@ impl rt::Sealed for ListOffsetsRequest<'_> {}
 impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let replica_id = rt::read::i32(c, "replica_id")?;
             let isolation_level = if v >= 2 {
                 rt::read::i8(c, "isolation_level")?
@@ -121,8 +121,8 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             if v >= 2 {
                 n += 1;
@@ -149,8 +149,8 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && self.isolation_level != 0_i8 {
                 w.fail(rt::write::not_in_version("isolation_level"));
             }
@@ -254,8 +254,8 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 6)?;
             rt::read::skip_array::<ListOffsetsPartition<'a>>(c, v >= 6, v)?;
             if v >= 6 {
@@ -294,8 +294,8 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
@@ -314,8 +314,8 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, v >= 6, "topics[].name");
             w.array(&self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
@@ -428,8 +428,8 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 4)?;
             if v >= 4 {
                 rt::read::skip(c, 4)?;
@@ -489,8 +489,8 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 12;
             if v >= 4 {
                 n += 4;
@@ -516,8 +516,8 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && self.max_num_offsets != 1_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
             }
@@ -828,8 +828,8 @@ pub mod owned {
     impl rt::OwnedStruct for ListOffsetsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let replica_id = rt::read::i32(c, "replica_id")?;
                 let isolation_level = if v >= 2 {
                     rt::read::i8(c, "isolation_level")?
@@ -859,8 +859,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 if v >= 2 {
                     n += 1;
@@ -887,8 +887,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 1 && self.isolation_level != 0_i8 {
                     w.fail(rt::write::not_in_version("isolation_level"));
                 }
@@ -975,8 +975,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
@@ -1085,8 +1085,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 12;
                 if v >= 4 {
                     n += 4;

@@ -124,8 +124,8 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::array_size(&self.state_filters, true, v, "state_filters")?;
             n += rt::write::array_size(&self.producer_id_filters, true, v, "producer_id_filters")?;
@@ -152,8 +152,8 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.duration_filter != -1_i64 {
                 w.fail(rt::write::not_in_version("duration_filter"));
             }
@@ -362,8 +362,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.state_filters, true, v, "state_filters")?;
                 n += rt::owned::vec_size(&self.producer_id_filters, true, v, "producer_id_filters")?;
@@ -395,8 +395,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.duration_filter != -1_i64 {
                     w.fail(rt::write::not_in_version("duration_filter"));
                 }

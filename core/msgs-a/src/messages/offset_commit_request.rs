@@ -72,8 +72,8 @@ impl rt::Sealed for OffsetCommitRequest<'_> {}
 impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let group_id = rt::read::str(c, v >= 8, "group_id")?;
             let generation_id_or_member_epoch = if v >= 1 {
                 rt::read::i32(c, "generation_id_or_member_epoch")?
@@ -151,8 +151,8 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, v >= 8, "group_id")?;
             if v >= 1 {
@@ -186,8 +186,8 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 6 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
             }
@@ -309,8 +309,8 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 9 {
                 rt::read::skip_str(c, v >= 8)?;
             }
@@ -359,8 +359,8 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v <= 9 {
                 n += rt::write::str_size(self.name, v >= 8, "topics[].name")?;
@@ -384,8 +384,8 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 9 {
                 w.str(self.name, v >= 8, "topics[].name");
             }
@@ -519,8 +519,8 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 12)?;
             if v >= 6 {
                 rt::read::skip(c, 4)?;
@@ -584,8 +584,8 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 12;
             if v >= 6 {
                 n += 4;
@@ -617,8 +617,8 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
             }
@@ -1014,8 +1014,8 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetCommitRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = rt::owned::read_str(c, v >= 8, "group_id")?;
                 let generation_id_or_member_epoch = if v >= 1 {
                     rt::read::i32(c, "generation_id_or_member_epoch")?
@@ -1057,8 +1057,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, v >= 8, "group_id")?;
                 if v >= 1 {
@@ -1097,8 +1097,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 6 && self.group_instance_id.is_some() {
                     w.fail(rt::write::not_in_version("group_instance_id"));
                 }
@@ -1199,8 +1199,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v <= 9 {
                     n += rt::write::str_size(&self.name, v >= 8, "topics[].name")?;
@@ -1332,8 +1332,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 12;
                 if v >= 6 {
                     n += 4;

@@ -79,8 +79,8 @@ impl rt::Sealed for ConsumerGroupMemberMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
             let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
             let client_id = rt::read::str(c, true, "client_id")?;
@@ -194,8 +194,8 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
             n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
@@ -221,8 +221,8 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.opt_str(self.instance_id, true, true, "instance_id");
             w.opt_str(self.rack_id, true, true, "rack_id");
             w.str(self.client_id, true, "client_id");
@@ -327,8 +327,8 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<ClassicProtocol<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -371,8 +371,8 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::array_size(
                 &self.supported_protocols,
@@ -391,8 +391,8 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.session_timeout_ms, "classic_member_metadata.session_timeout_ms");
             w.array(
                 &self.supported_protocols,
@@ -918,8 +918,8 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerGroupMemberMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let instance_id = rt::owned::read_opt_str(c, true, true, "instance_id")?;
                 let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
                 let client_id = rt::owned::read_str(c, true, "client_id")?;
@@ -977,8 +977,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
                 n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
@@ -1013,8 +1013,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
                 w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
                 w.str(&self.client_id, true, "client_id");
@@ -1118,8 +1118,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(
                     &self.supported_protocols,

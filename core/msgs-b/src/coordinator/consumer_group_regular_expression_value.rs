@@ -105,8 +105,8 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 16;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
             {
@@ -120,8 +120,8 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.topics, true, v, "topics");
             w.i64(self.version, "version");
             w.i64(self.timestamp, "timestamp");
@@ -289,8 +289,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
                 {
@@ -304,8 +304,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");
                 if self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<17>("version") {

@@ -127,8 +127,8 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::str_size(self.protocol_type, v >= 4, "protocol_type")?;
             n += rt::write::opt_str_size(self.protocol, v >= 4, true, "protocol")?;
@@ -152,8 +152,8 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.protocol_type, v >= 4, "protocol_type");
             w.i32(self.generation, "generation");
             w.opt_str(self.protocol, v >= 4, true, "protocol");
@@ -296,8 +296,8 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 4)?;
             if v >= 3 {
                 rt::read::skip_str(c, v >= 4)?;
@@ -372,8 +372,8 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
             if v >= 3 {
@@ -401,8 +401,8 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.member_id, v >= 4, "members[].member_id");
             if v >= 3 {
                 w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
@@ -807,8 +807,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.protocol_type, v >= 4, "protocol_type")?;
                 n += rt::write::opt_str_size(self.protocol.as_deref(), v >= 4, true, "protocol")?;
@@ -832,8 +832,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.str(&self.protocol_type, v >= 4, "protocol_type");
                 w.i32(self.generation, "generation");
                 w.opt_str(self.protocol.as_deref(), v >= 4, true, "protocol");
@@ -954,8 +954,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
                 if v >= 3 {

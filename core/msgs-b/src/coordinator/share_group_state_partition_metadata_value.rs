@@ -117,8 +117,8 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::array_size(&self.initializing_topics, true, v, "initializing_topics")?;
             n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")
@@ -135,8 +135,8 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.initializing_topics, true, v, "initializing_topics");
             w.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths, |w| {
                 w.array(&self.initialized_topics, true, v, "initialized_topics")
@@ -224,8 +224,8 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 16)?;
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -273,8 +273,8 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 16;
             n += rt::write::str_size(self.topic_name, true, "initializing_topics[].topic_name")?;
             n += rt::write::array_size(&self.partitions, true, v, "initializing_topics[].partitions")?;
@@ -289,8 +289,8 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "initializing_topics[].topic_id");
             w.str(self.topic_name, true, "initializing_topics[].topic_name");
             w.array(&self.partitions, true, v, "initializing_topics[].partitions");
@@ -779,8 +779,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.initializing_topics, true, v, "initializing_topics")?;
                 n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")
@@ -797,8 +797,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 rt::owned::write_vec(w, &self.initializing_topics, true, v, "initializing_topics");
                 w.renamed(super::fields::ALIAS_INITIALIZED_TOPICS.paths, |w| {
                     rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics")
@@ -871,8 +871,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 16;
                 n += rt::write::str_size(&self.topic_name, true, "initializing_topics[].topic_name")?;
                 n += rt::owned::vec_size(&self.partitions, true, v, "initializing_topics[].partitions")?;

@@ -172,8 +172,8 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 36;
             n += rt::write::array_size(&self.state_batches, true, v, "state_batches")?;
             {
@@ -192,8 +192,8 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.snapshot_epoch, "snapshot_epoch");
             w.i32(self.state_epoch, "state_epoch");
             w.i32(self.leader_epoch, "leader_epoch");
@@ -761,8 +761,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 36;
                 n += rt::owned::vec_size(&self.state_batches, true, v, "state_batches")?;
                 {
@@ -781,8 +781,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if let Some(r) = w.run::<20>("snapshot_epoch") {
                     r[0..4].copy_from_slice(&self.snapshot_epoch.to_be_bytes());
                     r[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());

@@ -148,8 +148,8 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 16;
             n += rt::write::array_size(&self.state_batches, true, v, "state_batches")?;
             {
@@ -168,8 +168,8 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.snapshot_epoch, "snapshot_epoch");
             w.i32(self.leader_epoch, "leader_epoch");
             w.i64(self.start_offset, "start_offset");
@@ -659,8 +659,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.state_batches, true, v, "state_batches")?;
                 {
@@ -679,8 +679,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if let Some(r) = w.run::<16>("snapshot_epoch") {
                     r[0..4].copy_from_slice(&self.snapshot_epoch.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());

@@ -198,8 +198,8 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 12;
             {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -238,8 +238,8 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.epoch, "epoch");
             w.i64(self.metadata_hash, "metadata_hash");
             {
@@ -762,8 +762,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 12;
                 {
                     let mut tags = self.unknown_tagged_fields.len();
@@ -802,8 +802,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if let Some(r) = w.run::<12>("epoch") {
                     r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.metadata_hash.to_be_bytes());

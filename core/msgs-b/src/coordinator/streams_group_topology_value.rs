@@ -64,8 +64,8 @@ impl rt::Sealed for StreamsGroupTopologyValue<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let epoch = rt::read::i32(c, "epoch")?;
             let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "subtopologies")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -95,8 +95,8 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::array_size(&self.subtopologies, true, v, "subtopologies")?;
             {
@@ -110,8 +110,8 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.epoch, "epoch");
             w.array(&self.subtopologies, true, v, "subtopologies");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -178,8 +178,8 @@ impl rt::Sealed for Subtopology<'_> {}
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let subtopology_id = rt::read::str(c, true, "subtopologies[].subtopology_id")?;
             let source_topics = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topics")?;
             let source_topic_regex = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topic_regex")?;
@@ -209,8 +209,8 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut local = cur.fork();
             let c = &mut local;
             rt::read::str(c, true, "subtopologies[].subtopology_id")?;
@@ -230,8 +230,8 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
@@ -324,8 +324,8 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.subtopology_id, true, "subtopologies[].subtopology_id")?;
             n += rt::write::array_size(&self.source_topics, true, v, "subtopologies[].source_topics")?;
@@ -361,8 +361,8 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.subtopology_id, true, "subtopologies[].subtopology_id");
             w.array(&self.source_topics, true, v, "subtopologies[].source_topics");
             w.array(&self.source_topic_regex, true, v, "subtopologies[].source_topic_regex");
@@ -493,8 +493,8 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 6)?;
             rt::read::skip_array::<TopicConfig<'a>>(c, true, v)?;
@@ -546,8 +546,8 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 6;
             n += rt::write::str_size(self.name, true, "subtopologies[].state_changelog_topics[].name")?;
             n += rt::write::array_size(
@@ -567,8 +567,8 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, true, "subtopologies[].state_changelog_topics[].name");
             w.i32(self.partitions, "subtopologies[].state_changelog_topics[].partitions");
             w.i16(
@@ -682,8 +682,8 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_array::<i16>(c, true, v)?;
             rt::read::skip_array::<i16>(c, true, v)?;
             rt::read::skip_array::<i16>(c, true, v)?;
@@ -741,8 +741,8 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::array_size(
                 &self.source_topics,
@@ -773,8 +773,8 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.array(
                 &self.source_topics,
                 true,
@@ -1578,8 +1578,8 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupTopologyValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let epoch = rt::read::i32(c, "epoch")?;
                 let subtopologies = rt::owned::read_array::<Subtopology, _>(c, true, v, "subtopologies")?;
                 let unknown_tagged_fields =
@@ -1594,8 +1594,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.subtopologies, true, v, "subtopologies")?;
                 {
@@ -1609,8 +1609,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i32(self.epoch, "epoch");
                 rt::owned::write_vec(w, &self.subtopologies, true, v, "subtopologies");
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -1678,8 +1678,8 @@ pub mod owned {
     impl rt::OwnedStruct for Subtopology {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let subtopology_id = rt::owned::read_str(c, true, "subtopologies[].subtopology_id")?;
                 let source_topics =
                     rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "subtopologies[].source_topics")?;
@@ -1713,8 +1713,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.subtopology_id, true, "subtopologies[].subtopology_id")?;
                 n += rt::owned::vec_size(&self.source_topics, true, v, "subtopologies[].source_topics")?;
@@ -1878,8 +1878,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 6;
                 n += rt::write::str_size(&self.name, true, "subtopologies[].state_changelog_topics[].name")?;
                 n += rt::owned::vec_size(
@@ -1987,8 +1987,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(
                     &self.source_topics,

@@ -234,8 +234,8 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 31;
             if v <= 0 && self.previous_producer_id != -1_i64 {
                 return Err(rt::write::not_in_version("previous_producer_id"));
@@ -285,8 +285,8 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.previous_producer_id != -1_i64 {
                 w.fail(rt::write::not_in_version("previous_producer_id"));
             }
@@ -440,8 +440,8 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<i32>(c, v >= 1, v)?;
             if v >= 1 {
@@ -488,8 +488,8 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 1, "transaction_partitions[].topic")?;
             n += rt::write::array_size(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids")?;
@@ -510,8 +510,8 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.topic, v >= 1, "transaction_partitions[].topic");
             w.array(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids");
             if v >= 1 {
@@ -966,8 +966,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 31;
                 if v <= 0 && self.previous_producer_id != -1_i64 {
                     return Err(rt::write::not_in_version("previous_producer_id"));
@@ -1023,8 +1023,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.previous_producer_id != -1_i64 {
                     w.fail(rt::write::not_in_version("previous_producer_id"));
                 }
@@ -1166,8 +1166,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 1, "transaction_partitions[].topic")?;
                 n += rt::owned::vec_size(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids")?;

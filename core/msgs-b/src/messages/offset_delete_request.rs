@@ -65,8 +65,8 @@ impl rt::Sealed for OffsetDeleteRequest<'_> {}
 impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let group_id = rt::read::str(c, false, "group_id")?;
             let topics = rt::read::array::<OffsetDeleteRequestTopic<'a>>(c, false, v, "topics")?;
             Ok(Self {
@@ -94,8 +94,8 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, false, "group_id")?;
             n += rt::write::array_size(&self.topics, false, v, "topics")?;
@@ -108,8 +108,8 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.group_id, false, "group_id");
             w.array(&self.topics, false, v, "topics");
             w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
@@ -192,8 +192,8 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, false)?;
             rt::read::skip_array::<OffsetDeleteRequestPartition<'a>>(c, false, v)?;
             Some(())
@@ -226,8 +226,8 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, false, "topics[].name")?;
             n += rt::write::array_size(&self.partitions, false, v, "topics[].partitions")?;
@@ -240,8 +240,8 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, false, "topics[].name");
             w.array(&self.partitions, false, v, "topics[].partitions");
             w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
@@ -553,8 +553,8 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetDeleteRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = rt::owned::read_str(c, false, "group_id")?;
                 let topics = rt::owned::read_array::<OffsetDeleteRequestTopic, _>(c, false, v, "topics")?;
                 Ok(Self {
@@ -567,8 +567,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, false, "group_id")?;
                 n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
@@ -581,8 +581,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.str(&self.group_id, false, "group_id");
                 rt::owned::write_vec(w, &self.topics, false, v, "topics");
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
@@ -645,8 +645,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, false, "topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, false, v, "topics[].partitions")?;

@@ -66,8 +66,8 @@ impl rt::Sealed for OffsetFetchRequest<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let group_id = if v <= 7 {
                 rt::read::str(c, v >= 6, "group_id")?
             } else {
@@ -141,8 +141,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v <= 7 {
                 n += rt::write::str_size(self.group_id, v >= 6, "group_id")?;
@@ -183,8 +183,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 8 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("group_id"));
             }
@@ -313,8 +313,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -361,8 +361,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v <= 7 {
                 n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
@@ -391,8 +391,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 8 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
@@ -527,8 +527,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 8 {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -593,8 +593,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 8 {
                 n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
@@ -629,8 +629,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].group_id"));
             }
@@ -759,8 +759,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if (8..=9).contains(&v) {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -824,8 +824,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if (8..=9).contains(&v) {
                 n += rt::write::str_size(self.name, v >= 6, "groups[].topics[].name")?;
@@ -859,8 +859,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && !self.partition_indexes.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topics[].partition_indexes"));
             }
@@ -1240,8 +1240,8 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = if v <= 7 {
                     rt::owned::read_str(c, v >= 6, "group_id")?
                 } else {
@@ -1285,8 +1285,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v <= 7 {
                     n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
@@ -1327,8 +1327,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 8 && !self.group_id.is_empty() {
                     w.fail(rt::write::not_in_version("group_id"));
                 }
@@ -1436,8 +1436,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v <= 7 {
                     n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
@@ -1574,8 +1574,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 8 {
                     n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
@@ -1714,8 +1714,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if (8..=9).contains(&v) {
                     n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;

@@ -65,8 +65,8 @@ impl rt::Sealed for OffsetFetchResponse<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = if v >= 3 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -132,8 +132,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 3 {
                 n += 4;
@@ -168,8 +168,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 8 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("topics"));
             }
@@ -292,8 +292,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -340,8 +340,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v <= 7 {
                 n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
@@ -370,8 +370,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 8 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
@@ -440,8 +440,8 @@ impl rt::Sealed for OffsetFetchResponseGroup<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let group_id = if v >= 8 {
                 rt::read::str(c, v >= 6, "groups[].group_id")?
             } else {
@@ -474,8 +474,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut local = cur.fork();
             let c = &mut local;
             if v >= 8 {
@@ -498,8 +498,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 8 {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -554,8 +554,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 8 {
                 n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
@@ -590,8 +590,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].group_id"));
             }
@@ -751,8 +751,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 {
                 rt::read::skip(c, 12)?;
             }
@@ -826,8 +826,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v <= 7 {
                 n += 4;
@@ -871,8 +871,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 8 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].partition_index"));
             }
@@ -1019,8 +1019,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if (8..=9).contains(&v) {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -1084,8 +1084,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if (8..=9).contains(&v) {
                 n += rt::write::str_size(self.name, v >= 6, "groups[].topics[].name")?;
@@ -1114,8 +1114,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && !self.partitions.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topics[].partitions"));
             }
@@ -1264,8 +1264,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 8 {
                 rt::read::skip(c, 16)?;
             }
@@ -1336,8 +1336,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 8 {
                 n += 4;
@@ -1387,8 +1387,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "groups[].topics[].partitions[].partition_index",
@@ -1965,8 +1965,8 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = if v >= 3 {
                     rt::read::i32(c, "throttle_time_ms")?
                 } else {
@@ -2004,8 +2004,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += 4;
@@ -2040,8 +2040,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 8 && !self.topics.is_empty() {
                     w.fail(rt::write::not_in_version("topics"));
                 }
@@ -2136,8 +2136,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v <= 7 {
                     n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
@@ -2231,8 +2231,8 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchResponseGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = if v >= 8 {
                     rt::owned::read_str(c, v >= 6, "groups[].group_id")?
                 } else {
@@ -2266,8 +2266,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 8 {
                     n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
@@ -2438,8 +2438,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v <= 7 {
                     n += 4;
@@ -2616,8 +2616,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if (8..=9).contains(&v) {
                     n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;
@@ -2770,8 +2770,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 8 {
                     n += 4;

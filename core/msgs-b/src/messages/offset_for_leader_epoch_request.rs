@@ -66,8 +66,8 @@ impl rt::Sealed for OffsetForLeaderEpochRequest<'_> {}
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let replica_id = if v >= 3 {
                 rt::read::i32(c, "replica_id")?
             } else {
@@ -109,8 +109,8 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 3 {
                 n += 4;
@@ -131,8 +131,8 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 3 {
                 w.i32(self.replica_id, "replica_id");
             }
@@ -229,8 +229,8 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip_array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v)?;
             if v >= 4 {
@@ -269,8 +269,8 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 4, "topics[].topic")?;
             n += rt::write::array_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
@@ -289,8 +289,8 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.topic, v >= 4, "topics[].topic");
             w.array(&self.partitions, v >= 4, v, "topics[].partitions");
             if v >= 4 {
@@ -391,8 +391,8 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 4)?;
             if v >= 2 {
                 rt::read::skip(c, 4)?;
@@ -443,8 +443,8 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 8;
             if v >= 2 {
                 n += 4;
@@ -464,8 +464,8 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.partition, "topics[].partitions[].partition");
             if v >= 2 {
                 w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
@@ -711,8 +711,8 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetForLeaderEpochRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let replica_id = if v >= 3 {
                     rt::read::i32(c, "replica_id")?
                 } else {
@@ -734,8 +734,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += 4;
@@ -756,8 +756,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 3 {
                     w.i32(self.replica_id, "replica_id");
                 }
@@ -830,8 +830,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 4, "topics[].topic")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
@@ -930,8 +930,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 8;
                 if v >= 2 {
                     n += 4;

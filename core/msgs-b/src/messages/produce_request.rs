@@ -66,8 +66,8 @@ impl rt::Sealed for ProduceRequest<'_> {}
 impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let transactional_id = if v >= 3 {
                 rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?
             } else {
@@ -124,8 +124,8 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 6;
             if v >= 3 {
                 n += rt::write::opt_str_size(self.transactional_id, v >= 9, v >= 3, "transactional_id")?;
@@ -149,8 +149,8 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.transactional_id.is_some() {
                 w.fail(rt::write::not_in_version("transactional_id"));
             }
@@ -271,8 +271,8 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 12 {
                 rt::read::skip_str(c, v >= 9)?;
             }
@@ -324,8 +324,8 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v <= 12 {
                 n += rt::write::str_size(self.name, v >= 9, "topic_data[].name")?;
@@ -349,8 +349,8 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 12 {
                 w.str(self.name, v >= 9, "topic_data[].name");
             }
@@ -450,8 +450,8 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 4)?;
             rt::read::skip_bytes(c, v >= 9)?;
             if v >= 9 {
@@ -493,8 +493,8 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::opt_bytes_size(self.records, v >= 9, true, "topic_data[].partition_data[].records")?;
             if v >= 9 {
@@ -514,8 +514,8 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.index, "topic_data[].partition_data[].index");
             w.opt_bytes(self.records, v >= 9, true, "topic_data[].partition_data[].records");
             if v >= 9 {
@@ -803,8 +803,8 @@ pub mod owned {
     impl rt::OwnedStruct for ProduceRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let transactional_id = if v >= 3 {
                     rt::owned::read_opt_str(c, v >= 9, v >= 3, "transactional_id")?
                 } else {
@@ -836,8 +836,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 6;
                 if v >= 3 {
                     n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id")?;
@@ -861,8 +861,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && self.transactional_id.is_some() {
                     w.fail(rt::write::not_in_version("transactional_id"));
                 }
@@ -957,8 +957,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v <= 12 {
                     n += rt::write::str_size(&self.name, v >= 9, "topic_data[].name")?;
@@ -1060,8 +1060,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::write::opt_bytes_size(
                     self.records.as_deref(),

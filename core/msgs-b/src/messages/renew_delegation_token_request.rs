@@ -102,8 +102,8 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 8;
             n += rt::write::bytes_size(self.hmac, v >= 2, "hmac")?;
             if v >= 2 {
@@ -121,8 +121,8 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.bytes(self.hmac, v >= 2, "hmac");
             w.i64(self.renew_period_ms, "renew_period_ms");
             if v >= 2 {
@@ -268,8 +268,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 8;
                 n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
                 if v >= 2 {
@@ -287,8 +287,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.bytes(&self.hmac, v >= 2, "hmac");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<9>("renew_period_ms") {

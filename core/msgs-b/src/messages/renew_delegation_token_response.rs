@@ -107,8 +107,8 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 14;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
@@ -125,8 +125,8 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.error_code, "error_code");
             w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms");
             w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -306,8 +306,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 14;
                 if v >= 2 {
                     let tags = self.unknown_tagged_fields.len();
@@ -324,8 +324,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<15>("error_code") {
                         r[0..2].copy_from_slice(&self.error_code.to_be_bytes());

@@ -119,8 +119,8 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 8;
             if v >= 1 {
                 n += rt::write::opt_str_size(self.client_id, false, v >= 1, "client_id")?;
@@ -143,8 +143,8 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.client_id != Some("") {
                 w.fail(rt::write::not_in_version("client_id"));
             }
@@ -357,8 +357,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 8;
                 if v >= 1 {
                     n += rt::write::opt_str_size(self.client_id.as_deref(), false, v >= 1, "client_id")?;
@@ -381,8 +381,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.client_id.as_deref() != Some("") {
                     w.fail(rt::write::not_in_version("client_id"));
                 }

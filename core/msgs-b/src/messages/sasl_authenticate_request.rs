@@ -94,8 +94,8 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::bytes_size(self.auth_bytes, v >= 2, "auth_bytes")?;
             if v >= 2 {
@@ -113,8 +113,8 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.bytes(self.auth_bytes, v >= 2, "auth_bytes");
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
@@ -235,8 +235,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::bytes_size(&self.auth_bytes, v >= 2, "auth_bytes")?;
                 if v >= 2 {
@@ -254,8 +254,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.bytes(&self.auth_bytes, v >= 2, "auth_bytes");
                 if v >= 2 {
                     w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())

@@ -115,8 +115,8 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.error_message, v >= 2, true, "error_message")?;
             n += rt::write::bytes_size(self.auth_bytes, v >= 2, "auth_bytes")?;
@@ -138,8 +138,8 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message, v >= 2, true, "error_message");
             w.bytes(self.auth_bytes, v >= 2, "auth_bytes");
@@ -343,8 +343,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 2;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
                 n += rt::write::bytes_size(&self.auth_bytes, v >= 2, "auth_bytes")?;
@@ -366,8 +366,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i16(self.error_code, "error_code");
                 w.opt_str(self.error_message.as_deref(), v >= 2, true, "error_message");
                 w.bytes(&self.auth_bytes, v >= 2, "auth_bytes");

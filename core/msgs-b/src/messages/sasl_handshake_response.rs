@@ -92,8 +92,8 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 2;
             n += rt::write::array_size(&self.mechanisms, false, v, "mechanisms")?;
             if !self.unknown_tagged_fields.is_empty() {
@@ -105,8 +105,8 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.error_code, "error_code");
             w.array(&self.mechanisms, false, v, "mechanisms");
             w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
@@ -244,8 +244,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.mechanisms, false, v, "mechanisms")?;
                 if !self.unknown_tagged_fields.is_empty() {
@@ -257,8 +257,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.mechanisms, false, v, "mechanisms");
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");

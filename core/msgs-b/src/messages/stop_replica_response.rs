@@ -109,8 +109,8 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 2;
             n += rt::write::array_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
             if v >= 2 {
@@ -128,8 +128,8 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.error_code, "error_code");
             w.array(&self.partition_errors, v >= 2, v, "partition_errors");
             if v >= 2 {
@@ -234,8 +234,8 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 6)?;
             if v >= 2 {
@@ -281,8 +281,8 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 6;
             n += rt::write::str_size(self.topic_name, v >= 2, "partition_errors[].topic_name")?;
             if v >= 2 {
@@ -300,8 +300,8 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.topic_name, v >= 2, "partition_errors[].topic_name");
             w.i32(self.partition_index, "partition_errors[].partition_index");
             w.i16(self.error_code, "partition_errors[].error_code");
@@ -517,8 +517,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
                 if v >= 2 {
@@ -536,8 +536,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.partition_errors, v >= 2, v, "partition_errors");
                 if v >= 2 {
@@ -620,8 +620,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 6;
                 n += rt::write::str_size(&self.topic_name, v >= 2, "partition_errors[].topic_name")?;
                 if v >= 2 {

@@ -70,8 +70,8 @@ impl rt::Sealed for StreamsGroupTopologyDescriptionUpdateRequest<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let group_id = rt::read::str(c, true, "group_id")?;
             let member_id = rt::read::str(c, true, "member_id")?;
             let topology_epoch = rt::read::i32(c, "topology_epoch")?;
@@ -108,8 +108,8 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, true, "group_id")?;
             n += rt::write::str_size(self.member_id, true, "member_id")?;
@@ -125,8 +125,8 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.group_id, true, "group_id");
             w.str(self.member_id, true, "member_id");
             w.i32(self.topology_epoch, "topology_epoch");
@@ -186,8 +186,8 @@ impl rt::Sealed for TopologyDescription<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let subtopologies = rt::read::array::<TopologyDescriptionSubtopology<'a>>(
                 c,
                 true,
@@ -212,8 +212,8 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut local = cur.fork();
             let c = &mut local;
             rt::read::check_array::<TopologyDescriptionSubtopology<'a>>(
@@ -239,8 +239,8 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_array::<TopologyDescriptionSubtopology<'a>>(c, true, v)?;
             rt::read::skip_array::<TopologyDescriptionGlobalStore<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -287,8 +287,8 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::array_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
             n += rt::write::array_size(&self.global_stores, true, v, "topology_description.global_stores")?;
@@ -303,8 +303,8 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.subtopologies, true, v, "topology_description.subtopologies");
             w.array(&self.global_stores, true, v, "topology_description.global_stores");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -397,8 +397,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<TopologyDescriptionNode<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -445,8 +445,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(
                 self.subtopology_id,
@@ -465,8 +465,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(
                 self.subtopology_id,
                 true,
@@ -560,8 +560,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
             <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
             rt::read::skip_tags(c)?;
@@ -609,8 +609,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::Struct::size(&self.source, v)
                 .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
@@ -627,8 +627,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths, |w| {
                 rt::Struct::write(&self.source, w, v)
             });
@@ -750,8 +750,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 1)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
@@ -828,8 +828,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 1;
             n += rt::write::str_size(self.name, true, "topology_description.subtopologies[].nodes[].name")?;
             n += rt::write::array_size(
@@ -867,8 +867,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, true, "topology_description.subtopologies[].nodes[].name");
             w.i8(self.node_type, "topology_description.subtopologies[].nodes[].node_type");
             w.array(
@@ -1614,8 +1614,8 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupTopologyDescriptionUpdateRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = rt::owned::read_str(c, true, "group_id")?;
                 let member_id = rt::owned::read_str(c, true, "member_id")?;
                 let topology_epoch = rt::read::i32(c, "topology_epoch")?;
@@ -1634,8 +1634,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.group_id, true, "group_id")?;
                 n += rt::write::str_size(&self.member_id, true, "member_id")?;
@@ -1651,8 +1651,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.str(&self.group_id, true, "group_id");
                 w.str(&self.member_id, true, "member_id");
                 w.i32(self.topology_epoch, "topology_epoch");
@@ -1702,8 +1702,8 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescription {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let subtopologies = rt::owned::read_array::<TopologyDescriptionSubtopology, _>(
                     c,
                     true,
@@ -1732,8 +1732,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
                 n += rt::owned::vec_size(&self.global_stores, true, v, "topology_description.global_stores")?;
@@ -1818,8 +1818,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(
                     &self.subtopology_id,
@@ -1909,8 +1909,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::OwnedStruct::size(&self.source, v)
                     .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
@@ -2038,8 +2038,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.name, true, "topology_description.subtopologies[].nodes[].name")?;
                 n += rt::owned::vec_size(

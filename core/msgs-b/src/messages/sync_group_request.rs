@@ -160,8 +160,8 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
             n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
@@ -193,8 +193,8 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
             }
@@ -297,8 +297,8 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip_bytes(c, v >= 4)?;
             if v >= 4 {
@@ -340,8 +340,8 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.member_id, v >= 4, "assignments[].member_id")?;
             n += rt::write::bytes_size(self.assignment, v >= 4, "assignments[].assignment")?;
@@ -360,8 +360,8 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.member_id, v >= 4, "assignments[].member_id");
             w.bytes(self.assignment, v >= 4, "assignments[].assignment");
             if v >= 4 {
@@ -685,8 +685,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
                 n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
@@ -723,8 +723,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && self.group_instance_id.is_some() {
                     w.fail(rt::write::not_in_version("group_instance_id"));
                 }
@@ -809,8 +809,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.member_id, v >= 4, "assignments[].member_id")?;
                 n += rt::write::bytes_size(&self.assignment, v >= 4, "assignments[].assignment")?;

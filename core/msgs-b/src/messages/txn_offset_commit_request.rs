@@ -77,8 +77,8 @@ impl rt::Sealed for TxnOffsetCommitRequest<'_> {}
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
             let group_id = rt::read::str(c, v >= 3, "group_id")?;
             let r: [u8; 10] = match rt::read::run::<10>(c) {
@@ -165,8 +165,8 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 10;
             n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
             n += rt::write::str_size(self.group_id, v >= 3, "group_id")?;
@@ -204,8 +204,8 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
             }
@@ -333,8 +333,8 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 5 {
                 rt::read::skip_str(c, v >= 3)?;
             }
@@ -383,8 +383,8 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v <= 5 {
                 n += rt::write::str_size(self.name, v >= 3, "topics[].name")?;
@@ -408,8 +408,8 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 5 {
                 w.str(self.name, v >= 3, "topics[].name");
             }
@@ -531,8 +531,8 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 12)?;
             if v >= 2 {
                 rt::read::skip(c, 4)?;
@@ -587,8 +587,8 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 12;
             if v >= 2 {
                 n += 4;
@@ -614,8 +614,8 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i64(self.committed_offset, "topics[].partitions[].committed_offset");
             if v >= 2 {
@@ -1030,8 +1030,8 @@ pub mod owned {
     impl rt::OwnedStruct for TxnOffsetCommitRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let transactional_id = rt::owned::read_str(c, v >= 3, "transactional_id")?;
                 let group_id = rt::owned::read_str(c, v >= 3, "group_id")?;
                 let r: [u8; 10] = match rt::read::run::<10>(c) {
@@ -1079,8 +1079,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 10;
                 n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
                 n += rt::write::str_size(&self.group_id, v >= 3, "group_id")?;
@@ -1123,8 +1123,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
                     w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
                 }
@@ -1233,8 +1233,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v <= 5 {
                     n += rt::write::str_size(&self.name, v >= 3, "topics[].name")?;
@@ -1356,8 +1356,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 12;
                 if v >= 2 {
                     n += 4;

@@ -78,8 +78,8 @@ impl rt::Sealed for UpdateMetadataRequest<'_> {}
 impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let controller_id = rt::read::i32(c, "controller_id")?;
             let is_k_raft_controller = if v >= 8 {
                 rt::read::bool(c, "is_k_raft_controller")?
@@ -212,8 +212,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 8;
             if v >= 8 {
                 n += 1;
@@ -265,8 +265,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && self.is_k_raft_controller {
                 w.fail(rt::write::not_in_version("is_k_raft_controller"));
             }
@@ -459,8 +459,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 4 {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -557,8 +557,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 20;
             if v <= 4 {
                 n += rt::write::str_size(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
@@ -590,8 +590,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 4 {
                 w.str(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name");
             }
@@ -731,8 +731,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 5 {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -797,8 +797,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 5 {
                 n += rt::write::str_size(self.topic_name, v >= 6, "topic_states[].topic_name")?;
@@ -831,8 +831,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 4 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
             }
@@ -978,8 +978,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 4)?;
             if v <= 0 {
                 rt::read::skip_str(c, v >= 6)?;
@@ -1054,8 +1054,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             if v <= 0 {
                 n += rt::write::str_size(self.v0_host, v >= 6, "live_brokers[].v0_host")?;
@@ -1084,8 +1084,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.id, "live_brokers[].id");
             if v <= 0 {
                 w.str(self.v0_host, v >= 6, "live_brokers[].v0_host");
@@ -1221,8 +1221,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 {
                 rt::read::skip(c, 4)?;
             }
@@ -1290,8 +1290,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -1333,8 +1333,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.port != 0_i32 {
                 w.fail(rt::write::not_in_version("live_brokers[].endpoints[].port"));
             }
@@ -2235,8 +2235,8 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateMetadataRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let controller_id = rt::read::i32(c, "controller_id")?;
                 let is_k_raft_controller = if v >= 8 {
                     rt::read::bool(c, "is_k_raft_controller")?
@@ -2306,8 +2306,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 8;
                 if v >= 8 {
                     n += 1;
@@ -2359,8 +2359,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 7 && self.is_k_raft_controller {
                     w.fail(rt::write::not_in_version("is_k_raft_controller"));
                 }
@@ -2533,8 +2533,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 20;
                 if v <= 4 {
                     n += rt::write::str_size(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
@@ -2682,8 +2682,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 5 {
                     n += rt::write::str_size(&self.topic_name, v >= 6, "topic_states[].topic_name")?;
@@ -2835,8 +2835,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 if v <= 0 {
                     n += rt::write::str_size(&self.v0_host, v >= 6, "live_brokers[].v0_host")?;
@@ -2977,8 +2977,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 4;

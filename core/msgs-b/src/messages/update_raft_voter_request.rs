@@ -120,8 +120,8 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 24;
             n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
             n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
@@ -137,8 +137,8 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.opt_str(self.cluster_id, true, true, "cluster_id");
             w.i32(self.current_leader_epoch, "current_leader_epoch");
             w.i32(self.voter_id, "voter_id");
@@ -774,8 +774,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 24;
                 n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
                 n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
@@ -791,8 +791,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
                 if let Some(r) = w.run::<24>("current_leader_epoch") {
                     r[0..4].copy_from_slice(&self.current_leader_epoch.to_be_bytes());

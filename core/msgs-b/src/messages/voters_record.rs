@@ -64,8 +64,8 @@ impl rt::Sealed for VotersRecord<'_> {}
 impl<'a> rt::Struct<'a> for VotersRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let version = rt::read::i16(c, "version")?;
             let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -95,8 +95,8 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 2;
             n += rt::write::array_size(&self.voters, true, v, "voters")?;
             {
@@ -110,8 +110,8 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.version, "version");
             w.array(&self.voters, true, v, "voters");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -212,8 +212,8 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 20)?;
             rt::read::skip_array::<Endpoint<'a>>(c, true, v)?;
             <KRaftVersionFeature as rt::Struct>::skip(c, v)?;
@@ -253,8 +253,8 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 20;
             n += rt::write::array_size(&self.endpoints, true, v, "voters[].endpoints")?;
             n += rt::Struct::size(&self.k_raft_version_feature, v)?;
@@ -269,8 +269,8 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.voter_id, "voters[].voter_id");
             w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
             w.array(&self.endpoints, true, v, "voters[].endpoints");
@@ -881,8 +881,8 @@ pub mod owned {
     impl rt::OwnedStruct for VotersRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let version = rt::read::i16(c, "version")?;
                 let voters = rt::owned::read_array::<Voter, _>(c, true, v, "voters")?;
                 let unknown_tagged_fields =
@@ -897,8 +897,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
                 {
@@ -912,8 +912,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.i16(self.version, "version");
                 rt::owned::write_vec(w, &self.voters, true, v, "voters");
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
@@ -995,8 +995,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 20;
                 n += rt::owned::vec_size(&self.endpoints, true, v, "voters[].endpoints")?;
                 n += rt::OwnedStruct::size(&self.k_raft_version_feature, v)?;

@@ -62,8 +62,8 @@ impl rt::Sealed for WriteTxnMarkersRequest<'_> {}
 impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let markers = rt::read::array::<WritableTxnMarker<'a>>(c, v >= 1, v, "markers")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -96,8 +96,8 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::array_size(&self.markers, v >= 1, v, "markers")?;
             if v >= 1 {
@@ -115,8 +115,8 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.markers, v >= 1, v, "markers");
             if v >= 1 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
@@ -245,8 +245,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 11)?;
             rt::read::skip_array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, v)?;
             rt::read::skip(c, 4)?;
@@ -307,8 +307,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 15;
             n += rt::write::array_size(&self.topics, v >= 1, v, "markers[].topics")?;
             if v >= 2 {
@@ -329,8 +329,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i64(self.producer_id, "markers[].producer_id");
             w.i16(self.producer_epoch, "markers[].producer_epoch");
             w.bool(self.transaction_result, "markers[].transaction_result");
@@ -431,8 +431,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<i32>(c, v >= 1, v)?;
             if v >= 1 {
@@ -479,8 +479,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 1, "markers[].topics[].name")?;
             n += rt::write::array_size(
@@ -504,8 +504,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, v >= 1, "markers[].topics[].name");
             w.array(
                 &self.partition_indexes,
@@ -781,8 +781,8 @@ pub mod owned {
     impl rt::OwnedStruct for WriteTxnMarkersRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let markers = rt::owned::read_array::<WritableTxnMarker, _>(c, v >= 1, v, "markers")?;
                 let unknown_tagged_fields = if v >= 1 {
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -798,8 +798,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
                 if v >= 1 {
@@ -817,8 +817,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers");
                 if v >= 1 {
                     w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
@@ -922,8 +922,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 15;
                 n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
                 if v >= 2 {
@@ -1030,8 +1030,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
                 n += rt::owned::vec_size(

@@ -61,8 +61,8 @@ impl rt::Sealed for WriteTxnMarkersResponse<'_> {}
 impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let markers = rt::read::array::<WritableTxnMarkerResult<'a>>(c, v >= 1, v, "markers")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -95,8 +95,8 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::array_size(&self.markers, v >= 1, v, "markers")?;
             if v >= 1 {
@@ -114,8 +114,8 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.markers, v >= 1, v, "markers");
             if v >= 1 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
@@ -176,8 +176,8 @@ impl rt::Sealed for WritableTxnMarkerResult<'_> {}
 impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let producer_id = rt::read::i64(c, "markers[].producer_id")?;
             let topics = rt::read::array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v, "markers[].topics")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -196,8 +196,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<(), rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut local = cur.fork();
             let c = &mut local;
             rt::read::i64(c, "markers[].producer_id")?;
@@ -213,8 +213,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 8)?;
             rt::read::skip_array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v)?;
             if v >= 1 {
@@ -252,8 +252,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 8;
             n += rt::write::array_size(&self.topics, v >= 1, v, "markers[].topics")?;
             if v >= 1 {
@@ -271,8 +271,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i64(self.producer_id, "markers[].producer_id");
             w.array(&self.topics, v >= 1, v, "markers[].topics");
             if v >= 1 {
@@ -374,8 +374,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<WritableTxnMarkerPartitionResult<'a>>(c, v >= 1, v)?;
             if v >= 1 {
@@ -422,8 +422,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 1, "markers[].topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 1, v, "markers[].topics[].partitions")?;
@@ -442,8 +442,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, v >= 1, "markers[].topics[].name");
             w.array(&self.partitions, v >= 1, v, "markers[].topics[].partitions");
             if v >= 1 {
@@ -542,8 +542,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 6)?;
             if v >= 1 {
                 rt::read::skip_tags(c)?;
@@ -584,8 +584,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 6;
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
@@ -604,8 +604,8 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.partition_index, "markers[].topics[].partitions[].partition_index");
             w.i16(self.error_code, "markers[].topics[].partitions[].error_code");
             if v >= 1 {
@@ -857,8 +857,8 @@ pub mod owned {
     impl rt::OwnedStruct for WriteTxnMarkersResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let markers = rt::owned::read_array::<WritableTxnMarkerResult, _>(c, v >= 1, v, "markers")?;
                 let unknown_tagged_fields = if v >= 1 {
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -874,8 +874,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
                 if v >= 1 {
@@ -893,8 +893,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers");
                 if v >= 1 {
                     w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
@@ -945,8 +945,8 @@ pub mod owned {
     impl rt::OwnedStruct for WritableTxnMarkerResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let producer_id = rt::read::i64(c, "markers[].producer_id")?;
                 let topics =
                     rt::owned::read_array::<WritableTxnMarkerTopicResult, _>(c, v >= 1, v, "markers[].topics")?;
@@ -967,8 +967,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 8;
                 n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
                 if v >= 1 {
@@ -1061,8 +1061,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 1, v, "markers[].topics[].partitions")?;
@@ -1178,8 +1178,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 6;
                 if v >= 1 {
                     let tags = self.unknown_tagged_fields.len();

@@ -193,8 +193,8 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 12;
             if v <= 0 && self.in_controlled_shutdown != 0_i8 {
                 return Err(rt::write::not_in_version("in_controlled_shutdown"));
@@ -236,8 +236,8 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.in_controlled_shutdown != 0_i8 {
                 w.fail(rt::write::not_in_version("in_controlled_shutdown"));
             }
@@ -572,8 +572,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 12;
                 if v <= 0 && self.in_controlled_shutdown != 0_i8 {
                     return Err(rt::write::not_in_version("in_controlled_shutdown"));
@@ -621,8 +621,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.in_controlled_shutdown != 0_i8 {
                     w.fail(rt::write::not_in_version("in_controlled_shutdown"));
                 }

@@ -106,8 +106,8 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 9;
             n += rt::write::array_size(&self.entity, true, v, "entity")?;
             n += rt::write::str_size(self.key, true, "key")?;
@@ -122,8 +122,8 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.entity, true, v, "entity");
             w.str(self.key, true, "key");
             w.f64(self.value, "value");
@@ -496,8 +496,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 9;
                 n += rt::owned::vec_size(&self.entity, true, v, "entity")?;
                 n += rt::write::str_size(&self.key, true, "key")?;
@@ -512,8 +512,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 rt::owned::write_vec(w, &self.entity, true, v, "entity");
                 w.str(&self.key, true, "key");
                 if self.unknown_tagged_fields.is_empty() {

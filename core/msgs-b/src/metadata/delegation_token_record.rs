@@ -124,8 +124,8 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 24;
             n += rt::write::str_size(self.owner, true, "owner")?;
             n += rt::write::str_size(self.requester, true, "requester")?;
@@ -142,8 +142,8 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.owner, true, "owner");
             w.str(self.requester, true, "requester");
             w.array(&self.renewers, true, v, "renewers");
@@ -412,8 +412,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 24;
                 n += rt::write::str_size(&self.owner, true, "owner")?;
                 n += rt::write::str_size(&self.requester, true, "requester")?;
@@ -430,8 +430,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.str(&self.owner, true, "owner");
                 w.str(&self.requester, true, "requester");
                 rt::owned::write_vec(w, &self.renewers, true, v, "renewers");

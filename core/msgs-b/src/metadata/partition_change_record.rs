@@ -268,8 +268,8 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 20;
             if v <= 0 && self.directories.is_some() {
                 return Err(rt::write::not_in_version("directories"));
@@ -342,8 +342,8 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.directories.is_some() {
                 w.fail(rt::write::not_in_version("directories"));
             }
@@ -897,8 +897,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 20;
                 if v <= 0 && self.directories.is_some() {
                     return Err(rt::write::not_in_version("directories"));
@@ -979,8 +979,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.directories.is_some() {
                     w.fail(rt::write::not_in_version("directories"));
                 }

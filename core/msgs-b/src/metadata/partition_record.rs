@@ -234,8 +234,8 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 32;
             n += rt::write::array_size(&self.replicas, true, v, "replicas")?;
             n += rt::write::array_size(&self.isr, true, v, "isr")?;
@@ -285,8 +285,8 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.directories.is_empty() {
                 w.fail(rt::write::not_in_version("directories"));
             }
@@ -800,8 +800,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 32;
                 n += rt::owned::vec_size(&self.replicas, true, v, "replicas")?;
                 n += rt::owned::vec_size(&self.isr, true, v, "isr")?;
@@ -852,8 +852,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && !self.directories.is_empty() {
                     w.fail(rt::write::not_in_version("directories"));
                 }

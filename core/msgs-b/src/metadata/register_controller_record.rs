@@ -112,8 +112,8 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 21;
             n += rt::write::array_size(&self.end_points, true, v, "end_points")?;
             n += rt::write::array_size(&self.features, true, v, "features")?;
@@ -128,8 +128,8 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.controller_id, "controller_id");
             w.uuid(self.incarnation_id, "incarnation_id");
             w.bool(self.zk_migration_ready, "zk_migration_ready");
@@ -788,8 +788,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 21;
                 n += rt::owned::vec_size(&self.end_points, true, v, "end_points")?;
                 n += rt::owned::vec_size(&self.features, true, v, "features")?;
@@ -804,8 +804,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if let Some(r) = w.run::<21>("controller_id") {
                     r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
                     r[4..20].copy_from_slice(self.incarnation_id.as_bytes());

@@ -148,8 +148,8 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 12;
             if v <= 0 {
                 n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
@@ -186,8 +186,8 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && !self.cluster_id.is_empty() {
                 w.fail(rt::write::not_in_version("cluster_id"));
             }
@@ -296,8 +296,8 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 {
                 rt::read::skip(c, 4)?;
             }
@@ -334,8 +334,8 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v <= 0 {
                 n += 4;
@@ -354,8 +354,8 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && self.voter_id != 0_i32 {
                 w.fail(rt::write::not_in_version("current_voters[].voter_id"));
             }
@@ -665,8 +665,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 12;
                 if v <= 0 {
                     n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
@@ -703,8 +703,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 1 && !self.cluster_id.is_empty() {
                     w.fail(rt::write::not_in_version("cluster_id"));
                 }
@@ -810,8 +810,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v <= 0 {
                     n += 4;

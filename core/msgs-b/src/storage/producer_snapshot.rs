@@ -100,8 +100,8 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 4;
             n += rt::write::array_size(&self.producer_entries, false, v, "producer_entries")?;
             if !self.unknown_tagged_fields.is_empty() {
@@ -113,8 +113,8 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.u32(self.crc, "crc");
             w.array(&self.producer_entries, false, v, "producer_entries");
             w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
@@ -592,8 +592,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.producer_entries, false, v, "producer_entries")?;
                 if !self.unknown_tagged_fields.is_empty() {
@@ -605,8 +605,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.u32(self.crc, "crc");
                 rt::owned::write_vec(w, &self.producer_entries, false, v, "producer_entries");
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");

@@ -204,8 +204,8 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 57;
             n += rt::write::array_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
             n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
@@ -225,8 +225,8 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.segment_id, "segment_id");
             w.i64(self.start_offset, "start_offset");
             w.i64(self.end_offset, "end_offset");
@@ -812,8 +812,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 57;
                 n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
                 n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
@@ -833,8 +833,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if let Some(r) = w.run::<52>("segment_id") {
                     r[0..16].copy_from_slice(self.segment_id.as_bytes());
                     r[16..24].copy_from_slice(&self.start_offset.to_be_bytes());

@@ -115,8 +115,8 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 13;
             n += rt::Struct::size(&self.topic_id_partition, v)?;
             {
@@ -130,8 +130,8 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::Struct::write(&self.topic_id_partition, w, v);
             w.i32(self.broker_id, "broker_id");
             w.i64(self.event_timestamp_ms, "event_timestamp_ms");
@@ -546,8 +546,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 13;
                 n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
                 {
@@ -561,8 +561,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 rt::OwnedStruct::write(&self.topic_id_partition, w, v);
                 if self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<14>("broker_id") {

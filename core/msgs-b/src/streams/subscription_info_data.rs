@@ -82,8 +82,8 @@ impl rt::Sealed for SubscriptionInfoData<'_> {}
 impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let version = rt::read::i32(c, "version")?;
             let latest_supported_version = if v >= 3 {
                 rt::read::i32(c, "latest_supported_version")?
@@ -199,8 +199,8 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 20;
             if v >= 3 {
                 n += 4;
@@ -260,8 +260,8 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.latest_supported_version != -1_i32 {
                 w.fail(rt::write::not_in_version("latest_supported_version"));
             }
@@ -413,8 +413,8 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 6 {
                 rt::read::skip(c, 8)?;
             }
@@ -450,8 +450,8 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v <= 6 {
                 n += 4;
@@ -474,8 +474,8 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 7 && self.topic_group_id != 0_i32 {
                 w.fail(rt::write::not_in_version("prev_tasks[].topic_group_id"));
             }
@@ -623,8 +623,8 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 7 {
                 rt::read::skip(c, 4)?;
             }
@@ -692,8 +692,8 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 7 {
                 n += 4;
@@ -739,8 +739,8 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 6 && self.topic_group_id != 0_i32 {
                 w.fail(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
             }
@@ -868,8 +868,8 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 11 {
                 rt::read::skip_bytes(c, false)?;
             }
@@ -908,8 +908,8 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 11 {
                 n += rt::write::bytes_size(self.key, false, "client_tags[].key")?;
@@ -932,8 +932,8 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 10 && !self.key.is_empty() {
                 w.fail(rt::write::not_in_version("client_tags[].key"));
             }
@@ -1045,8 +1045,8 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if (7..=9).contains(&v) {
                 rt::read::skip(c, 12)?;
             }
@@ -1082,8 +1082,8 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if (7..=9).contains(&v) {
                 n += 4;
@@ -1112,8 +1112,8 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if (v <= 6 || v >= 10) && self.partition != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "task_offset_sums[].partition_to_offset_sum[].partition",
@@ -1722,8 +1722,8 @@ pub mod owned {
     impl rt::OwnedStruct for SubscriptionInfoData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let version = rt::read::i32(c, "version")?;
                 let latest_supported_version = if v >= 3 {
                     rt::read::i32(c, "latest_supported_version")?
@@ -1777,8 +1777,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 20;
                 if v >= 3 {
                     n += 4;
@@ -1838,8 +1838,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && self.latest_supported_version != -1_i32 {
                     w.fail(rt::write::not_in_version("latest_supported_version"));
                 }
@@ -1964,8 +1964,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v <= 6 {
                     n += 4;
@@ -2107,8 +2107,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 7 {
                     n += 4;
@@ -2267,8 +2267,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 11 {
                     n += rt::write::bytes_size(&self.key, false, "client_tags[].key")?;
@@ -2375,8 +2375,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if (7..=9).contains(&v) {
                     n += 4;

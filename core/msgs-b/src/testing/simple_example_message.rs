@@ -106,8 +106,8 @@ impl rt::Sealed for SimpleExampleMessage<'_> {}
 impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<Self, rt::DecodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let process_id = if v >= 1 {
                 rt::read::uuid(c, "process_id")?
             } else {
@@ -385,8 +385,8 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 1 {
                 n += 16;
@@ -529,8 +529,8 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.process_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("process_id"));
             }
@@ -819,8 +819,8 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 2 {
                 rt::read::skip(c, 4)?;
             }
@@ -867,8 +867,8 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 2 {
                 n += 4;
@@ -897,8 +897,8 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && self.struct_id != 0_i32 {
                 w.fail(rt::write::not_in_version("my_struct.struct_id"));
             }
@@ -1002,8 +1002,8 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 2 {
                 rt::read::skip_str(c, v >= 1)?;
             }
@@ -1044,8 +1044,8 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 2 {
                 n += rt::write::str_size(self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
@@ -1068,8 +1068,8 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && !self.struct_id.is_empty() {
                 w.fail(rt::write::not_in_version("my_tagged_struct.struct_id"));
             }
@@ -1178,8 +1178,8 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             rt::read::skip(c, 8)?;
             if v >= 1 {
                 rt::read::skip_tags(c)?;
@@ -1214,8 +1214,8 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 8;
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
@@ -1232,8 +1232,8 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.foo, "my_common_struct.foo");
             w.i32(self.bar, "my_common_struct.bar");
             if v >= 1 {
@@ -1327,8 +1327,8 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Option<()> {
+            let v = if let Some(p) = PIN { p } else { v };
             if v >= 2 {
                 rt::read::skip(c, 4)?;
             }
@@ -1369,8 +1369,8 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             if v >= 2 {
                 n += 4;
@@ -1395,8 +1395,8 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && self.array_field_id != 0_i32 {
                 w.fail(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
             }
@@ -2077,8 +2077,8 @@ pub mod owned {
     impl rt::OwnedStruct for SimpleExampleMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<Self, rt::DecodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let process_id = if v >= 1 {
                     rt::read::uuid(c, "process_id")?
                 } else {
@@ -2235,8 +2235,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 16;
@@ -2384,8 +2384,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.process_id != rt::Uuid::nil() {
                     w.fail(rt::write::not_in_version("process_id"));
                 }
@@ -2651,8 +2651,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 2 {
                     n += 4;
@@ -2759,8 +2759,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 2 {
                     n += rt::write::str_size(&self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
@@ -2881,8 +2881,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 8;
                 if v >= 1 {
                     let tags = self.unknown_tagged_fields.len();
@@ -2997,8 +2997,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 if v >= 2 {
                     n += 4;

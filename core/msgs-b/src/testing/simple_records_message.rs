@@ -100,8 +100,8 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || -> Result<usize, rt::EncodeError> {
+            let v = if let Some(p) = PIN { p } else { v };
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 1, "topic")?;
             n += rt::write::opt_bytes_size(self.record_set, v >= 1, true, "record_set")?;
@@ -120,8 +120,8 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
 
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        let v = if let Some(p) = PIN { p } else { v };
         rt::outline(move || {
+            let v = if let Some(p) = PIN { p } else { v };
             w.str(self.topic, v >= 1, "topic");
             w.opt_bytes(self.record_set, v >= 1, true, "record_set");
             if v >= 1 {
@@ -267,8 +267,8 @@ pub mod owned {
 
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || -> Result<usize, rt::EncodeError> {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 1, "topic")?;
                 n += rt::write::opt_bytes_size(self.record_set.as_deref(), v >= 1, true, "record_set")?;
@@ -287,8 +287,8 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
             rt::outline(move || {
+                let v = if let Some(p) = super::PIN { p } else { v };
                 w.str(&self.topic, v >= 1, "topic");
                 w.opt_bytes(self.record_set.as_deref(), v >= 1, true, "record_set");
                 if v >= 1 {
