@@ -2,7 +2,8 @@
 //!
 //! A build that sets the environment variable `KAFKA_WIRE_PIN` to a list such as
 //! `api-produce=9,api-metadata=12` fixes each named API (request and response, keyed by its
-//! Cargo feature) to one version. The generated code of a pinned API reads its version from a
+//! Cargo feature) to one version; any other schema (a record, a header) is keyed by its schema
+//! name, as in `PartitionChangeRecord=2`. The generated code of a pinned API reads its version from a
 //! constant instead of from its argument, so the compiler drops every branch and field of the
 //! other versions; the message's [`MessageInfo`](crate::MessageInfo) then lists that version only,
 //! and parsing or encoding it at any other version is an `UnsupportedVersion` error.
