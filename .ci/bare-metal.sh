@@ -110,6 +110,10 @@ declare -A PRODUCER_DEFMT_TEXT_BUDGET=(
 # Call sites to core's panic helpers in the parse-path build (the 4 messages and the hostile
 # frames, narrow path). A ratchet that only goes down: none today.
 PANIC_SITES_BUDGET=0
+# What one probe message adds, with small-code, to a firmware that has the other three (the four
+# together less the three without it): issue #17's per-message target at every version, 8 KB.
+# A message alone also carries the ~5 KB runtime the four share, and is over it (reported only).
+MESSAGE_SHARE_BUDGET=8192
 
 # ---------------------------------------------------------------------------- helpers
 PASSED=0
@@ -518,6 +522,11 @@ measure() {
         msmall="$(( $(text_size "$ELF/probe-all-small.elf") - $(text_size "$ELF/probe-notsmall-${m%%:*}.elf") ))"
         mpin="$(( $(text_size "$ELF/probe-all-pinsmall.elf") - $(text_size "$ELF/probe-notpin-${m%%:*}.elf") ))"
         report 3-measure "| ${m#*:} | $text | $(( $(section_size "$ELF/probe-${m%%:*}.elf" .rodata) - base_ro )) | $fixed | $small | $pinned | $pinsmall | \`$pin\` | $marginal | $msmall | $mpin |"
+        if [ "$msmall" -le "$MESSAGE_SHARE_BUDGET" ]; then
+          pass "budget: ${m#*:} adds $msmall bytes of .text with small-code to a firmware with the other three (budget $MESSAGE_SHARE_BUDGET)"
+        else
+          fail "budget: ${m#*:} adds $msmall bytes of .text with small-code to a firmware with the other three, over its budget of $MESSAGE_SHARE_BUDGET"
+        fi
         line+=" ${m#*:} $text (one version $fixed, small-code $small, pinned $pinned, pinned small-code $pinsmall; added to the other three $marginal, small-code $msmall, pinned small-code $mpin),"
       else
         ok=0
